@@ -1,0 +1,85 @@
+//! Command-line front ends: `kubesift [PATH…]` (the UI) and the headless subcommands.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::model::load::{LoadOptions, DEFAULT_MAX_FILE_SIZE};
+
+pub mod bench;
+pub mod check;
+pub mod get;
+pub mod selector;
+pub mod tree;
+pub mod tui;
+
+/// kubesift: browse a folder of Kubernetes manifests offline.
+///
+/// With no subcommand, opens the terminal UI on PATH… (default `.`).
+///
+/// Kinds: built-in Kubernetes kinds are known by plural, singular, short name and group;
+/// a CustomResourceDefinition in the input registers its kind. A kind nobody declares is
+/// namespaced if its objects carry a namespace, and its plural is the lowercase kind + "s".
+/// A namespaced object without metadata.namespace is in `default`, as `kubectl apply -f`
+/// would put it.
+#[derive(Debug, Parser)]
+#[command(name = "kubesift", version, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    #[command(flatten)]
+    pub tui: tui::TuiArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List objects like `kubectl get`, offline.
+    Get(get::GetArgs),
+    /// Owner → dependents trees, like kubectl-tree.
+    Tree(tree::TreeArgs),
+    /// Every load error and finding, one per line.
+    Check(check::CheckArgs),
+    /// Parse, explain and test label and field selectors.
+    Selector(selector::SelectorArgs),
+    /// Measure load phases and per-keystroke latency.
+    Bench(bench::BenchArgs),
+}
+
+/// Options shared by every command that loads manifests.
+#[derive(Debug, Clone, Args)]
+pub struct LoadArgs {
+    /// Refuse files larger than this many bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_SIZE, global = true)]
+    pub max_file_size: u64,
+}
+
+impl LoadArgs {
+    pub fn options(&self) -> LoadOptions {
+        LoadOptions {
+            max_file_size: self.max_file_size,
+        }
+    }
+}
+
+/// Paths given with `-f`, or `.` when none.
+pub fn paths_or_cwd(paths: &[PathBuf]) -> Vec<PathBuf> {
+    if paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        paths.to_vec()
+    }
+}
+
+/// Parses the command line and runs it.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Get(a)) => get::run(a),
+        Some(Command::Tree(a)) => tree::run(a),
+        Some(Command::Check(a)) => check::run(a),
+        Some(Command::Selector(a)) => selector::run(a),
+        Some(Command::Bench(a)) => bench::run(a),
+        None => tui::run(cli.tui),
+    }
+}

@@ -1,0 +1,143 @@
+//! The loaded picture: every object, every load problem, and the kind registry they resolve
+//! against.
+
+use std::collections::HashMap;
+
+use super::diagnostic::{LoadError, Severity};
+use super::load::FileLoad;
+use super::object::{Object, ObjectId, Str};
+use crate::kinds::KindRegistry;
+
+/// All objects and problems of one load.
+#[derive(Clone, Debug, Default)]
+pub struct Inventory {
+    /// Objects in load order (files in walk order, documents in file order).
+    pub objects: Vec<Object>,
+    /// Load errors, notes and inventory-level warnings (duplicates, scope), in file order.
+    pub problems: Vec<LoadError>,
+    pub kinds: KindRegistry,
+    /// Files read (parsed or not).
+    pub files: usize,
+    /// Bytes read.
+    pub bytes: u64,
+}
+
+impl Inventory {
+    /// Assembles per-file results: registers CRDs and guessed kinds, resolves every object's
+    /// scope (namespaced objects without a namespace go to `default`), and reports
+    /// duplicates and cluster-scoped objects that carry a namespace.
+    pub fn build(loads: Vec<FileLoad>, walk_problems: Vec<LoadError>) -> Inventory {
+        let mut inv = Inventory {
+            problems: walk_problems,
+            ..Inventory::default()
+        };
+        for load in loads {
+            inv.files += 1;
+            inv.bytes += load.bytes;
+            inv.objects.extend(load.objects);
+            inv.problems.extend(load.problems);
+        }
+        inv.kinds = registry_for(&inv.objects, &mut inv.problems);
+        for obj in &mut inv.objects {
+            if let Some(p) = resolve_scope(&inv.kinds, obj) {
+                inv.problems.push(p);
+            }
+        }
+        inv.problems.extend(duplicates(&inv.objects));
+        inv.problems
+            .sort_by(|a, b| (&a.path, a.line, a.column).cmp(&(&b.path, b.line, b.column)));
+        inv
+    }
+
+    /// Number of error-level problems.
+    pub fn error_count(&self) -> usize {
+        self.problems
+            .iter()
+            .filter(|p| p.severity == Severity::Error)
+            .count()
+    }
+}
+
+/// Built-in kinds, plus every CRD in the input, plus guesses for the rest.
+pub fn registry_for(objects: &[Object], problems: &mut Vec<LoadError>) -> KindRegistry {
+    let mut kinds = KindRegistry::builtin();
+    for o in objects.iter().filter(|o| is_crd(o)) {
+        if let Err(e) = kinds.register_crd(&o.raw) {
+            problems.push(LoadError::new(
+                &o.source.path,
+                o.source.line,
+                1,
+                Severity::Warning,
+                "bad-crd",
+                e,
+            ));
+        }
+    }
+    for o in objects {
+        if kinds.get(&o.id.group, &o.id.kind).is_none() || o.declared_namespace.is_some() {
+            let version = o.api_version.rsplit('/').next().unwrap_or("");
+            kinds.register_guess(
+                &o.id.group,
+                version,
+                &o.id.kind,
+                o.declared_namespace.is_some(),
+            );
+        }
+    }
+    kinds
+}
+
+fn is_crd(o: &Object) -> bool {
+    &*o.id.kind == "CustomResourceDefinition" && &*o.id.group == "apiextensions.k8s.io"
+}
+
+/// Sets `namespaced` and the effective namespace; returns a warning for a cluster-scoped
+/// object that carries a namespace (kept and shown, as the user wrote it).
+pub fn resolve_scope(kinds: &KindRegistry, obj: &mut Object) -> Option<LoadError> {
+    obj.namespaced = kinds
+        .is_namespaced(&obj.id.group, &obj.id.kind)
+        .unwrap_or(obj.declared_namespace.is_some());
+    match (&obj.declared_namespace, obj.namespaced) {
+        (None, true) => {
+            obj.id.namespace = Str::from("default");
+            None
+        }
+        (Some(ns), false) => Some(LoadError::new(
+            &obj.source.path,
+            obj.source.line,
+            1,
+            Severity::Warning,
+            "namespace-on-cluster-scoped",
+            format!(
+                "{} {:?} is cluster-scoped but sets metadata.namespace {:?} (the API server ignores it)",
+                obj.id.kind, &*obj.id.name, &**ns
+            ),
+        )),
+        _ => None,
+    }
+}
+
+/// One warning per object whose identity was already seen, naming both places.
+pub fn duplicates(objects: &[Object]) -> Vec<LoadError> {
+    let mut first: HashMap<&ObjectId, &Object> = HashMap::with_capacity(objects.len());
+    let mut out = Vec::new();
+    for o in objects {
+        if o.id.name.is_empty() {
+            continue;
+        }
+        match first.get(&o.id) {
+            Some(prev) => out.push(LoadError::new(
+                &o.source.path,
+                o.source.line,
+                1,
+                Severity::Warning,
+                "duplicate-object",
+                format!("duplicate object {}: also defined at {}", o.id, prev.source),
+            )),
+            None => {
+                first.insert(&o.id, o);
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,12 @@
+//! Objects, their identity and source, and how they are loaded from a manifest tree.
+
+mod diagnostic;
+mod extract;
+mod inventory;
+pub mod load;
+mod object;
+
+pub use diagnostic::{LoadError, Severity};
+pub use extract::{json_type, NotAnObject};
+pub use inventory::{duplicates, registry_for, resolve_scope, Inventory};
+pub use object::{group_of, Labels, Object, ObjectId, OwnerRef, SourceSpan, Str};

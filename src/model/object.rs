@@ -1,0 +1,155 @@
+//! The object model: one Kubernetes object read from a manifest, its identity and source.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+/// A shared, cheaply cloned string (label keys/values, kinds, namespaces repeat a lot).
+pub type Str = Arc<str>;
+
+/// Labels (and annotations) of an object, sorted by key.
+pub type Labels = BTreeMap<Str, Str>;
+
+/// Identity of an object: version is deliberately not part of it (apps/v1 and
+/// apps/v1beta1 Deployments named `web` are the same object).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ObjectId {
+    /// API group, `""` for the core group.
+    pub group: Str,
+    pub kind: Str,
+    /// `""` for cluster-scoped objects.
+    pub namespace: Str,
+    pub name: Str,
+}
+
+impl ObjectId {
+    /// `kind.group/name` as `kubectl get -o name` prints it (`pod/x`, `deployment.apps/web`).
+    pub fn kubectl_name(&self) -> String {
+        format!("{}/{}", self.kind_group_lower(), self.name)
+    }
+
+    /// Lowercased kind plus `.group` for non-core groups (`deployment.apps`).
+    pub fn kind_group_lower(&self) -> String {
+        if self.group.is_empty() {
+            self.kind.to_ascii_lowercase()
+        } else {
+            format!("{}.{}", self.kind.to_ascii_lowercase(), self.group)
+        }
+    }
+}
+
+impl fmt::Display for ObjectId {
+    /// `Kind/name` or `Kind/namespace/name`; the group follows the kind when not core.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.kind)?;
+        if !self.group.is_empty() {
+            write!(f, ".{}", self.group)?;
+        }
+        if !self.namespace.is_empty() {
+            write!(f, "/{}", self.namespace)?;
+        }
+        write!(f, "/{}", self.name)
+    }
+}
+
+/// Where an object was read from.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SourceSpan {
+    pub path: Arc<Path>,
+    /// 1-based line where the object's document (or list item) starts.
+    pub line: u32,
+    /// Byte range of the document or list item in the file text.
+    pub start: usize,
+    pub end: usize,
+}
+
+impl fmt::Display for SourceSpan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.path.display(), self.line)
+    }
+}
+
+/// One entry of `metadata.ownerReferences`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OwnerRef {
+    pub api_version: String,
+    pub kind: String,
+    pub name: String,
+    /// Empty when the manifest has none (common in git).
+    pub uid: String,
+    pub controller: Option<bool>,
+    pub block_owner_deletion: Option<bool>,
+}
+
+impl OwnerRef {
+    /// API group of the owner, from its apiVersion.
+    pub fn group(&self) -> &str {
+        group_of(&self.api_version)
+    }
+}
+
+/// API group of an `apiVersion` (`apps/v1` → `apps`, `v1` → ``).
+pub fn group_of(api_version: &str) -> &str {
+    match api_version.rsplit_once('/') {
+        Some((group, _)) => group,
+        None => "",
+    }
+}
+
+/// A Kubernetes object as loaded from a manifest.
+///
+/// The well-known metadata is extracted once at load time; everything else stays in `raw`.
+#[derive(Clone, Debug)]
+pub struct Object {
+    pub id: ObjectId,
+    pub api_version: Str,
+    /// Namespace exactly as written (`None` when `metadata.namespace` was absent or empty).
+    /// `id.namespace` is the effective one (defaulted to `default` for namespaced kinds).
+    pub declared_namespace: Option<Str>,
+    pub uid: Option<Str>,
+    pub labels: Labels,
+    pub annotations: Labels,
+    pub owner_refs: Vec<OwnerRef>,
+    pub finalizers: Vec<Str>,
+    pub creation_timestamp: Option<Str>,
+    pub deletion_timestamp: Option<Str>,
+    pub deletion_grace_period_seconds: Option<i64>,
+    /// Whether the kind is namespaced (resolved against the kind registry).
+    pub namespaced: bool,
+    pub source: SourceSpan,
+    /// The whole object (keys sorted, as kubectl prints unstructured objects).
+    pub raw: Arc<Value>,
+}
+
+impl Object {
+    pub fn kind(&self) -> &str {
+        &self.id.kind
+    }
+
+    pub fn name(&self) -> &str {
+        &self.id.name
+    }
+
+    pub fn namespace(&self) -> &str {
+        &self.id.namespace
+    }
+
+    /// `deletionTimestamp` is set: the object is Terminating.
+    pub fn is_terminating(&self) -> bool {
+        self.deletion_timestamp.is_some()
+    }
+
+    /// Value at a dotted path into `raw` (`spec.selector`, `status.phase`).
+    pub fn get_path(&self, path: &str) -> Option<&Value> {
+        path.split('.')
+            .try_fold(self.raw.as_ref(), |v, segment| v.get(segment))
+    }
+
+    /// String value at a dotted path, if it is a string.
+    pub fn get_str(&self, path: &str) -> Option<&str> {
+        self.get_path(path).and_then(Value::as_str)
+    }
+}
