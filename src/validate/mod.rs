@@ -1,1 +1,4 @@
-//! (in progress)
+//! Validation of names, labels and annotations, as the API server does it.
+
+pub mod names;
+pub mod objects;

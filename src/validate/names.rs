@@ -1,0 +1,1 @@
+//! Upstream name and label validation (in progress).

@@ -1,0 +1,1 @@
+//! Per-object findings (in progress).
