@@ -1,1 +1,312 @@
-//! (in progress)
+//! App state and [`App::update`], the only place it changes. No drawing, no I/O: work that
+//! needs the outside world (clipboard, editor, files) is queued as an [`Effect`] for the
+//! event loop.
+
+mod action;
+mod bar;
+pub mod columns;
+mod keymap;
+mod layout;
+mod nav;
+mod picker;
+mod table;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use roaring::RoaringBitmap;
+
+pub use action::Action;
+pub use bar::{BarState, Completion};
+pub use columns::Column;
+pub use keymap::{Key, Keymap, DEFAULT_KEYMAP};
+pub use layout::Screen;
+pub use picker::{Picker, PickerKind, ALL};
+pub use table::{Row, Sort, TableState};
+
+use crate::index::LabelIndex;
+use crate::model::Inventory;
+use crate::query::{GroupBy, Query};
+
+/// What the loader thread hands over.
+#[derive(Clone, Debug, Default)]
+pub struct Loaded {
+    pub inventory: Inventory,
+    pub index: LabelIndex,
+}
+
+/// Which view has the keyboard.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Table,
+    Bar,
+    Detail,
+    Problems,
+    Picker,
+    Help,
+}
+
+impl Mode {
+    /// Section name in the keymap.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Table => "table",
+            Mode::Bar => "bar",
+            Mode::Detail => "detail",
+            Mode::Problems => "problems",
+            Mode::Picker => "picker",
+            Mode::Help => "help",
+        }
+    }
+}
+
+/// Side effects `update` asks the event loop to perform.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Copy text to the clipboard (OSC 52).
+    Copy(String),
+    /// Run `$EDITOR +line path`, then restore the UI.
+    Edit { path: Arc<Path>, line: u32 },
+    /// Read `path` bytes `start..end` for the detail view (whole object as YAML if empty).
+    ReadSource {
+        object: u32,
+        path: Arc<Path>,
+        start: usize,
+        end: usize,
+    },
+    /// Persist the selector history.
+    SaveHistory(Vec<String>),
+}
+
+/// Loading progress, shown as a gauge until the inventory arrives.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    pub files_done: usize,
+    pub files_total: usize,
+}
+
+/// The detail view of one object.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DetailState {
+    pub object: u32,
+    /// The object's text as written in its file (`None` until read).
+    pub source: Option<String>,
+    pub scroll: usize,
+}
+
+/// A list position (problems view).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ListState {
+    pub selected: usize,
+    pub offset: usize,
+}
+
+/// Options from the command line.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// `-L` keys (empty: the most common keys).
+    pub label_columns: Vec<String>,
+    pub show_labels: bool,
+    pub no_color: bool,
+    pub history: Vec<String>,
+}
+
+/// The whole UI state.
+#[derive(Debug)]
+pub struct App {
+    pub data: Arc<Loaded>,
+    /// `None` once loading is done.
+    pub loading: Option<Progress>,
+    pub mode: Mode,
+    /// Mode to return to when an overlay (help, picker) closes.
+    pub under: Mode,
+    pub screen: Screen,
+    pub table: TableState,
+    pub bar: BarState,
+    /// The last query that parsed (drives `table.matched`).
+    pub query: Query,
+    pub namespace: Option<String>,
+    pub kind: Option<String>,
+    pub picker: Option<Picker>,
+    pub detail: Option<DetailState>,
+    pub problems: ListState,
+    pub help_scroll: usize,
+    pub keymap: Keymap,
+    pub options: Options,
+    /// Unix seconds.
+    pub now: i64,
+    pub status: Option<String>,
+    pub should_quit: bool,
+    /// Something changed since the last frame.
+    pub dirty: bool,
+    effects: Vec<Effect>,
+}
+
+impl App {
+    /// An empty app, waiting for the loader.
+    pub fn new(keymap: Keymap, options: Options, now: i64) -> App {
+        let mut bar = BarState::default();
+        bar.history = options.history.clone();
+        App {
+            data: Arc::new(Loaded::default()),
+            loading: Some(Progress::default()),
+            mode: Mode::Table,
+            under: Mode::Table,
+            screen: Screen::default(),
+            table: TableState::default(),
+            bar,
+            query: Query::default(),
+            namespace: None,
+            kind: None,
+            picker: None,
+            detail: None,
+            problems: ListState::default(),
+            help_scroll: 0,
+            keymap,
+            options,
+            now,
+            status: None,
+            should_quit: false,
+            dirty: true,
+            effects: Vec::new(),
+        }
+    }
+
+    /// Takes the side effects queued by `update`.
+    pub fn take_effects(&mut self) -> Vec<Effect> {
+        std::mem::take(&mut self.effects)
+    }
+
+    /// Applies one action.
+    pub fn update(&mut self, action: Action) {
+        self.dirty = true;
+        match action {
+            Action::Tick(now) => self.tick(now),
+            Action::Resize(w, h) => self.resize(w, h),
+            Action::LoadProgress {
+                files_done,
+                files_total,
+            } => {
+                if self.loading.is_some() {
+                    self.loading = Some(Progress {
+                        files_done,
+                        files_total,
+                    });
+                }
+            }
+            Action::Loaded(loaded) => self.loaded(*loaded),
+            Action::DetailSource { object, text } => {
+                if let Some(d) = self.detail.as_mut().filter(|d| d.object == object) {
+                    d.source = Some(text);
+                }
+            }
+            Action::Notice(msg) => self.status = Some(msg),
+            Action::Quit => self.should_quit = true,
+            other => self.user_action(other),
+        }
+    }
+
+    fn tick(&mut self, now: i64) {
+        // Ages change at most once a second; only redraw when the second changed.
+        self.dirty = now != self.now;
+        self.now = now;
+    }
+
+    fn resize(&mut self, w: u16, h: u16) {
+        self.screen = Screen::new(ratatui::layout::Rect::new(0, 0, w, h));
+        self.table.height = self.screen.body_height();
+        self.table.clamp();
+    }
+
+    fn loaded(&mut self, loaded: Loaded) {
+        self.loading = None;
+        let mut columns = vec![Column::Namespace, Column::Kind, Column::Name];
+        let keys = if self.options.label_columns.is_empty() {
+            loaded.index.most_common_keys(2)
+        } else {
+            self.options.label_columns.clone()
+        };
+        columns.extend(keys.into_iter().map(Column::Label));
+        if self.options.show_labels {
+            columns.push(Column::Labels);
+        }
+        columns.extend([Column::Status, Column::Age, Column::Source]);
+        self.table.columns = columns;
+        self.data = Arc::new(loaded);
+        self.table.resort(&self.data.inventory.objects, self.now);
+        self.refilter();
+    }
+
+    /// The objects the namespace and kind filters let through.
+    fn universe(&self) -> RoaringBitmap {
+        let objects = &self.data.inventory.objects;
+        if self.namespace.is_none() && self.kind.is_none() {
+            return self.data.index.universe();
+        }
+        let keep = |o: &crate::model::Object| {
+            self.namespace
+                .as_deref()
+                .is_none_or(|n| *o.id.namespace == *n)
+                && self.kind.as_deref().is_none_or(|k| *o.id.kind == *k)
+        };
+        (0u32..)
+            .zip(objects)
+            .filter(|(_, o)| keep(o))
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// Re-parses the bar; on success re-filters and resets the scroll, on error keeps the
+    /// last valid result and records the error for the caret.
+    pub fn refilter(&mut self) {
+        match Query::parse(&self.bar.text) {
+            Ok(q) => {
+                self.bar.error = None;
+                self.query = q;
+            }
+            Err(e) => {
+                self.bar.error = Some(e);
+                return;
+            }
+        }
+        self.apply_query();
+        self.table.selected = 0;
+        self.table.offset = 0;
+    }
+
+    /// Recomputes matches and rows for the current query and filters.
+    fn apply_query(&mut self) {
+        let universe = self.universe();
+        let data = Arc::clone(&self.data);
+        self.table.matched = self
+            .query
+            .filter(&data.inventory.objects, &data.index, &universe);
+        self.table
+            .rebuild(&data.inventory.objects, self.query.group.as_ref());
+    }
+
+    /// The grouping in effect.
+    pub fn group(&self) -> Option<&GroupBy> {
+        self.query.group.as_ref()
+    }
+
+    /// Objects matching, and in total.
+    pub fn counts(&self) -> (u64, usize) {
+        (self.table.matched.len(), self.data.inventory.objects.len())
+    }
+
+    /// The object the table or detail view points at.
+    pub fn current_object(&self) -> Option<u32> {
+        match self.mode {
+            Mode::Detail => self.detail.as_ref().map(|d| d.object),
+            _ => self.table.selected_object(),
+        }
+    }
+
+    fn push(&mut self, effect: Effect) {
+        self.effects.push(effect);
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,18 +1,70 @@
-//! `kubesift [PATH…]`: the terminal UI (in progress).
+//! `kubesift [PATH…]`: the terminal UI entry point (terminal setup, loader thread, event
+//! loop; the state lives in `crate::app`, the drawing in `crate::ui`).
+
+mod event_loop;
+mod files;
+mod term;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
 
+use crate::app::{App, Keymap, Options};
+
+/// Arguments of the UI (no subcommand).
 #[derive(Debug, Args)]
 pub struct TuiArgs {
     /// Files or directories to load (default: the current directory).
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
+    /// Label keys to show as columns (repeatable, comma-separated), like `kubectl get -L`.
+    #[arg(
+        short = 'L',
+        long = "label-columns",
+        value_name = "KEY",
+        value_delimiter = ','
+    )]
+    pub label_columns: Vec<String>,
+    /// Show all labels in a LABELS column, like `kubectl get --show-labels`.
+    #[arg(long)]
+    pub show_labels: bool,
 }
 
-pub fn run(_args: TuiArgs) -> ExitCode {
-    eprintln!("kubesift: the terminal UI is not available yet; try `kubesift get`");
-    ExitCode::from(1)
+/// Runs the UI until the user quits or a signal arrives.
+pub fn run(args: TuiArgs) -> ExitCode {
+    let _log_guard = files::init_logging();
+    let keymap = match Keymap::load(files::user_keymap().as_deref()) {
+        Ok(k) => k,
+        Err(e) => {
+            eprintln!("kubesift: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let options = Options {
+        label_columns: args.label_columns,
+        show_labels: args.show_labels,
+        no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
+        history: files::load_history(),
+    };
+    let app = App::new(keymap, options, chrono::Utc::now().timestamp());
+    let paths = crate::cli::paths_or_cwd(&args.paths);
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("kubesift: cannot start the event loop: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    match runtime.block_on(event_loop::run(app, paths)) {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            tracing::error!("ui failed: {e:#}");
+            eprintln!("kubesift: {e:#}");
+            ExitCode::from(1)
+        }
+    }
 }

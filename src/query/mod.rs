@@ -1,1 +1,126 @@
-//! (in progress)
+//! The selector-bar language: one line that filters and groups objects.
+//!
+//! ```text
+//! query   := terms [ "|" "by" group ]
+//! terms   := term { "," term }            (commas inside `( … )` belong to the term)
+//! term    := label-requirement            kubectl label selector syntax: k=v, k!=v, k in (a,b), !k …
+//!          | field-requirement            metadata.name=x, .spec.nodeName!=y (`=`, `==`, `!=`)
+//!          | "~" text                     fuzzy match on the object name
+//! group   := "namespace" | "kind" | "owner" | label-key
+//! ```
+//!
+//! A term is a field requirement when its key starts with `.` (stripped) or with
+//! `metadata.`, `spec.`, `status.` or `involvedObject.`. All label requirements are joined in
+//! order and parsed as one Kubernetes label selector, so errors are upstream's own, with a
+//! byte offset into the bar text for a caret.
+
+mod fields;
+mod fuzzy;
+mod group;
+mod labels;
+mod terms;
+
+use roaring::RoaringBitmap;
+
+use crate::index::LabelIndex;
+use crate::model::Object;
+
+pub use fields::field_value;
+pub use fuzzy::fuzzy_indices;
+pub use group::{group_key, GroupBy};
+
+/// A bar text that does not parse: the message and the byte offset to put a caret under.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueryError {
+    pub message: String,
+    pub offset: usize,
+}
+
+impl std::fmt::Display for QueryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for QueryError {}
+
+/// A parsed bar text.
+#[derive(Debug, Default)]
+pub struct Query {
+    labels: Option<labels::LabelFilter>,
+    fields: Vec<fields::FieldTerm>,
+    /// The `~text` term, if any.
+    pub fuzzy: Option<String>,
+    /// The `| by …` clause, if any.
+    pub group: Option<GroupBy>,
+}
+
+impl Query {
+    /// Parses a bar text (see the module docs for the grammar).
+    pub fn parse(text: &str) -> Result<Query, QueryError> {
+        let (filter_end, group) = group::split_group(text)?;
+        let mut query = Query {
+            group,
+            ..Query::default()
+        };
+        let mut label_segments = Vec::new();
+        for seg in terms::split(&text[..filter_end]) {
+            let trimmed = seg.text.trim_start();
+            let lead = seg.text.len() - trimmed.len();
+            if let Some(rest) = trimmed.strip_prefix('~') {
+                if query.fuzzy.is_some() {
+                    return Err(QueryError {
+                        message: "only one ~fuzzy term is allowed".into(),
+                        offset: seg.offset + lead,
+                    });
+                }
+                query.fuzzy = Some(rest.trim().to_string());
+            } else if fields::is_field_term(trimmed) {
+                let term = fields::FieldTerm::parse(trimmed, seg.offset + lead)?;
+                query.fields.push(term);
+            } else {
+                label_segments.push(seg);
+            }
+        }
+        if label_segments.iter().any(|s| !s.text.trim().is_empty()) {
+            query.labels = Some(labels::LabelFilter::parse(&label_segments)?);
+        }
+        Ok(query)
+    }
+
+    /// Whether the query neither filters nor groups.
+    pub fn is_empty(&self) -> bool {
+        self.labels.is_none()
+            && self.fields.is_empty()
+            && self.fuzzy.as_deref().is_none_or(str::is_empty)
+            && self.group.is_none()
+    }
+
+    /// Objects of `universe` that satisfy every term.
+    pub fn filter(
+        &self,
+        objects: &[Object],
+        index: &LabelIndex,
+        universe: &RoaringBitmap,
+    ) -> RoaringBitmap {
+        let mut out = match &self.labels {
+            Some(l) => l.eval(index, universe),
+            None => universe.clone(),
+        };
+        let fuzzy = self.fuzzy.as_deref().filter(|f| !f.is_empty());
+        if self.fields.is_empty() && fuzzy.is_none() {
+            return out;
+        }
+        let matcher = fuzzy::Matcher::new();
+        out.retain(|i| {
+            objects.get(i as usize).is_some_and(|o| {
+                self.fields.iter().all(|f| f.matches(o))
+                    && fuzzy.is_none_or(|p| matcher.matches(&o.id.name, p))
+            })
+        });
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,1 +1,72 @@
-//! (in progress)
+//! Drawing: pure functions from [`App`] state to a frame, one file per view. Nothing here
+//! changes state; scroll positions are computed in `App::update`.
+
+mod detail;
+mod help;
+mod picker;
+mod problems;
+mod selector_bar;
+mod status;
+mod table;
+mod theme;
+
+use ratatui::layout::Rect;
+use ratatui::Frame;
+
+use crate::app::{App, Mode, Screen};
+pub use theme::Theme;
+
+/// Draws the whole screen for the current state.
+pub fn draw(app: &App, frame: &mut Frame) {
+    let theme = Theme::new(app.options.no_color);
+    let screen = Screen::new(frame.area());
+    if let Some(progress) = app.loading {
+        status::draw_loading(progress, frame, frame.area(), &theme);
+        return;
+    }
+    let main = Rect {
+        height: screen.header.height + screen.table.height,
+        ..screen.header
+    };
+    match (app.mode, app.under) {
+        (Mode::Detail, _) | (Mode::Help | Mode::Picker, Mode::Detail) => {
+            detail::draw(app, frame, main, &theme)
+        }
+        (Mode::Problems, _) | (Mode::Help | Mode::Picker, Mode::Problems) => {
+            problems::draw(app, frame, main, &theme)
+        }
+        _ => {
+            table::draw_header(app, frame, screen.header, &theme);
+            table::draw(app, frame, screen.table, &theme);
+        }
+    }
+    selector_bar::draw(app, frame, screen.bar, &theme);
+    status::draw(app, frame, screen.status, &theme);
+    match app.mode {
+        Mode::Picker => picker::draw(app, frame, main, &theme),
+        Mode::Help => help::draw(app, frame, main, &theme),
+        _ => {}
+    }
+}
+
+/// A centred rectangle of at most `w`×`h` inside `area`.
+fn centered(area: Rect, w: u16, h: u16) -> Rect {
+    let w = w.min(area.width);
+    let h = h.min(area.height);
+    Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    )
+}
+
+/// Cuts `text` to at most `width` characters, marking the cut with `…`.
+fn fit(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return format!("{text:width$}");
+    }
+    let mut s: String = text.chars().take(width.saturating_sub(1)).collect();
+    s.push('…');
+    s
+}

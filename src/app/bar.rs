@@ -1,0 +1,163 @@
+//! Selector-bar state: the text, its parse error, history and Tab completion.
+
+use crate::index::LabelIndex;
+use crate::query::QueryError;
+
+/// Most entries kept in the history file.
+pub const HISTORY_LIMIT: usize = 500;
+
+/// Candidates offered by Tab.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Completion {
+    /// `(candidate, object count)`.
+    pub items: Vec<(String, u64)>,
+    /// The candidate currently in the text (cycled by repeated Tab).
+    pub selected: Option<usize>,
+    /// Byte offset where the completed word starts.
+    pub start: usize,
+}
+
+/// State of the selector bar.
+#[derive(Clone, Debug, Default)]
+pub struct BarState {
+    pub text: String,
+    /// Parse error of `text` (the table keeps the last valid result meanwhile).
+    pub error: Option<QueryError>,
+    /// Oldest first.
+    pub history: Vec<String>,
+    /// Position while browsing history (`None`: editing `draft`).
+    pub history_pos: Option<usize>,
+    draft: String,
+    pub completion: Option<Completion>,
+}
+
+impl BarState {
+    /// Moves through history; returns whether the text changed.
+    pub fn history_step(&mut self, back: bool) -> bool {
+        let len = self.history.len();
+        if len == 0 {
+            return false;
+        }
+        let pos = match (self.history_pos, back) {
+            (None, true) => {
+                self.draft = self.text.clone();
+                Some(len - 1)
+            }
+            (None, false) => return false,
+            (Some(p), true) => Some(p.saturating_sub(1)),
+            (Some(p), false) if p + 1 < len => Some(p + 1),
+            (Some(_), false) => None,
+        };
+        self.history_pos = pos;
+        self.text = match pos {
+            Some(p) => self.history[p].clone(),
+            None => std::mem::take(&mut self.draft),
+        };
+        true
+    }
+
+    /// Remembers the current text (most recent last, no duplicates).
+    pub fn remember(&mut self) -> bool {
+        let text = self.text.trim().to_string();
+        if text.is_empty() || self.error.is_some() {
+            return false;
+        }
+        self.history.retain(|h| *h != text);
+        self.history.push(text);
+        let excess = self.history.len().saturating_sub(HISTORY_LIMIT);
+        self.history.drain(..excess);
+        self.history_pos = None;
+        true
+    }
+
+    /// Tab: completes the word at the end of the text from the index. A repeated Tab cycles
+    /// through the candidates.
+    pub fn complete(&mut self, index: &LabelIndex) {
+        if let Some(c) = self.completion.as_mut().filter(|c| c.items.len() > 1) {
+            let next = c.selected.map_or(0, |s| (s + 1) % c.items.len());
+            c.selected = Some(next);
+            self.text.truncate(c.start);
+            self.text.push_str(&c.items[next].0);
+            return;
+        }
+        let (start, items) = candidates(&self.text, index);
+        self.text.truncate(start);
+        match items.as_slice() {
+            [] => {
+                self.completion = None;
+                return;
+            }
+            [(only, _)] => self.text.push_str(only),
+            _ => self.text.push_str(&common_prefix(&items)),
+        }
+        self.completion = Some(Completion {
+            items,
+            selected: None,
+            start,
+        });
+    }
+}
+
+/// Where the word being completed starts, and what it may become.
+fn candidates(text: &str, index: &LabelIndex) -> (usize, Vec<(String, u64)>) {
+    let word_start = text
+        .rfind([',', '(', '|', ' ', '!', '~'])
+        .map_or(0, |i| i + 1);
+    let word = &text[word_start..];
+    if let Some(key) = value_key(text, word_start) {
+        let items = index
+            .values(&key)
+            .into_iter()
+            .filter(|(v, _)| v.starts_with(word))
+            .map(|(v, n)| (v.to_string(), n))
+            .collect();
+        return (word_start, items);
+    }
+    if let Some(eq) = word.rfind('=') {
+        let key = word[..eq].trim_end_matches(['!', '=']);
+        let prefix = &word[eq + 1..];
+        let items = index
+            .values(key)
+            .into_iter()
+            .filter(|(v, _)| v.starts_with(prefix))
+            .map(|(v, n)| (v.to_string(), n))
+            .collect();
+        return (word_start + eq + 1, items);
+    }
+    let items = index
+        .keys()
+        .filter(|(k, _)| k.starts_with(word))
+        .map(|(k, n)| (k.to_string(), n))
+        .collect();
+    (word_start, items)
+}
+
+/// For a word inside `key in (` / `key notin (`, the key.
+fn value_key(text: &str, word_start: usize) -> Option<String> {
+    let open = text[..word_start].rfind('(')?;
+    if text[open..].contains(')') {
+        return None;
+    }
+    let head = text[..open].trim_end();
+    let head = head
+        .strip_suffix("notin")
+        .or_else(|| head.strip_suffix("in"))?;
+    let key_start = head.trim_end().rfind([',', '|']).map_or(0, |i| i + 1);
+    Some(head[key_start..].trim().to_string())
+}
+
+fn common_prefix(items: &[(String, u64)]) -> String {
+    let first = &items[0].0;
+    let mut len = first.len();
+    for (s, _) in &items[1..] {
+        len = first
+            .char_indices()
+            .zip(s.chars())
+            .take_while(|((_, a), b)| a == b)
+            .map(|((i, a), _)| i + a.len_utf8())
+            .last()
+            .unwrap_or(0)
+            .min(len);
+    }
+    first[..len].to_string()
+}

@@ -1,0 +1,251 @@
+use std::path::Path;
+use std::sync::Arc;
+
+use super::*;
+use crate::model::load::parse_text;
+
+const FIXTURE: &str = "\
+apiVersion: v1\nkind: Pod\nmetadata: {name: web-1, namespace: shop, labels: {app: web, tier: fe}}\n---
+apiVersion: v1\nkind: Pod\nmetadata: {name: db-1, namespace: shop, labels: {app: db, tier: be}}\n---
+apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: ops, labels: {app: web}}\n";
+
+fn app() -> App {
+    let objects = parse_text(&Arc::from(Path::new("x.yaml")), FIXTURE).objects;
+    let index = crate::index::LabelIndex::build(&objects);
+    let inventory = crate::model::Inventory {
+        objects,
+        ..Default::default()
+    };
+    let keymap = Keymap::load(None).unwrap();
+    let mut app = App::new(keymap, Options::default(), 0);
+    app.update(Action::Resize(120, 30));
+    app.update(Action::Loaded(Box::new(Loaded { inventory, index })));
+    app
+}
+
+fn visible_names(app: &App) -> Vec<String> {
+    app.table
+        .rows
+        .iter()
+        .map(|r| match r {
+            Row::Object(i) => app.data.inventory.objects[*i as usize].id.name.to_string(),
+            Row::Group { key, count, .. } => format!("[{key} {count}]"),
+        })
+        .collect()
+}
+
+fn type_text(app: &mut App, text: &str) {
+    for c in text.chars() {
+        app.update(Action::Insert(c));
+    }
+}
+
+#[test]
+fn loads_with_default_columns() {
+    let app = app();
+    assert!(app.loading.is_none());
+    assert_eq!(app.counts(), (3, 3));
+    let titles: Vec<String> = app.table.columns.iter().map(Column::title).collect();
+    assert_eq!(
+        titles,
+        [
+            "NAMESPACE",
+            "KIND",
+            "NAME",
+            "APP",
+            "TIER",
+            "STATUS",
+            "AGE",
+            "SOURCE"
+        ]
+    );
+}
+
+#[test]
+fn typing_filters_on_every_keystroke_and_keeps_last_valid_result() {
+    let mut app = app();
+    app.update(Action::FocusBar);
+    assert_eq!(app.mode, Mode::Bar);
+    type_text(&mut app, "tier");
+    assert_eq!(visible_names(&app), ["web-1", "db-1"]);
+    type_text(&mut app, "=f");
+    assert_eq!(visible_names(&app), Vec::<String>::new());
+    type_text(&mut app, "e");
+    assert_eq!(visible_names(&app), ["web-1"]);
+    type_text(&mut app, ",!");
+    assert!(app.bar.error.is_some());
+    assert_eq!(visible_names(&app), ["web-1"], "last valid result kept");
+    app.update(Action::Backspace);
+    app.update(Action::Backspace);
+    assert!(app.bar.error.is_none());
+    app.update(Action::ClearBar);
+    assert_eq!(app.mode, Mode::Table);
+    assert!(app.bar.error.is_none());
+    assert_eq!(app.counts(), (3, 3));
+}
+
+#[test]
+fn grouping_shows_headers_and_collapses() {
+    let mut app = app();
+    app.update(Action::FocusBar);
+    type_text(&mut app, "| by app");
+    assert_eq!(
+        visible_names(&app),
+        ["[app=db 1]", "db-1", "[app=web 2]", "web-1", "web"]
+    );
+    app.update(Action::LeaveBar);
+    app.update(Action::Open);
+    assert_eq!(
+        visible_names(&app),
+        ["[app=db 1]", "[app=web 2]", "web-1", "web"]
+    );
+    app.update(Action::ToggleAllGroups);
+    app.update(Action::ToggleAllGroups);
+    assert_eq!(visible_names(&app), ["[app=db 1]", "[app=web 2]"]);
+}
+
+#[test]
+fn history_is_remembered_and_browsed() {
+    let mut app = app();
+    for text in ["app=web", "tier=be"] {
+        app.update(Action::FocusBar);
+        app.update(Action::ClearBar);
+        app.update(Action::FocusBar);
+        type_text(&mut app, text);
+        app.update(Action::LeaveBar);
+    }
+    let effects = app.take_effects();
+    assert_eq!(
+        effects.last(),
+        Some(&Effect::SaveHistory(vec![
+            "app=web".into(),
+            "tier=be".into()
+        ]))
+    );
+    app.update(Action::FocusBar);
+    app.update(Action::ClearBar);
+    app.update(Action::FocusBar);
+    type_text(&mut app, "ti");
+    app.update(Action::HistoryPrev);
+    assert_eq!(app.bar.text, "tier=be");
+    app.update(Action::HistoryPrev);
+    assert_eq!(app.bar.text, "app=web");
+    assert_eq!(visible_names(&app), ["web-1", "web"]);
+    app.update(Action::HistoryNext);
+    app.update(Action::HistoryNext);
+    assert_eq!(app.bar.text, "ti", "back to the draft");
+}
+
+#[test]
+fn tab_completes_keys_then_values() {
+    let mut app = app();
+    app.update(Action::FocusBar);
+    type_text(&mut app, "ti");
+    app.update(Action::Complete);
+    assert_eq!(app.bar.text, "tier");
+    type_text(&mut app, "=");
+    app.update(Action::Complete);
+    let c = app.bar.completion.clone().unwrap();
+    assert_eq!(c.items, [("be".to_string(), 1), ("fe".to_string(), 1)]);
+    app.update(Action::Complete);
+    assert_eq!(app.bar.text, "tier=be");
+    assert_eq!(visible_names(&app), ["db-1"]);
+    app.update(Action::Complete);
+    assert_eq!(app.bar.text, "tier=fe");
+}
+
+#[test]
+fn namespace_and_kind_pickers_filter() {
+    let mut app = app();
+    app.update(Action::PickNamespace);
+    let p = app.picker.clone().unwrap();
+    let items: Vec<(&str, u64)> = p.items.iter().map(|i| (i.0.as_str(), i.1)).collect();
+    assert_eq!(items, [("(all)", 3), ("ops", 1), ("shop", 2)]);
+    app.update(Action::Down);
+    app.update(Action::Down);
+    app.update(Action::Open);
+    assert_eq!(app.mode, Mode::Table);
+    assert_eq!(app.namespace.as_deref(), Some("shop"));
+    assert_eq!(visible_names(&app), ["web-1", "db-1"]);
+    app.update(Action::PickKind);
+    app.update(Action::Down);
+    app.update(Action::Open);
+    assert_eq!(app.kind.as_deref(), Some("Deployment"));
+    assert_eq!(app.counts(), (0, 3));
+}
+
+#[test]
+fn sorting_by_name_and_reverse() {
+    let mut app = app();
+    app.update(Action::SortNext);
+    app.update(Action::SortNext);
+    app.update(Action::SortNext);
+    assert_eq!(app.table.sort.as_ref().map(|s| s.column), Some(2));
+    assert_eq!(visible_names(&app), ["db-1", "web", "web-1"]);
+    app.update(Action::SortReverse);
+    assert_eq!(visible_names(&app), ["web-1", "web", "db-1"]);
+}
+
+#[test]
+fn detail_requests_source_and_copy_path() {
+    let mut app = app();
+    app.update(Action::Down);
+    app.update(Action::OpenDetail);
+    assert_eq!(app.mode, Mode::Detail);
+    let effects = app.take_effects();
+    assert!(matches!(
+        effects.as_slice(),
+        [Effect::ReadSource { object: 1, .. }]
+    ));
+    app.update(Action::DetailSource {
+        object: 1,
+        text: "kind: Pod".into(),
+    });
+    assert_eq!(
+        app.detail.as_ref().unwrap().source.as_deref(),
+        Some("kind: Pod")
+    );
+    app.update(Action::CopyPath);
+    assert_eq!(app.take_effects(), [Effect::Copy("x.yaml:1".into())]);
+    app.update(Action::Back);
+    assert_eq!(app.mode, Mode::Table);
+}
+
+#[test]
+fn keymap_maps_keys_per_mode() {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let km = Keymap::load(None).unwrap();
+    let key = |c| Key::from_event(&KeyEvent::new(c, KeyModifiers::NONE));
+    assert!(matches!(
+        km.lookup(Mode::Table, key(KeyCode::Char('/'))),
+        Some(Action::FocusBar)
+    ));
+    assert!(km.lookup(Mode::Bar, key(KeyCode::Char('q'))).is_none());
+    let ctrl_c = Key::from_event(&KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
+    assert!(matches!(km.lookup(Mode::Bar, ctrl_c), Some(Action::Quit)));
+    let shift_g = Key::from_event(&KeyEvent::new(KeyCode::Char('G'), KeyModifiers::SHIFT));
+    assert!(matches!(
+        km.lookup(Mode::Table, shift_g),
+        Some(Action::Bottom)
+    ));
+    let user = Keymap::load(Some("[table]\n\"x\" = \"quit\"\n")).unwrap();
+    assert!(matches!(
+        user.lookup(Mode::Table, key(KeyCode::Char('x'))),
+        Some(Action::Quit)
+    ));
+    assert!(Keymap::load(Some("[table]\n\"x\" = \"fly\"\n")).is_err());
+    assert!(Key::parse("ctrl-nope").is_err());
+}
+
+#[test]
+fn click_selects_row() {
+    let mut app = app();
+    let top = app.screen.body_top();
+    app.update(Action::Click {
+        column: 3,
+        row: top + 2,
+    });
+    assert_eq!(app.table.selected, 2);
+    app.update(Action::ScrollUp);
+    assert_eq!(app.table.selected, 1);
+}

@@ -1,0 +1,232 @@
+//! The one event task: terminal events, a tick, loader messages and signals, turned into
+//! [`Action`]s. All queued input is applied before drawing once.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use crossterm::event::{
+    Event, EventStream, KeyCode, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
+};
+use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
+use futures::{FutureExt, StreamExt};
+use rayon::prelude::*;
+use tokio::signal::unix::{signal, SignalKind};
+use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
+
+use super::{files, term};
+use crate::app::{Action, App, Effect, Key, Loaded, Mode};
+use crate::index::LabelIndex;
+use crate::model::load::{discover, load_file, LoadOptions};
+use crate::model::Inventory;
+
+/// Runs until quit; returns the process exit code (128 + signal number after a signal).
+pub async fn run(mut app: App, paths: Vec<PathBuf>) -> anyhow::Result<u8> {
+    let (tx, mut rx) = unbounded_channel();
+    spawn_loader(paths, tx);
+    let mut terminal = term::enter()?;
+    let result = event_loop(&mut app, &mut terminal, &mut rx).await;
+    term::restore();
+    result
+}
+
+async fn event_loop(
+    app: &mut App,
+    terminal: &mut term::Term,
+    rx: &mut UnboundedReceiver<Action>,
+) -> anyhow::Result<u8> {
+    let mut sigterm = signal(SignalKind::terminate())?;
+    let mut sigint = signal(SignalKind::interrupt())?;
+    let mut sighup = signal(SignalKind::hangup())?;
+    let mut events = EventStream::new();
+    let mut tick = tokio::time::interval(Duration::from_secs(1));
+    let size = terminal.size()?;
+    app.update(Action::Resize(size.width, size.height));
+    let mut exit_code = 0u8;
+    loop {
+        if app.dirty {
+            draw(app, terminal)?;
+        }
+        if app.should_quit {
+            return Ok(exit_code);
+        }
+        let action = tokio::select! {
+            ev = events.next() => match ev {
+                Some(Ok(ev)) => map_event(app, ev),
+                Some(Err(e)) => { tracing::warn!("terminal event: {e}"); None }
+                None => Some(Action::Quit),
+            },
+            _ = tick.tick() => Some(Action::Tick(chrono::Utc::now().timestamp())),
+            Some(a) = rx.recv() => Some(a),
+            _ = sigterm.recv() => { exit_code = 143; Some(Action::Quit) }
+            _ = sigint.recv() => { exit_code = 130; Some(Action::Quit) }
+            _ = sighup.recv() => { exit_code = 129; Some(Action::Quit) }
+        };
+        if let Some(a) = action {
+            app.update(a);
+        }
+        // Drain whatever else is already queued so a burst of keys costs one frame.
+        while let Some(Some(Ok(ev))) = events.next().now_or_never() {
+            if let Some(a) = map_event(app, ev) {
+                app.update(a);
+            }
+        }
+        while let Ok(a) = rx.try_recv() {
+            app.update(a);
+        }
+        if perform_effects(app, terminal)? {
+            events = EventStream::new();
+        }
+    }
+}
+
+fn draw(app: &mut App, terminal: &mut term::Term) -> io::Result<()> {
+    crossterm::queue!(io::stdout(), BeginSynchronizedUpdate)?;
+    terminal.draw(|f| crate::ui::draw(app, f))?;
+    crossterm::execute!(io::stdout(), EndSynchronizedUpdate)?;
+    app.dirty = false;
+    Ok(())
+}
+
+/// A terminal event as an action (keys through the keymap of the current mode).
+fn map_event(app: &App, ev: Event) -> Option<Action> {
+    match ev {
+        Event::Key(k) if k.kind != KeyEventKind::Release => {
+            let key = Key::from_event(&k);
+            app.keymap.lookup(app.mode, key).or_else(|| match k.code {
+                KeyCode::Char(c)
+                    if app.mode == Mode::Bar
+                        && !k
+                            .modifiers
+                            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+                {
+                    Some(Action::Insert(c))
+                }
+                _ => None,
+            })
+        }
+        Event::Mouse(m) => match m.kind {
+            MouseEventKind::ScrollUp => Some(Action::ScrollUp),
+            MouseEventKind::ScrollDown => Some(Action::ScrollDown),
+            MouseEventKind::Down(MouseButton::Left) => Some(Action::Click {
+                column: m.column,
+                row: m.row,
+            }),
+            _ => None,
+        },
+        Event::Resize(w, h) => Some(Action::Resize(w, h)),
+        _ => None,
+    }
+}
+
+/// Performs queued effects; returns whether the terminal was handed to another program
+/// (the event stream must then be recreated).
+fn perform_effects(app: &mut App, terminal: &mut term::Term) -> anyhow::Result<bool> {
+    let mut suspended = false;
+    for effect in app.take_effects() {
+        match effect {
+            Effect::Copy(text) => {
+                if let Err(e) = term::osc52_copy(&text) {
+                    tracing::warn!("clipboard: {e}");
+                }
+            }
+            Effect::SaveHistory(h) => {
+                if let Err(e) = files::save_history(&h) {
+                    app.update(Action::Notice(format!("history not saved: {e}")));
+                }
+            }
+            Effect::ReadSource {
+                object,
+                path,
+                start,
+                end,
+            } => {
+                let text = read_source(app, object, &path, start, end);
+                app.update(Action::DetailSource { object, text });
+            }
+            Effect::Edit { path, line } => {
+                suspended = true;
+                let msg = edit(terminal, &path, line)?;
+                app.update(Action::Notice(msg));
+                app.dirty = true;
+            }
+        }
+    }
+    Ok(suspended)
+}
+
+/// The object's text from its file, or its content re-serialized when the span is unknown.
+fn read_source(app: &App, object: u32, path: &std::path::Path, start: usize, end: usize) -> String {
+    if end > start {
+        if let Ok(bytes) = std::fs::read(path) {
+            if let Some(slice) = bytes.get(start..end) {
+                return String::from_utf8_lossy(slice).into_owned();
+            }
+        }
+    }
+    app.data
+        .inventory
+        .objects
+        .get(object as usize)
+        .and_then(|o| serde_yaml::to_string(&*o.raw).ok())
+        .unwrap_or_default()
+}
+
+/// Runs `$EDITOR +line path` with the terminal restored, then re-enters the UI.
+fn edit(terminal: &mut term::Term, path: &std::path::Path, line: u32) -> anyhow::Result<String> {
+    let editor = std::env::var("VISUAL")
+        .or_else(|_| std::env::var("EDITOR"))
+        .unwrap_or_else(|_| "vi".into());
+    term::restore();
+    let mut parts = editor.split_whitespace();
+    let program = parts.next().unwrap_or("vi");
+    let status = std::process::Command::new(program)
+        .args(parts)
+        .arg(format!("+{line}"))
+        .arg(path)
+        .status();
+    *terminal = term::enter()?;
+    terminal.clear()?;
+    Ok(match status {
+        Ok(s) if s.success() => format!("edited {}:{line}", path.display()),
+        Ok(s) => format!("{editor} exited with {s}"),
+        Err(e) => format!("cannot run {editor}: {e}"),
+    })
+}
+
+/// Loads on a background thread, reporting per-file progress, then hands over the
+/// inventory and its label index.
+fn spawn_loader(paths: Vec<PathBuf>, tx: UnboundedSender<Action>) {
+    std::thread::spawn(move || {
+        let opts = LoadOptions::default();
+        let (files, walk_problems) = discover(&paths, &opts);
+        let total = files.len();
+        let _ = tx.send(Action::LoadProgress {
+            files_done: 0,
+            files_total: total,
+        });
+        let done = AtomicUsize::new(0);
+        let loads = files
+            .par_iter()
+            .map(|f| {
+                let load = load_file(f, &opts);
+                let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                let _ = tx.send(Action::LoadProgress {
+                    files_done: n,
+                    files_total: total,
+                });
+                load
+            })
+            .collect();
+        let inventory = Inventory::build(loads, walk_problems);
+        let index = LabelIndex::build(&inventory.objects);
+        tracing::info!(
+            objects = inventory.objects.len(),
+            files = inventory.files,
+            "loaded"
+        );
+        let _ = tx.send(Action::Loaded(Box::new(Loaded { inventory, index })));
+        let _ = io::stderr().flush();
+    });
+}

@@ -1,0 +1,91 @@
+use std::path::Path;
+use std::sync::Arc;
+
+use super::*;
+use crate::model::load::parse_text;
+
+fn objects() -> Vec<Object> {
+    let text = "\
+apiVersion: v1\nkind: Pod\nmetadata: {name: web-1, namespace: shop, labels: {app: web, tier: fe}}\nspec: {nodeName: n1}\n---
+apiVersion: v1\nkind: Pod\nmetadata: {name: db-1, namespace: shop, labels: {app: db}}\n---
+apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: ops, labels: {app: web}}\n";
+    parse_text(&Arc::from(Path::new("x.yaml")), text).objects
+}
+
+fn names(text: &str) -> Vec<String> {
+    let objs = objects();
+    let index = LabelIndex::build(&objs);
+    let q = Query::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    q.filter(&objs, &index, &index.universe())
+        .iter()
+        .map(|i| objs[i as usize].id.name.to_string())
+        .collect()
+}
+
+#[test]
+fn empty_query_matches_everything() {
+    assert!(Query::parse("").unwrap().is_empty());
+    assert_eq!(names(""), ["web-1", "db-1", "web"]);
+}
+
+#[test]
+fn label_terms_filter() {
+    assert_eq!(names("app=web"), ["web-1", "web"]);
+    assert_eq!(names("app=web,tier"), ["web-1"]);
+    assert_eq!(names("app in (db,web),!tier"), ["db-1", "web"]);
+}
+
+#[test]
+fn field_terms_mix_with_labels() {
+    assert_eq!(names("app=web,metadata.namespace=shop"), ["web-1"]);
+    assert_eq!(names("metadata.namespace!=shop"), ["web"]);
+    assert_eq!(names(".spec.nodeName=n1"), ["web-1"]);
+    assert_eq!(names("metadata.name==db-1"), ["db-1"]);
+}
+
+#[test]
+fn fuzzy_term_matches_names() {
+    assert_eq!(names("~wb"), ["web-1", "web"]);
+    assert_eq!(names("app=web,~w1"), ["web-1"]);
+    assert_eq!(fuzzy_indices("web-1", "w1"), Some(vec![0, 4]));
+    assert_eq!(fuzzy_indices("web-1", "zz"), None);
+}
+
+#[test]
+fn group_clause_parses() {
+    let q = Query::parse("app=web | by namespace").unwrap();
+    assert_eq!(q.group, Some(GroupBy::Namespace));
+    let q = Query::parse("| by app.kubernetes.io/part-of").unwrap();
+    assert_eq!(
+        q.group,
+        Some(GroupBy::Label("app.kubernetes.io/part-of".into()))
+    );
+    assert_eq!(names("app=web | by kind"), ["web-1", "web"]);
+}
+
+#[test]
+fn group_clause_errors_point_at_the_problem() {
+    let e = Query::parse("app=web | bx").unwrap_err();
+    assert_eq!(e.offset, 10);
+    let e = Query::parse("app=web | by ").unwrap_err();
+    assert_eq!(e.offset, 13);
+}
+
+#[test]
+fn field_term_without_operator_is_an_error() {
+    let e = Query::parse("app=web,metadata.name").unwrap_err();
+    assert_eq!(e.offset, 21);
+    assert!(e.message.contains("metadata.name"), "{}", e.message);
+}
+
+#[test]
+fn group_key_names_groups() {
+    let objs = objects();
+    assert_eq!(group_key(&GroupBy::Namespace, &objs[0]), "shop");
+    assert_eq!(group_key(&GroupBy::Kind, &objs[2]), "Deployment");
+    assert_eq!(group_key(&GroupBy::Owner, &objs[2]), "(no owner)");
+    assert_eq!(
+        group_key(&GroupBy::Label("tier".into()), &objs[1]),
+        "(tier not set)"
+    );
+}

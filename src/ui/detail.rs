@@ -1,0 +1,98 @@
+//! Detail view: the object's YAML as written, then a summary of its metadata.
+
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph};
+use ratatui::Frame;
+
+use super::Theme;
+use crate::app::App;
+use crate::model::{Labels, Object};
+
+pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
+    let Some(d) = &app.detail else { return };
+    let Some(obj) = app.data.inventory.objects.get(d.object as usize) else {
+        return;
+    };
+    let mut lines = yaml_lines(d.source.as_deref(), theme);
+    lines.push(Line::default());
+    lines.extend(summary(obj, theme));
+    let scroll = d.scroll.min(lines.len().saturating_sub(1)) as u16;
+    let block = Block::bordered().title(format!(" {} ", obj.id));
+    frame.render_widget(Paragraph::new(lines).block(block).scroll((scroll, 0)), area);
+}
+
+/// The source text with mapping keys coloured.
+fn yaml_lines<'a>(source: Option<&'a str>, theme: &Theme) -> Vec<Line<'a>> {
+    let Some(text) = source else {
+        return vec![Line::styled("reading…", theme.dim)];
+    };
+    text.lines()
+        .map(|l| match l.split_once(':') {
+            Some((k, v))
+                if !k.trim_start().starts_with('#') && !k.contains(' ')
+                    || k.trim_start().starts_with("- ") =>
+            {
+                Line::from(vec![
+                    Span::styled(k, theme.key),
+                    Span::raw(":"),
+                    Span::raw(v),
+                ])
+            }
+            _ => Line::raw(l),
+        })
+        .collect()
+}
+
+fn summary(obj: &Object, theme: &Theme) -> Vec<Line<'static>> {
+    let mut out = vec![Line::styled("── summary ──", theme.title)];
+    map_section(&mut out, "Labels", &obj.labels, theme);
+    map_section(&mut out, "Annotations", &obj.annotations, theme);
+    out.push(Line::styled("Finalizers:", theme.title));
+    if obj.finalizers.is_empty() {
+        out.push(Line::styled("  <none>", theme.dim));
+    }
+    for f in &obj.finalizers {
+        out.push(Line::raw(format!("  {f}")));
+    }
+    if let Some(ts) = &obj.deletion_timestamp {
+        out.push(Line::styled(
+            format!("Terminating since {ts}"),
+            theme.warning,
+        ));
+    }
+    out.push(Line::styled("Owner references:", theme.title));
+    if obj.owner_refs.is_empty() {
+        out.push(Line::styled("  <none>", theme.dim));
+    }
+    for o in &obj.owner_refs {
+        let controller = if o.controller == Some(true) {
+            " (controller)"
+        } else {
+            ""
+        };
+        let uid = if o.uid.is_empty() { "<no uid>" } else { &o.uid };
+        out.push(Line::raw(format!(
+            "  {}/{} {}{controller}",
+            o.kind, o.name, uid
+        )));
+    }
+    out.push(Line::from(vec![
+        Span::styled("Source: ", theme.title),
+        Span::raw(obj.source.to_string()),
+    ]));
+    out
+}
+
+fn map_section(out: &mut Vec<Line<'static>>, title: &str, map: &Labels, theme: &Theme) {
+    out.push(Line::styled(format!("{title}:"), theme.title));
+    if map.is_empty() {
+        out.push(Line::styled("  <none>", theme.dim));
+    }
+    for (k, v) in map {
+        out.push(Line::from(vec![
+            Span::styled(format!("  {k}"), theme.key),
+            Span::raw(format!("={v}")),
+        ]));
+    }
+}

@@ -1,0 +1,144 @@
+//! The object table: `N of M objects` header, column titles, and only the visible rows.
+
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui::Frame;
+
+use super::{fit, Theme};
+use crate::app::{App, Column, Row};
+use crate::query::fuzzy_indices;
+
+/// Widest a column gets before its cells are cut.
+const MAX_WIDTH: usize = 48;
+
+/// `N of M objects` and the active filters.
+pub fn draw_header(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
+    let (n, m) = app.counts();
+    let mut spans = vec![Span::styled(format!("{n} of {m} objects"), theme.title)];
+    let mut filter = |label: &str, value: &str| {
+        spans.push(Span::styled(format!("  {label}: "), theme.dim));
+        spans.push(Span::raw(value.to_string()));
+    };
+    filter("namespace", app.namespace.as_deref().unwrap_or("all"));
+    filter("kind", app.kind.as_deref().unwrap_or("all"));
+    if !app.bar.text.trim().is_empty() {
+        filter("selector", app.bar.text.trim());
+    }
+    let errors = app.data.inventory.error_count();
+    if errors > 0 {
+        spans.push(Span::styled(
+            format!("  {errors} load errors (!)"),
+            theme.error,
+        ));
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// Column titles and the visible window of rows.
+pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
+    let t = &app.table;
+    let objects = &app.data.inventory.objects;
+    let visible: Vec<(usize, &Row)> = t.visible().collect();
+    let cells: Vec<Vec<String>> = visible
+        .iter()
+        .map(|(_, r)| match r {
+            Row::Object(i) => objects
+                .get(*i as usize)
+                .map(|o| t.columns.iter().map(|c| c.cell(o, app.now)).collect())
+                .unwrap_or_default(),
+            Row::Group { .. } => Vec::new(),
+        })
+        .collect();
+    let widths = widths(&t.columns, &cells);
+    let mut lines = vec![title_line(app, &widths, theme)];
+    for ((row_no, row), cells) in visible.iter().zip(&cells) {
+        let mut line = match row {
+            Row::Group {
+                key,
+                count,
+                collapsed,
+            } => {
+                let arrow = if *collapsed { "▶" } else { "▼" };
+                Line::styled(format!("{arrow} {key}  ({count})"), theme.group)
+            }
+            Row::Object(_) => object_line(app, cells, &widths, theme),
+        };
+        if *row_no == t.selected {
+            line = line.patch_style(theme.selected);
+        }
+        lines.push(line);
+    }
+    if t.rows.is_empty() {
+        lines.push(Line::styled("  no objects match", theme.dim));
+    }
+    frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// Per-column widths from the titles and the visible cells only.
+fn widths(columns: &[Column], cells: &[Vec<String>]) -> Vec<usize> {
+    columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let widest = cells
+                .iter()
+                .filter_map(|r| r.get(i))
+                .map(|s| s.chars().count())
+                .max()
+                .unwrap_or(0);
+            widest.max(c.title().len()).min(MAX_WIDTH)
+        })
+        .collect()
+}
+
+fn title_line(app: &App, widths: &[usize], theme: &Theme) -> Line<'static> {
+    let sort = app.table.sort.as_ref();
+    let spans: Vec<Span> = app
+        .table
+        .columns
+        .iter()
+        .zip(widths)
+        .enumerate()
+        .map(|(i, (c, w))| {
+            let mut title = c.title();
+            if let Some(s) = sort.filter(|s| s.column == i) {
+                title.push(if s.descending { '↓' } else { '↑' });
+            }
+            Span::styled(format!("{} ", fit(&title, *w)), theme.title)
+        })
+        .collect();
+    Line::from(spans)
+}
+
+fn object_line(app: &App, cells: &[String], widths: &[usize], theme: &Theme) -> Line<'static> {
+    let fuzzy = app.query.fuzzy.as_deref().unwrap_or("");
+    let mut spans = Vec::new();
+    for ((col, text), w) in app.table.columns.iter().zip(cells).zip(widths) {
+        let text = fit(text, *w);
+        match (col, fuzzy_indices(&text, fuzzy)) {
+            (Column::Name, Some(hits)) => spans.extend(highlight(&text, &hits, theme)),
+            (Column::Status, _) if text.starts_with("Terminating") => {
+                spans.push(Span::styled(text, theme.warning))
+            }
+            _ => spans.push(Span::raw(text)),
+        }
+        spans.push(Span::raw(" "));
+    }
+    Line::from(spans)
+}
+
+/// The name with fuzzy-matched characters styled.
+fn highlight(text: &str, hits: &[usize], theme: &Theme) -> Vec<Span<'static>> {
+    text.chars()
+        .enumerate()
+        .map(|(i, c)| {
+            let style = if hits.contains(&i) {
+                theme.matched
+            } else {
+                ratatui::style::Style::new()
+            };
+            Span::styled(c.to_string(), style)
+        })
+        .collect()
+}
