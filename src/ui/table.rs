@@ -50,7 +50,7 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
             Row::Group { .. } => Vec::new(),
         })
         .collect();
-    let widths = widths(&t.columns, &cells);
+    let widths = shrink(widths(&t.columns, &cells), area.width as usize);
     let mut lines = vec![title_line(app, &widths, theme)];
     for ((row_no, row), cells) in visible.iter().zip(&cells) {
         let mut line = match row {
@@ -90,6 +90,21 @@ fn widths(columns: &[Column], cells: &[Vec<String>]) -> Vec<usize> {
             widest.max(c.title().len()).min(MAX_WIDTH)
         })
         .collect()
+}
+
+/// Narrows the widest columns until the row fits `width` (one space between columns).
+fn shrink(mut widths: Vec<usize>, width: usize) -> Vec<usize> {
+    const MIN: usize = 8;
+    while widths.iter().map(|w| w + 1).sum::<usize>() > width {
+        let Some((i, w)) = widths.iter().enumerate().max_by_key(|(_, w)| **w) else {
+            break;
+        };
+        if *w <= MIN {
+            break;
+        }
+        widths[i] -= 1;
+    }
+    widths
 }
 
 fn title_line(app: &App, widths: &[usize], theme: &Theme) -> Line<'static> {

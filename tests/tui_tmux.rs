@@ -1,0 +1,264 @@
+//! End-to-end: the real binary driven through tmux (send-keys, capture-pane).
+//!
+//! Every wait polls the pane (up to a few seconds) instead of sleeping a fixed time.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const KINDS: [&str; 6] = [
+    "Namespace",
+    "Deployment",
+    "Pod",
+    "Service",
+    "StatefulSet",
+    "ConfigMap",
+];
+const WIDTH: usize = 160;
+const HEIGHT: usize = 40;
+
+/// A tmux server of its own running the binary in one pane.
+struct Pane {
+    socket: String,
+    _dir: tempfile::TempDir,
+}
+
+impl Pane {
+    /// Starts `kubesift .` on a copy of the fixture; after it exits the shell prints the
+    /// exit code and the tty settings, so the test can check the terminal was restored.
+    fn start(args: &str) -> Option<Pane> {
+        if Command::new("tmux").arg("-V").output().is_err() {
+            assert!(std::env::var_os("CI").is_none(), "tmux is required in CI");
+            eprintln!("skipping: tmux is not installed");
+            return None;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        copy_dir(Path::new("tests/fixtures/ui"), &dir.path().join("m"));
+        let socket = format!("kubesift-test-{}-{}", std::process::id(), unique());
+        let bin = env!("CARGO_BIN_EXE_kubesift");
+        let state = dir.path().join("state");
+        let script = format!(
+            "cd {m} && XDG_STATE_HOME={s} XDG_CONFIG_HOME={s} TERM=xterm-256color {bin} {args} .; \
+             echo EXIT=$?; stty -a | tr ' ;' '\\n\\n' | grep -x -e -icanon -e icanon -e -echo -e echo; sleep 60",
+            m = dir.path().join("m").display(),
+            s = state.display(),
+        );
+        let status = Command::new("tmux")
+            .args(["-L", &socket, "-f", "/dev/null", "new-session", "-d"])
+            .args(["-x", &WIDTH.to_string(), "-y", &HEIGHT.to_string()])
+            .args(["-s", "t", "sh", "-c", &script])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        Some(Pane { socket, _dir: dir })
+    }
+
+    fn tmux(&self, args: &[&str]) -> String {
+        let out = Command::new("tmux")
+            .args(["-L", &self.socket])
+            .args(args)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn capture(&self) -> Vec<String> {
+        self.tmux(&["capture-pane", "-p", "-t", "t"])
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    fn literal(&self, text: &str) {
+        self.tmux(&["send-keys", "-t", "t", "-l", text]);
+    }
+
+    fn key(&self, name: &str) {
+        self.tmux(&["send-keys", "-t", "t", name]);
+    }
+
+    /// Polls the pane until `pred` holds (5 s at most); returns that capture.
+    fn wait_for(&self, what: &str, pred: impl Fn(&[String]) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            let screen = self.capture();
+            if pred(&screen) {
+                return screen;
+            }
+            if Instant::now() > deadline {
+                panic!(
+                    "timed out waiting for {what}; screen:\n{}",
+                    screen.join("\n")
+                );
+            }
+            std::thread::sleep(Duration::from_millis(30));
+        }
+    }
+
+    fn wait_loaded(&self) -> Vec<String> {
+        self.wait_for("the table", |s| {
+            s.first().is_some_and(|l| l.contains("of 7 objects"))
+        })
+    }
+
+    /// The pid of kubesift (the child of the pane's shell).
+    fn app_pid(&self) -> String {
+        let shell = self.tmux(&["display-message", "-p", "-t", "t", "#{pane_pid}"]);
+        let out = Command::new("pgrep")
+            .args(["-P", shell.trim()])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    /// After the app exited: its exit code, and the terminal back in cooked mode, on the
+    /// main screen, without mouse reporting.
+    fn assert_restored(&self, code: i32) {
+        let screen = self.wait_for("the exit code", |s| {
+            s.iter().any(|l| l.starts_with("EXIT=")) && s.iter().any(|l| l.ends_with("echo"))
+        });
+        assert!(screen.contains(&format!("EXIT={code}")), "{screen:?}");
+        assert!(
+            screen.contains(&"icanon".to_string()),
+            "raw mode left on: {screen:?}"
+        );
+        assert!(
+            screen.contains(&"echo".to_string()),
+            "echo left off: {screen:?}"
+        );
+        let flags = self.tmux(&[
+            "display-message",
+            "-p",
+            "-t",
+            "t",
+            "#{alternate_on} #{mouse_any_flag} #{cursor_flag}",
+        ]);
+        assert_eq!(flags.trim(), "0 0 1", "alternate screen / mouse / cursor");
+    }
+}
+
+impl Drop for Pane {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["-L", &self.socket, "kill-server"])
+            .status();
+    }
+}
+
+fn unique() -> u32 {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static N: AtomicU32 = AtomicU32::new(0);
+    N.fetch_add(1, Ordering::Relaxed)
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// Object names in the table body: the word after a known kind.
+fn names(screen: &[String]) -> BTreeSet<String> {
+    screen[2..HEIGHT - 3]
+        .iter()
+        .filter_map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let k = words.iter().position(|w| KINDS.contains(w))?;
+            words.get(k + 1).map(|w| w.to_string())
+        })
+        .collect()
+}
+
+fn set(names: &[&str]) -> BTreeSet<String> {
+    names.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn typing_a_selector_filters_after_every_character() {
+    let Some(pane) = Pane::start("") else { return };
+    let screen = pane.wait_loaded();
+    assert_eq!(names(&screen).len(), 7);
+    pane.literal("/");
+    pane.wait_for("the bar focus", |s| {
+        s[HEIGHT - 1].contains("typing filters live")
+    });
+
+    let team = set(&["ops", "metricsagent", "storefront", "ledgerdb"]);
+    let retail = set(&["storefront", "ledgerdb"]);
+    let text = "team=retail,tier=backend";
+    let expected = |prefix: &str| -> (BTreeSet<String>, bool) {
+        match prefix {
+            "team" => (team.clone(), false),
+            "team=retail" | "team=retail,tier" => (retail.clone(), false),
+            // A trailing comma does not parse: the last valid result stays.
+            "team=retail," => (retail.clone(), true),
+            "team=retail,tier=backend" => (set(&["ledgerdb"]), false),
+            _ => (BTreeSet::new(), false),
+        }
+    };
+    for end in 1..=text.len() {
+        let prefix = &text[..end];
+        pane.literal(&text[end - 1..end]);
+        let bar = format!("/ {prefix}");
+        let screen = pane.wait_for(&format!("bar text {prefix:?}"), |s| {
+            s[HEIGHT - 3].trim_end() == bar
+        });
+        let (want, error) = expected(prefix);
+        assert_eq!(names(&screen), want, "after typing {prefix:?}");
+        assert_eq!(
+            screen[HEIGHT - 2].contains('^'),
+            error,
+            "error caret after {prefix:?}: {:?}",
+            screen[HEIGHT - 2]
+        );
+        let header = format!("{} of 7 objects", want.len());
+        assert!(screen[0].starts_with(&header), "{prefix:?}: {}", screen[0]);
+    }
+    pane.key("Enter");
+    pane.wait_for("table focus", |s| s[HEIGHT - 1].contains("q quit"));
+    pane.literal("q");
+    pane.assert_restored(0);
+}
+
+#[test]
+fn grouping_by_a_label_shows_headers_with_counts() {
+    let Some(pane) = Pane::start("-L team") else {
+        return;
+    };
+    pane.wait_loaded();
+    pane.literal("/");
+    pane.literal("| by team");
+    let screen = pane.wait_for("group headers", |s| {
+        s.iter().any(|l| l.contains("team=retail  (2)"))
+    });
+    assert!(screen.iter().any(|l| l.contains("team=platform  (2)")));
+    assert!(screen.iter().any(|l| l.contains("(team not set)  (3)")));
+    assert!(screen[1].contains("TEAM"), "-L column: {}", screen[1]);
+    pane.key("Escape");
+    pane.wait_for("table focus", |s| s[HEIGHT - 1].contains("q quit"));
+    pane.literal("q");
+    pane.assert_restored(0);
+}
+
+#[test]
+fn sigterm_restores_the_terminal() {
+    let Some(pane) = Pane::start("") else { return };
+    pane.wait_loaded();
+    let pid = pane.app_pid();
+    assert!(!pid.is_empty(), "kubesift pid not found");
+    let status = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+    assert!(status.success());
+    pane.assert_restored(143);
+}

@@ -1,0 +1,117 @@
+//! Render snapshots of every view (ratatui `TestBackend` + insta).
+
+use std::path::PathBuf;
+
+use kubesift::app::{Action, App, Keymap, Loaded, Options};
+use kubesift::index::LabelIndex;
+use kubesift::model::load::{load_paths, LoadOptions};
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+
+/// 2026-06-01T00:00:00Z, so AGE and "Terminating since" are stable.
+const NOW: i64 = 1_780_272_000;
+
+fn app() -> App {
+    let inventory = load_paths(
+        &[PathBuf::from("tests/fixtures/ui")],
+        &LoadOptions::default(),
+    );
+    let index = LabelIndex::build(&inventory.objects);
+    let options = Options {
+        no_color: true,
+        ..Options::default()
+    };
+    let mut app = App::new(Keymap::load(None).unwrap(), options, NOW);
+    app.update(Action::Resize(110, 22));
+    app.update(Action::Loaded(Box::new(Loaded { inventory, index })));
+    // Sort by NAME so the snapshot does not depend on the walk order.
+    for _ in 0..3 {
+        app.update(Action::SortNext);
+    }
+    app
+}
+
+fn render(app: &App) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(110, 22)).unwrap();
+    terminal.draw(|f| kubesift::ui::draw(app, f)).unwrap();
+    terminal.backend().to_string()
+}
+
+fn type_text(app: &mut App, text: &str) {
+    app.update(Action::FocusBar);
+    for c in text.chars() {
+        app.update(Action::Insert(c));
+    }
+}
+
+#[test]
+fn table_view() {
+    insta::assert_snapshot!(render(&app()));
+}
+
+#[test]
+fn loading_gauge() {
+    let mut app = App::new(Keymap::load(None).unwrap(), Options::default(), NOW);
+    app.update(Action::LoadProgress {
+        files_done: 3,
+        files_total: 12,
+    });
+    insta::assert_snapshot!(render(&app));
+}
+
+#[test]
+fn selector_bar_filters() {
+    let mut app = app();
+    type_text(&mut app, "tier=backend,~db");
+    insta::assert_snapshot!(render(&app));
+}
+
+#[test]
+fn selector_bar_error_keeps_last_result_and_shows_caret() {
+    let mut app = app();
+    type_text(&mut app, "tier=backend | bx");
+    assert!(app.bar.error.is_some());
+    insta::assert_snapshot!(render(&app));
+}
+
+#[test]
+fn grouped_by_label() {
+    let mut app = app();
+    type_text(&mut app, "| by team");
+    insta::assert_snapshot!(render(&app));
+}
+
+#[test]
+fn detail_view() {
+    let mut app = app();
+    type_text(&mut app, "metadata.name=oldjobpod");
+    app.update(Action::LeaveBar);
+    app.update(Action::OpenDetail);
+    let object = app.detail.as_ref().unwrap().object;
+    app.update(Action::DetailSource {
+        object,
+        text: "apiVersion: v1\nkind: Pod\nmetadata:\n  name: oldjobpod\n".into(),
+    });
+    insta::assert_snapshot!(render(&app));
+}
+
+#[test]
+fn problems_view() {
+    let mut app = app();
+    app.update(Action::Problems);
+    insta::assert_snapshot!(render(&app));
+}
+
+#[test]
+fn help_overlay() {
+    let mut app = app();
+    app.update(Action::Help);
+    insta::assert_snapshot!(render(&app));
+}
+
+#[test]
+fn namespace_picker() {
+    let mut app = app();
+    app.update(Action::PickNamespace);
+    insta::assert_snapshot!(render(&app));
+}
