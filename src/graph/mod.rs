@@ -1,1 +1,210 @@
-//! (in progress)
+//! The relationship graph: ownerReference edges, selector edges, lifecycle and findings.
+//!
+//! Objects are referred to by their index in `Inventory.objects`. Edges are stored twice in
+//! compressed adjacency arrays (by source and by target), so every neighbour query is a
+//! slice and building is linear in objects + edges.
+
+pub mod apps;
+mod cycles;
+pub mod findings;
+pub mod lifecycle;
+pub mod owners;
+pub mod selectors;
+#[cfg(test)]
+mod testutil;
+pub mod tree;
+#[cfg(test)]
+pub(crate) use testutil::test_inventory;
+
+pub use findings::Finding;
+pub use lifecycle::{explain_finalizer, lifecycle, DeletionPolicy, FinalizerInfo, Lifecycle};
+pub use owners::OwnerStats;
+
+use crate::model::Inventory;
+
+/// One relationship between two objects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Edge {
+    /// The owner (owner edges) or the selecting object (selector edges).
+    pub from: usize,
+    /// The dependent (owner edges) or the selected object (selector edges).
+    pub to: usize,
+    pub kind: EdgeKind,
+}
+
+/// What an edge stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EdgeKind {
+    /// `metadata.ownerReferences` of `to` names `from`.
+    Owner {
+        /// Resolved by uid (else by group, kind, namespace and name).
+        by_uid: bool,
+        controller: bool,
+        block_owner_deletion: bool,
+    },
+    /// A selector or reference field of `from` picks `to` (`spec.selector`, …).
+    Selector { via: &'static str },
+}
+
+/// Edges grouped by one endpoint: `edges[offsets[i]..offsets[i + 1]]` belong to object `i`.
+#[derive(Clone, Debug, Default)]
+pub struct Adjacency {
+    offsets: Vec<usize>,
+    edges: Vec<Edge>,
+}
+
+impl Adjacency {
+    /// Groups `edges` by `key` (a counting sort: linear, keeps input order per object).
+    pub fn build(n: usize, edges: &[Edge], key: impl Fn(&Edge) -> usize) -> Adjacency {
+        let mut offsets = vec![0usize; n + 1];
+        for e in edges {
+            offsets[key(e) + 1] += 1;
+        }
+        for i in 0..n {
+            offsets[i + 1] += offsets[i];
+        }
+        let mut next = offsets.clone();
+        let mut placed: Vec<Option<Edge>> = vec![None; edges.len()];
+        for e in edges {
+            let k = key(e);
+            placed[next[k]] = Some(*e);
+            next[k] += 1;
+        }
+        Adjacency {
+            offsets,
+            edges: placed.into_iter().flatten().collect(),
+        }
+    }
+
+    /// Edges of object `i` (empty for an index out of range).
+    pub fn get(&self, i: usize) -> &[Edge] {
+        match (self.offsets.get(i), self.offsets.get(i + 1)) {
+            (Some(&a), Some(&b)) => &self.edges[a..b],
+            _ => &[],
+        }
+    }
+
+    /// Every edge, grouped by object.
+    pub fn all(&self) -> &[Edge] {
+        &self.edges
+    }
+}
+
+/// Owner and selector relationships of one inventory, with every finding.
+#[derive(Clone, Debug, Default)]
+pub struct Graph {
+    len: usize,
+    owners_of: Adjacency,
+    dependents_of: Adjacency,
+    selects: Adjacency,
+    selected_by: Adjacency,
+    findings: Vec<Finding>,
+    owner_stats: OwnerStats,
+}
+
+impl Graph {
+    /// Builds the graph and all findings (owners, selectors, lifecycle, recommended labels,
+    /// name/label/annotation validation), sorted by path then line.
+    pub fn build(inv: &Inventory) -> Graph {
+        let n = inv.objects.len();
+        let (owner_edges, mut findings, owner_stats) = owners::resolve(inv);
+        let owners_of = Adjacency::build(n, &owner_edges, |e| e.to);
+        let dependents_of = Adjacency::build(n, &owner_edges, |e| e.from);
+        findings.extend(cycles::findings(inv, &dependents_of));
+        findings.extend(lifecycle::findings(inv, &dependents_of));
+        let (sel_edges, sel_findings) = selectors::resolve(inv);
+        findings.extend(sel_findings);
+        findings.extend(apps::findings(inv));
+        findings.extend(crate::validate::objects::findings(inv));
+        findings::sort(&mut findings);
+        Graph {
+            len: n,
+            owners_of,
+            dependents_of,
+            selects: Adjacency::build(n, &sel_edges, |e| e.from),
+            selected_by: Adjacency::build(n, &sel_edges, |e| e.to),
+            findings,
+            owner_stats,
+        }
+    }
+
+    /// Number of objects the graph spans.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the graph spans no object.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Owner edges of `obj` (edges where `to == obj`).
+    pub fn owners(&self, obj: usize) -> &[Edge] {
+        self.owners_of.get(obj)
+    }
+
+    /// Owner edges from `obj` to its dependents (edges where `from == obj`).
+    pub fn dependents(&self, obj: usize) -> &[Edge] {
+        self.dependents_of.get(obj)
+    }
+
+    /// Selector edges from `obj` to what it selects.
+    pub fn selects(&self, obj: usize) -> &[Edge] {
+        self.selects.get(obj)
+    }
+
+    /// Selector edges from the objects that select `obj`.
+    pub fn selected_by(&self, obj: usize) -> &[Edge] {
+        self.selected_by.get(obj)
+    }
+
+    /// Objects with no resolved owner, in load order.
+    pub fn roots(&self) -> Vec<usize> {
+        (0..self.len)
+            .filter(|&i| self.owners(i).is_empty())
+            .collect()
+    }
+
+    /// Objects that own nothing, in load order (the starting points for `tree --owners`).
+    pub fn leaves(&self) -> Vec<usize> {
+        (0..self.len)
+            .filter(|&i| self.dependents(i).is_empty())
+            .collect()
+    }
+
+    /// Every finding, sorted by path then line.
+    pub fn findings(&self) -> &[Finding] {
+        &self.findings
+    }
+
+    /// How the ownerReferences resolved.
+    pub fn owner_stats(&self) -> OwnerStats {
+        self.owner_stats
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn e(from: usize, to: usize) -> Edge {
+        Edge {
+            from,
+            to,
+            kind: EdgeKind::Selector { via: "x" },
+        }
+    }
+
+    #[test]
+    fn adjacency_groups_and_keeps_order() {
+        let edges = [e(2, 0), e(0, 1), e(2, 1), e(0, 2)];
+        let by_from = Adjacency::build(3, &edges, |e| e.from);
+        assert_eq!(by_from.get(0), &[e(0, 1), e(0, 2)]);
+        assert!(by_from.get(1).is_empty());
+        assert_eq!(by_from.get(2), &[e(2, 0), e(2, 1)]);
+        assert!(by_from.get(7).is_empty());
+        let by_to = Adjacency::build(3, &edges, |e| e.to);
+        assert_eq!(by_to.get(1), &[e(0, 1), e(2, 1)]);
+        assert_eq!(by_to.all().len(), 4);
+    }
+}

@@ -1,0 +1,327 @@
+//! Lifecycle: Terminating objects, finalizers and what they wait for, foreground deletion
+//! blockers, orphaned dependents, and Terminating namespaces.
+
+use serde_json::Value;
+
+use super::findings::{go_string_slice, list_some, Finding};
+use super::{Adjacency, EdgeKind};
+use crate::model::{Inventory, Object, Severity, Str};
+
+/// `metav1.FinalizerOrphanDependents`.
+pub const ORPHAN: &str = "orphan";
+/// `metav1.FinalizerDeleteDependents`.
+pub const FOREGROUND: &str = "foregroundDeletion";
+
+/// How the garbage collector deletes an object's dependents (from its finalizers, as
+/// `attemptToDeleteItem` decides: `orphan` wins over `foregroundDeletion`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeletionPolicy {
+    Background,
+    Foreground,
+    Orphan,
+}
+
+/// One finalizer of an object.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FinalizerInfo {
+    pub name: Str,
+    /// Where it is declared: `metadata.finalizers` or (Namespace) `spec.finalizers`.
+    pub field: &'static str,
+    pub explanation: Option<&'static str>,
+}
+
+/// Lifecycle facts of one object.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lifecycle {
+    /// `deletionTimestamp`: set means Terminating.
+    pub terminating_since: Option<Str>,
+    pub grace_period_seconds: Option<i64>,
+    pub finalizers: Vec<FinalizerInfo>,
+    pub policy: DeletionPolicy,
+}
+
+impl Lifecycle {
+    /// Whether the object is Terminating.
+    pub fn is_terminating(&self) -> bool {
+        self.terminating_since.is_some()
+    }
+}
+
+/// Known finalizers and what removes them (Kubernetes controllers, plus a few very common
+/// add-ons that appear in cluster dumps).
+const KNOWN: &[(&str, &str)] = &[
+    (FOREGROUND, "foreground cascading deletion: the garbage collector deletes the dependents first and removes this finalizer once no dependent with blockOwnerDeletion: true is left"),
+    (ORPHAN, "orphan deletion: the garbage collector removes this object's ownerReference from every dependent (leaving them behind), then removes the finalizer"),
+    ("kubernetes", "Namespace spec.finalizers: the namespace controller deletes every object in the namespace before the Namespace can go"),
+    ("kubernetes.io/pv-protection", "the PersistentVolume is not removed while it is bound to a PersistentVolumeClaim"),
+    ("kubernetes.io/pvc-protection", "the PersistentVolumeClaim is not removed while a Pod uses it"),
+    ("batch.kubernetes.io/job-tracking", "the Job controller counts this Pod's completion before letting it go"),
+    ("service.kubernetes.io/load-balancer-cleanup", "the service controller releases the cloud load balancer first"),
+    ("customresourcecleanup.apiextensions.k8s.io", "the CustomResourceDefinition waits until all its custom resources are deleted"),
+    ("external-provisioner.volume.kubernetes.io/finalizer", "the CSI external-provisioner deletes the backing volume first"),
+    ("kubernetes.io/legacy-service-account-token-cleanup", "the legacy token cleaner handles this Secret first"),
+    ("resources-finalizer.argocd.argoproj.io", "Argo CD deletes the Application's managed resources first (cascading delete)"),
+];
+
+/// What a known finalizer waits for; `None` for one kubesift does not know.
+pub fn explain_finalizer(name: &str) -> Option<&'static str> {
+    if let Some((_, why)) = KNOWN.iter().find(|(n, _)| *n == name) {
+        return Some(why);
+    }
+    if name.starts_with("external-attacher/") {
+        return Some("the CSI external-attacher detaches the volume first");
+    }
+    None
+}
+
+/// Lifecycle facts of an object.
+pub fn lifecycle(obj: &Object) -> Lifecycle {
+    let mut finalizers: Vec<FinalizerInfo> = obj
+        .finalizers
+        .iter()
+        .map(|f| FinalizerInfo {
+            name: f.clone(),
+            field: "metadata.finalizers",
+            explanation: explain_finalizer(f),
+        })
+        .collect();
+    if is_namespace(obj) {
+        let spec = obj.get_path("spec.finalizers").and_then(Value::as_array);
+        for f in spec.into_iter().flatten().filter_map(Value::as_str) {
+            finalizers.push(FinalizerInfo {
+                name: Str::from(f),
+                field: "spec.finalizers",
+                explanation: explain_finalizer(f),
+            });
+        }
+    }
+    Lifecycle {
+        terminating_since: obj.deletion_timestamp.clone(),
+        grace_period_seconds: obj.deletion_grace_period_seconds,
+        finalizers,
+        policy: policy(obj),
+    }
+}
+
+fn policy(obj: &Object) -> DeletionPolicy {
+    let has = |n: &str| obj.finalizers.iter().any(|f| &**f == n);
+    if has(ORPHAN) {
+        DeletionPolicy::Orphan
+    } else if has(FOREGROUND) {
+        DeletionPolicy::Foreground
+    } else {
+        DeletionPolicy::Background
+    }
+}
+
+fn is_namespace(obj: &Object) -> bool {
+    obj.id.group.is_empty() && &*obj.id.kind == "Namespace"
+}
+
+/// A Namespace is Terminating when deleted or when its status says so.
+fn namespace_terminating(obj: &Object) -> bool {
+    obj.is_terminating() || obj.get_str("status.phase") == Some("Terminating")
+}
+
+/// Lifecycle findings for the whole inventory; `dependents` is the owner adjacency by owner.
+pub fn findings(inv: &Inventory, dependents: &Adjacency) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for (i, obj) in inv.objects.iter().enumerate() {
+        if let Some(f) = finalizer_conflict(i, obj) {
+            out.push(f);
+        }
+        if obj.is_terminating() {
+            out.push(terminating(i, obj));
+        }
+        let deps = dependents.get(i);
+        match policy(obj) {
+            DeletionPolicy::Foreground if obj.is_terminating() => {
+                out.push(foreground(inv, i, obj, deps));
+            }
+            DeletionPolicy::Orphan if !deps.is_empty() => {
+                let names = names_of(inv, deps.iter().map(|e| e.to));
+                out.push(Finding::about(
+                    i,
+                    obj,
+                    Severity::Note,
+                    "orphan-dependents",
+                    format!(
+                        "orphan finalizer: {} dependent(s) will be left behind without this owner: {}",
+                        names.len(),
+                        list_some(&names, 10)
+                    ),
+                ));
+            }
+            _ => {}
+        }
+    }
+    out.extend(namespaces(inv));
+    out
+}
+
+fn finalizer_conflict(i: usize, obj: &Object) -> Option<Finding> {
+    let has = |n: &str| obj.finalizers.iter().any(|f| &**f == n);
+    (has(ORPHAN) && has(FOREGROUND)).then(|| {
+        Finding::about(
+            i,
+            obj,
+            Severity::Error,
+            "finalizers-conflict",
+            format!(
+                "metadata.finalizers: Invalid value: {}: finalizer {ORPHAN} and {FOREGROUND} cannot be both set",
+                go_string_slice(&obj.finalizers)
+            ),
+        )
+    })
+}
+
+fn terminating(i: usize, obj: &Object) -> Finding {
+    let since = obj.deletion_timestamp.as_deref().unwrap_or_default();
+    let mut msg = format!("Terminating since {since}");
+    if let Some(g) = obj.deletion_grace_period_seconds {
+        msg.push_str(&format!(" (deletionGracePeriodSeconds: {g})"));
+    }
+    let lc = lifecycle(obj);
+    if lc.finalizers.is_empty() {
+        msg.push_str("; no finalizers left");
+    } else {
+        let names: Vec<String> = lc.finalizers.iter().map(|f| f.name.to_string()).collect();
+        msg.push_str(&format!("; waiting on finalizers: {}", names.join(", ")));
+    }
+    Finding::about(i, obj, Severity::Warning, "terminating", msg)
+}
+
+fn foreground(inv: &Inventory, i: usize, obj: &Object, deps: &[super::Edge]) -> Finding {
+    let blockers: Vec<usize> = deps
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.kind,
+                EdgeKind::Owner {
+                    block_owner_deletion: true,
+                    ..
+                }
+            )
+        })
+        .map(|e| e.to)
+        .collect();
+    let msg = if blockers.is_empty() {
+        format!(
+            "in foreground deletion; no dependent with blockOwnerDeletion: true blocks it ({} other dependent(s) are deleted first)",
+            deps.len()
+        )
+    } else {
+        let names = names_of(inv, blockers.iter().copied());
+        format!(
+            "in foreground deletion; blocked by {} dependent(s) with blockOwnerDeletion: true: {}",
+            names.len(),
+            list_some(&names, 10)
+        )
+    };
+    Finding::about(i, obj, Severity::Warning, "foreground-blocked", msg)
+}
+
+fn names_of(inv: &Inventory, idx: impl Iterator<Item = usize>) -> Vec<String> {
+    idx.map(|j| inv.objects[j].id.to_string()).collect()
+}
+
+/// Terminating namespaces and what is still inside them.
+fn namespaces(inv: &Inventory) -> Vec<Finding> {
+    let terminating: Vec<(usize, &Object)> = inv
+        .objects
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| is_namespace(o) && namespace_terminating(o))
+        .collect();
+    if terminating.is_empty() {
+        return Vec::new();
+    }
+    terminating
+        .into_iter()
+        .map(|(i, ns)| {
+            let inside: Vec<String> = inv
+                .objects
+                .iter()
+                .filter(|o| o.namespaced && o.id.namespace == ns.id.name)
+                .map(|o| o.id.to_string())
+                .collect();
+            let msg = if inside.is_empty() {
+                "Namespace is Terminating; nothing of it is left in the input".to_owned()
+            } else {
+                format!(
+                    "Namespace is Terminating; {} object(s) still inside: {}",
+                    inside.len(),
+                    list_some(&inside, 10)
+                )
+            };
+            Finding::about(i, ns, Severity::Warning, "namespace-terminating", msg)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::SourceSpan;
+    use serde_json::json;
+    use std::path::Path;
+    use std::sync::Arc;
+
+    fn obj(v: Value) -> Object {
+        let span = SourceSpan {
+            path: Arc::from(Path::new("t.yaml")),
+            line: 1,
+            start: 0,
+            end: 0,
+        };
+        Object::from_value(v, span).unwrap()
+    }
+
+    #[test]
+    fn explains_known_finalizers() {
+        assert!(explain_finalizer("kubernetes.io/pvc-protection")
+            .unwrap()
+            .contains("Pod"));
+        assert!(explain_finalizer("external-attacher/ebs.csi.aws.com").is_some());
+        assert_eq!(explain_finalizer("example.com/mine"), None);
+    }
+
+    #[test]
+    fn lifecycle_of_terminating_namespace() {
+        let o = obj(json!({"apiVersion": "v1", "kind": "Namespace",
+            "metadata": {"name": "x", "deletionTimestamp": "2024-05-01T10:00:00Z",
+                "deletionGracePeriodSeconds": 0, "finalizers": ["example.com/a"]},
+            "spec": {"finalizers": ["kubernetes"]}}));
+        let lc = lifecycle(&o);
+        assert!(lc.is_terminating());
+        assert_eq!(lc.grace_period_seconds, Some(0));
+        assert_eq!(lc.finalizers.len(), 2);
+        assert_eq!(lc.finalizers[1].field, "spec.finalizers");
+        assert!(lc.finalizers[1].explanation.is_some());
+        assert_eq!(lc.policy, DeletionPolicy::Background);
+    }
+
+    #[test]
+    fn orphan_wins_and_conflict_is_reported() {
+        let o = obj(json!({"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "x", "finalizers": ["foregroundDeletion", "orphan"]}}));
+        assert_eq!(lifecycle(&o).policy, DeletionPolicy::Orphan);
+        let f = finalizer_conflict(0, &o).unwrap();
+        assert_eq!(
+            f.message,
+            r#"metadata.finalizers: Invalid value: []string{"foregroundDeletion", "orphan"}: finalizer orphan and foregroundDeletion cannot be both set"#
+        );
+        assert_eq!(f.severity, Severity::Error);
+    }
+
+    #[test]
+    fn terminating_message() {
+        let o = obj(json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "p", "deletionTimestamp": "2024-05-01T10:00:00Z",
+                "deletionGracePeriodSeconds": 30, "finalizers": ["example.com/x"]}}));
+        assert_eq!(
+            terminating(0, &o).message,
+            "Terminating since 2024-05-01T10:00:00Z (deletionGracePeriodSeconds: 30); waiting on finalizers: example.com/x"
+        );
+    }
+}

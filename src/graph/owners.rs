@@ -1,0 +1,571 @@
+//! ownerReference edges and the garbage collector's rules about them.
+//!
+//! Resolution follows `pkg/controller/garbagecollector`: the GC knows owners by uid and
+//! checks them by fetching the owner by name in the dependent's namespace (no namespace for
+//! a cluster-scoped owner kind) and comparing uids. Manifests in git usually have no uids,
+//! so without one kubesift resolves by (group, kind, namespace, name) and says so.
+
+use std::collections::HashMap;
+
+use super::findings::Finding;
+use super::{Edge, EdgeKind};
+use crate::model::{Inventory, Object, OwnerRef, Severity};
+
+/// Counts of ownerReferences by outcome.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OwnerStats {
+    /// References resolved to an object of the input by uid.
+    pub by_uid: usize,
+    /// References resolved by group, kind, namespace and name (no usable uid).
+    pub by_name: usize,
+    /// References to an owner that is not in the input.
+    pub dangling: usize,
+    /// References the GC rejects or treats as absent although something similar exists
+    /// (other namespace, cluster-scoped dependent, uid of another object, missing fields).
+    pub invalid: usize,
+}
+
+impl OwnerStats {
+    /// References resolved either way.
+    pub fn resolved(&self) -> usize {
+        self.by_uid + self.by_name
+    }
+}
+
+/// Lookup tables over the inventory.
+struct Index<'a> {
+    by_uid: HashMap<&'a str, usize>,
+    by_id: HashMap<(&'a str, &'a str, &'a str, &'a str), usize>,
+    /// (group, kind, name) → first object in any namespace, for the cross-namespace hint.
+    by_name_any_ns: HashMap<(&'a str, &'a str, &'a str), usize>,
+}
+
+impl<'a> Index<'a> {
+    fn build(objects: &'a [Object]) -> Index<'a> {
+        let mut by_uid = HashMap::with_capacity(objects.len());
+        let mut by_id = HashMap::with_capacity(objects.len());
+        let mut by_name_any_ns = HashMap::with_capacity(objects.len());
+        for (i, o) in objects.iter().enumerate() {
+            if let Some(uid) = &o.uid {
+                by_uid.entry(&**uid).or_insert(i);
+            }
+            let id = &o.id;
+            by_id
+                .entry((&*id.group, &*id.kind, &*id.namespace, &*id.name))
+                .or_insert(i);
+            by_name_any_ns
+                .entry((&*id.group, &*id.kind, &*id.name))
+                .or_insert(i);
+        }
+        Index {
+            by_uid,
+            by_id,
+            by_name_any_ns,
+        }
+    }
+}
+
+/// How one ownerReference resolved.
+enum Outcome {
+    Edge { owner: usize, by_uid: bool },
+    Dangling(String),
+    Invalid(&'static str, String),
+}
+
+/// Owner edges (owner → dependent), findings, and counts for the whole inventory.
+pub fn resolve(inv: &Inventory) -> (Vec<Edge>, Vec<Finding>, OwnerStats) {
+    let index = Index::build(&inv.objects);
+    let mut edges = Vec::new();
+    let mut findings = Vec::new();
+    let mut stats = OwnerStats::default();
+    for (i, obj) in inv.objects.iter().enumerate() {
+        if obj.owner_refs.is_empty() {
+            continue;
+        }
+        findings.extend(validate_refs(i, obj));
+        for r in &obj.owner_refs {
+            if r.kind.is_empty() || r.name.is_empty() {
+                stats.invalid += 1;
+                continue;
+            }
+            match resolve_one(inv, &index, obj, r) {
+                Outcome::Edge { owner, by_uid } => {
+                    if by_uid {
+                        stats.by_uid += 1;
+                    } else {
+                        stats.by_name += 1;
+                    }
+                    edges.push(owner_edge(owner, i, r, by_uid));
+                }
+                Outcome::Dangling(msg) => {
+                    stats.dangling += 1;
+                    findings.push(Finding::about(
+                        i,
+                        obj,
+                        Severity::Warning,
+                        "owner-dangling",
+                        msg,
+                    ));
+                }
+                Outcome::Invalid(code, msg) => {
+                    stats.invalid += 1;
+                    findings.push(Finding::about(i, obj, Severity::Error, code, msg));
+                }
+            }
+        }
+    }
+    (edges, findings, stats)
+}
+
+fn owner_edge(owner: usize, dependent: usize, r: &OwnerRef, by_uid: bool) -> Edge {
+    Edge {
+        from: owner,
+        to: dependent,
+        kind: EdgeKind::Owner {
+            by_uid,
+            controller: r.controller == Some(true),
+            block_owner_deletion: r.block_owner_deletion == Some(true),
+        },
+    }
+}
+
+/// `[apiVersion/Kind, namespace: ns, name: n, uid: u]`, the GC's `objectReference` String().
+fn gc_ref(r: &OwnerRef, namespace: &str) -> String {
+    format!(
+        "[{}/{}, namespace: {}, name: {}, uid: {}]",
+        r.api_version, r.kind, namespace, r.name, r.uid
+    )
+}
+
+fn same_coordinates(o: &Object, r: &OwnerRef) -> bool {
+    *o.id.group == *r.group() && *o.id.kind == *r.kind && *o.id.name == *r.name
+}
+
+fn resolve_one(inv: &Inventory, index: &Index<'_>, dep: &Object, r: &OwnerRef) -> Outcome {
+    let group = r.group();
+    let owner_namespaced = inv.kinds.is_namespaced(group, &r.kind);
+    if !dep.namespaced && owner_namespaced == Some(true) {
+        return Outcome::Invalid(
+            "owner-cluster-scoped-dependent",
+            format!(
+                "OwnerRefInvalidNamespace: cluster-scoped objects cannot refer to namespaced owners: ownerRef {}",
+                gc_ref(r, "")
+            ),
+        );
+    }
+    // A namespaced owner is only ever looked for in the dependent's own namespace.
+    let lookup_ns = if owner_namespaced == Some(false) || !dep.namespaced {
+        ""
+    } else {
+        dep.namespace()
+    };
+    if !r.uid.is_empty() {
+        if let Some(&t) = index.by_uid.get(r.uid.as_str()) {
+            return by_uid_target(inv, dep, r, t, lookup_ns);
+        }
+    }
+    match index
+        .by_id
+        .get(&(group, r.kind.as_str(), lookup_ns, r.name.as_str()))
+    {
+        Some(&t) => by_name_target(inv, r, t),
+        None => not_found(inv, index, dep, r, lookup_ns),
+    }
+}
+
+/// The uid names an object of the input: it must be the object the reference describes.
+fn by_uid_target(inv: &Inventory, dep: &Object, r: &OwnerRef, t: usize, ns: &str) -> Outcome {
+    let owner = &inv.objects[t];
+    if !same_coordinates(owner, r) {
+        return Outcome::Invalid(
+            "owner-uid-mismatch",
+            format!(
+                "ownerReference {}/{} has uid {} of {}: the garbage collector looks the owner up by name and finds no match, so it treats it as absent",
+                r.kind, r.name, r.uid, owner.id
+            ),
+        );
+    }
+    if owner.namespaced && *owner.id.namespace != *ns {
+        return Outcome::Invalid(
+            "owner-other-namespace",
+            format!(
+                "OwnerRefInvalidNamespace: ownerRef {} does not exist in namespace {:?} (the owner is in namespace {:?})",
+                gc_ref(r, dep.namespace()),
+                dep.namespace(),
+                &*owner.id.namespace
+            ),
+        );
+    }
+    Outcome::Edge {
+        owner: t,
+        by_uid: true,
+    }
+}
+
+/// Found by name; when both sides carry uids they must agree (a recreated owner does not).
+fn by_name_target(inv: &Inventory, r: &OwnerRef, t: usize) -> Outcome {
+    let owner = &inv.objects[t];
+    match &owner.uid {
+        Some(uid) if !r.uid.is_empty() && **uid != *r.uid => Outcome::Invalid(
+            "owner-uid-mismatch",
+            format!(
+                "owner {} has uid {}, not {}: the garbage collector treats the owner as absent",
+                owner.id, uid, r.uid
+            ),
+        ),
+        _ => Outcome::Edge {
+            owner: t,
+            by_uid: false,
+        },
+    }
+}
+
+fn not_found(inv: &Inventory, index: &Index<'_>, dep: &Object, r: &OwnerRef, ns: &str) -> Outcome {
+    let elsewhere = index
+        .by_name_any_ns
+        .get(&(r.group(), r.kind.as_str(), r.name.as_str()))
+        .map(|&t| &inv.objects[t])
+        .filter(|o| o.namespaced && dep.namespaced);
+    if let Some(other) = elsewhere {
+        return Outcome::Invalid(
+            "owner-other-namespace",
+            format!(
+                "OwnerRefInvalidNamespace: ownerRef {} does not exist in namespace {:?} (an owner of that name is in namespace {:?}; owners must be in the dependent's namespace or cluster-scoped)",
+                gc_ref(r, dep.namespace()),
+                dep.namespace(),
+                &*other.id.namespace
+            ),
+        );
+    }
+    let place = if ns.is_empty() {
+        "(cluster-scoped)".to_owned()
+    } else {
+        format!("in namespace {ns:?}")
+    };
+    Outcome::Dangling(format!(
+        "owner {}/{} ({}) not found in the input {}",
+        r.kind, r.name, r.api_version, place
+    ))
+}
+
+/// Upstream `ValidateOwnerReferences` (apimachinery `pkg/api/validation/objectmeta.go`).
+pub fn validate_refs(i: usize, obj: &Object) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let mut push = |msg: String| {
+        out.push(Finding::about(
+            i,
+            obj,
+            Severity::Error,
+            "owner-ref-invalid",
+            msg,
+        ))
+    };
+    let mut first_controller: Option<String> = None;
+    for r in &obj.owner_refs {
+        for msg in validate_ref(r) {
+            push(msg);
+        }
+        if r.controller == Some(true) {
+            let cur = format!("{}/{}", r.kind, r.name);
+            match &first_controller {
+                Some(first) => push(format!(
+                    "metadata.ownerReferences: Invalid value: {}: Only one reference can have Controller set to true. Found \"true\" in references for {} and {}",
+                    refs_value(&obj.owner_refs), first, cur
+                )),
+                None => first_controller = Some(cur),
+            }
+        }
+    }
+    out
+}
+
+/// A compact stand-in for Go's `%#v` of the reference list (which prints Go structs).
+fn refs_value(refs: &[OwnerRef]) -> String {
+    let items: Vec<String> = refs
+        .iter()
+        .map(|r| format!("{}/{}", r.kind, r.name))
+        .collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// `schema.ParseGroupVersion`: zero or one `/`; anything else yields an empty version.
+fn version_of(api_version: &str) -> &str {
+    match api_version.matches('/').count() {
+        0 => api_version,
+        1 => api_version.split_once('/').map_or("", |(_, v)| v),
+        _ => "",
+    }
+}
+
+fn validate_ref(r: &OwnerRef) -> Vec<String> {
+    let f = "metadata.ownerReferences";
+    let mut out = Vec::new();
+    let version = version_of(&r.api_version);
+    if version.is_empty() {
+        out.push(format!(
+            "{f}.apiVersion: Invalid value: {:?}: version must not be empty",
+            r.api_version
+        ));
+    }
+    for (field, value) in [("kind", &r.kind), ("name", &r.name), ("uid", &r.uid)] {
+        if value.is_empty() {
+            out.push(format!(
+                "{f}.{field}: Invalid value: \"\": must not be empty"
+            ));
+        }
+    }
+    let group = if r.api_version.matches('/').count() == 1 {
+        r.group()
+    } else {
+        ""
+    };
+    if group.is_empty() && version == "v1" && r.kind == "Event" {
+        out.push(format!(
+            "{f}: Invalid value: {}/{}: /v1, Kind=Event is disallowed from being an owner",
+            r.kind, r.name
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn r(api: &str, kind: &str, name: &str, uid: &str) -> OwnerRef {
+        OwnerRef {
+            api_version: api.into(),
+            kind: kind.into(),
+            name: name.into(),
+            uid: uid.into(),
+            controller: None,
+            block_owner_deletion: None,
+        }
+    }
+
+    #[test]
+    fn required_fields_use_upstream_wording() {
+        let msgs = validate_ref(&r("apps/", "", "x", ""));
+        assert_eq!(
+            msgs,
+            vec![
+                r#"metadata.ownerReferences.apiVersion: Invalid value: "apps/": version must not be empty"#,
+                r#"metadata.ownerReferences.kind: Invalid value: "": must not be empty"#,
+                r#"metadata.ownerReferences.uid: Invalid value: "": must not be empty"#,
+            ]
+        );
+        assert!(validate_ref(&r("apps/v1", "ReplicaSet", "x", "u")).is_empty());
+        assert!(validate_ref(&r("a/b/c", "K", "x", "u"))[0].contains("version must not be empty"));
+    }
+
+    #[test]
+    fn event_is_banned_owner() {
+        let msgs = validate_ref(&r("v1", "Event", "e", "u"));
+        assert_eq!(msgs.len(), 1);
+        assert!(msgs[0].ends_with("/v1, Kind=Event is disallowed from being an owner"));
+        assert!(validate_ref(&r("events.k8s.io/v1", "Event", "e", "u")).is_empty());
+    }
+
+    #[test]
+    fn gc_reference_string() {
+        assert_eq!(
+            gc_ref(&r("apps/v1", "ReplicaSet", "web", "u1"), "shop"),
+            "[apps/v1/ReplicaSet, namespace: shop, name: web, uid: u1]"
+        );
+    }
+
+    use crate::graph::test_inventory;
+    use serde_json::{json, Value};
+
+    fn meta(
+        kind: &str,
+        api: &str,
+        ns: Option<&str>,
+        name: &str,
+        uid: Option<&str>,
+        owners: Value,
+    ) -> Value {
+        let mut m = json!({"name": name, "ownerReferences": owners});
+        if let Some(ns) = ns {
+            m["namespace"] = json!(ns);
+        }
+        if let Some(uid) = uid {
+            m["uid"] = json!(uid);
+        }
+        json!({"apiVersion": api, "kind": kind, "metadata": m})
+    }
+
+    fn codes(f: &[Finding]) -> Vec<&str> {
+        f.iter().map(|f| f.code).collect()
+    }
+
+    #[test]
+    fn resolves_by_uid_and_by_name() {
+        let inv = test_inventory(&[
+            meta(
+                "Deployment",
+                "apps/v1",
+                Some("a"),
+                "web",
+                Some("d1"),
+                json!([]),
+            ),
+            meta(
+                "ReplicaSet",
+                "apps/v1",
+                Some("a"),
+                "web-1",
+                None,
+                json!([{"apiVersion": "apps/v1", "kind": "Deployment", "name": "web", "uid": "d1", "controller": true, "blockOwnerDeletion": true}]),
+            ),
+            meta(
+                "Pod",
+                "v1",
+                Some("a"),
+                "web-1-x",
+                None,
+                json!([{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "web-1", "uid": "r1"}]),
+            ),
+        ]);
+        let (edges, findings, stats) = resolve(&inv);
+        assert_eq!(edges.len(), 2);
+        assert_eq!((edges[0].from, edges[0].to), (0, 1));
+        assert_eq!(
+            edges[0].kind,
+            EdgeKind::Owner {
+                by_uid: true,
+                controller: true,
+                block_owner_deletion: true
+            }
+        );
+        assert_eq!((edges[1].from, edges[1].to), (1, 2));
+        assert!(matches!(
+            edges[1].kind,
+            EdgeKind::Owner { by_uid: false, .. }
+        ));
+        assert!(findings.is_empty(), "{findings:?}");
+        assert_eq!(
+            stats,
+            OwnerStats {
+                by_uid: 1,
+                by_name: 1,
+                dangling: 0,
+                invalid: 0
+            }
+        );
+    }
+
+    #[test]
+    fn gc_rule_violations() {
+        let inv = test_inventory(&[
+            meta("ConfigMap", "v1", Some("a"), "owner", Some("c1"), json!([])),
+            // other namespace, found by uid
+            meta(
+                "Secret",
+                "v1",
+                Some("b"),
+                "s1",
+                None,
+                json!([{"apiVersion": "v1", "kind": "ConfigMap", "name": "owner", "uid": "c1"}]),
+            ),
+            // cluster-scoped dependent naming a namespaced owner
+            meta(
+                "ClusterRole",
+                "rbac.authorization.k8s.io/v1",
+                None,
+                "cr",
+                None,
+                json!([{"apiVersion": "v1", "kind": "ConfigMap", "name": "owner", "uid": "c1"}]),
+            ),
+            // uid of another object
+            meta(
+                "Secret",
+                "v1",
+                Some("a"),
+                "s2",
+                None,
+                json!([{"apiVersion": "v1", "kind": "ConfigMap", "name": "nope", "uid": "c1"}]),
+            ),
+            // dangling
+            meta(
+                "Secret",
+                "v1",
+                Some("a"),
+                "s3",
+                None,
+                json!([{"apiVersion": "v1", "kind": "ConfigMap", "name": "gone", "uid": "zz"}]),
+            ),
+            // cluster-scoped owner from a namespaced dependent: fine
+            meta("Namespace", "v1", None, "a", Some("n1"), json!([])),
+            meta(
+                "Secret",
+                "v1",
+                Some("a"),
+                "s4",
+                None,
+                json!([{"apiVersion": "v1", "kind": "Namespace", "name": "a", "uid": "n1"}]),
+            ),
+        ]);
+        let (edges, findings, stats) = resolve(&inv);
+        assert_eq!(edges.len(), 1);
+        assert_eq!((edges[0].from, edges[0].to), (5, 6));
+        assert_eq!(
+            codes(&findings),
+            vec![
+                "owner-other-namespace",
+                "owner-cluster-scoped-dependent",
+                "owner-uid-mismatch",
+                "owner-dangling"
+            ]
+        );
+        assert_eq!(
+            findings[0].message,
+            r#"OwnerRefInvalidNamespace: ownerRef [v1/ConfigMap, namespace: b, name: owner, uid: c1] does not exist in namespace "b" (the owner is in namespace "a")"#
+        );
+        assert!(findings[1]
+            .message
+            .contains("cluster-scoped objects cannot refer to namespaced owners"));
+        assert_eq!(
+            findings[3].message,
+            r#"owner ConfigMap/gone (v1) not found in the input in namespace "a""#
+        );
+        assert_eq!(
+            stats,
+            OwnerStats {
+                by_uid: 1,
+                by_name: 0,
+                dangling: 1,
+                invalid: 3
+            }
+        );
+    }
+
+    #[test]
+    fn two_controllers_and_recreated_owner() {
+        let inv = test_inventory(&[
+            meta("ConfigMap", "v1", Some("a"), "x", Some("new"), json!([])),
+            meta("ConfigMap", "v1", Some("a"), "y", None, json!([])),
+            meta(
+                "Secret",
+                "v1",
+                Some("a"),
+                "s",
+                None,
+                json!([
+                {"apiVersion": "v1", "kind": "ConfigMap", "name": "x", "uid": "old", "controller": true},
+                {"apiVersion": "v1", "kind": "ConfigMap", "name": "y", "uid": "u2", "controller": true}]),
+            ),
+        ]);
+        let (edges, findings, _) = resolve(&inv);
+        assert_eq!(
+            codes(&findings),
+            vec!["owner-ref-invalid", "owner-uid-mismatch"]
+        );
+        assert_eq!(
+            findings[0].message,
+            r#"metadata.ownerReferences: Invalid value: [ConfigMap/x, ConfigMap/y]: Only one reference can have Controller set to true. Found "true" in references for ConfigMap/x and ConfigMap/y"#
+        );
+        assert_eq!(edges.len(), 1);
+        assert_eq!(edges[0].from, 1);
+    }
+}

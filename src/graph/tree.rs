@@ -1,0 +1,346 @@
+//! A UI-free tree over the graph: roots, children, collapse/expand and windowed iteration
+//! (the shape of gitui's `filetreelist`). `kubesift tree` prints it; the TUI draws it.
+//!
+//! The tree is flattened in pre-order; each node knows where its subtree ends, so skipping a
+//! collapsed subtree is O(1) and a window of visible rows costs only the rows before it.
+
+use super::{Edge, EdgeKind, Graph};
+
+/// Which way to walk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    /// Owner → dependents (and selecting → selected with selector edges).
+    Down,
+    /// Dependent → owners (and selected → selecting).
+    Up,
+}
+
+/// How to build a tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TreeOptions {
+    pub direction: Direction,
+    /// Include selector edges.
+    pub selectors: bool,
+    /// Stop adding nodes past this many (a guard against pathological fan-out).
+    pub max_nodes: usize,
+}
+
+impl Default for TreeOptions {
+    fn default() -> Self {
+        TreeOptions {
+            direction: Direction::Down,
+            selectors: false,
+            max_nodes: 2_000_000,
+        }
+    }
+}
+
+/// One row of the tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TreeNode {
+    /// Object index in the inventory.
+    pub obj: usize,
+    pub depth: usize,
+    /// Parent node (index into the tree), `None` for a root.
+    pub parent: Option<usize>,
+    /// The edge that led here from the parent.
+    pub edge: Option<EdgeKind>,
+    /// Last child of its parent (for box drawing).
+    pub last: bool,
+    /// The object is already an ancestor on this path: shown, not expanded again.
+    pub cycle: bool,
+    /// One past the last node of this node's subtree.
+    pub end: usize,
+}
+
+impl TreeNode {
+    /// Whether the node has children in the tree.
+    pub fn has_children(&self, index: usize) -> bool {
+        self.end > index + 1
+    }
+}
+
+/// A flattened, collapsible forest.
+#[derive(Clone, Debug, Default)]
+pub struct Tree {
+    nodes: Vec<TreeNode>,
+    collapsed: Vec<bool>,
+}
+
+fn children<'g>(graph: &'g Graph, obj: usize, opts: &TreeOptions) -> Vec<(usize, &'g Edge)> {
+    let (owner_edges, sel_edges) = match opts.direction {
+        Direction::Down => (graph.dependents(obj), graph.selects(obj)),
+        Direction::Up => (graph.owners(obj), graph.selected_by(obj)),
+    };
+    let other = |e: &Edge| match opts.direction {
+        Direction::Down => e.to,
+        Direction::Up => e.from,
+    };
+    let mut out: Vec<(usize, &Edge)> = owner_edges.iter().map(|e| (other(e), e)).collect();
+    if opts.selectors {
+        out.extend(sel_edges.iter().map(|e| (other(e), e)));
+    }
+    out
+}
+
+impl Tree {
+    /// Builds the forest under `roots`.
+    pub fn build(graph: &Graph, roots: &[usize], opts: &TreeOptions) -> Tree {
+        let mut nodes: Vec<TreeNode> = Vec::new();
+        let mut on_path = vec![false; graph.len()];
+        for (r, &root) in roots.iter().enumerate() {
+            let last = r + 1 == roots.len();
+            add_subtree(graph, opts, &mut nodes, &mut on_path, root, last);
+        }
+        let collapsed = vec![false; nodes.len()];
+        Tree { nodes, collapsed }
+    }
+
+    /// Every node in pre-order.
+    pub fn nodes(&self) -> &[TreeNode] {
+        &self.nodes
+    }
+
+    /// Number of nodes (collapsed ones included).
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the tree has no node.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// Node `i`.
+    pub fn node(&self, i: usize) -> Option<&TreeNode> {
+        self.nodes.get(i)
+    }
+
+    /// Collapses node `i` (hides its subtree).
+    pub fn collapse(&mut self, i: usize) {
+        if let Some(c) = self.collapsed.get_mut(i) {
+            *c = true;
+        }
+    }
+
+    /// Expands node `i`.
+    pub fn expand(&mut self, i: usize) {
+        if let Some(c) = self.collapsed.get_mut(i) {
+            *c = false;
+        }
+    }
+
+    /// Flips node `i`.
+    pub fn toggle(&mut self, i: usize) {
+        if let Some(c) = self.collapsed.get_mut(i) {
+            *c = !*c;
+        }
+    }
+
+    /// Whether node `i` is collapsed.
+    pub fn is_collapsed(&self, i: usize) -> bool {
+        self.collapsed.get(i).copied().unwrap_or(false)
+    }
+
+    /// Collapses every node that has children.
+    pub fn collapse_all(&mut self) {
+        for (i, n) in self.nodes.iter().enumerate() {
+            self.collapsed[i] = n.has_children(i);
+        }
+    }
+
+    /// Expands every node.
+    pub fn expand_all(&mut self) {
+        self.collapsed.iter_mut().for_each(|c| *c = false);
+    }
+
+    /// Indices of the visible nodes, in order.
+    pub fn visible(&self) -> impl Iterator<Item = usize> + '_ {
+        let mut i = 0;
+        std::iter::from_fn(move || {
+            let node = self.nodes.get(i)?;
+            let here = i;
+            i = if self.collapsed[here] {
+                node.end
+            } else {
+                here + 1
+            };
+            Some(here)
+        })
+    }
+
+    /// At most `max` visible nodes, skipping the first `start` visible ones.
+    pub fn window(&self, start: usize, max: usize) -> Vec<usize> {
+        self.visible().skip(start).take(max).collect()
+    }
+
+    /// Box-drawing guides before node `i`'s label: `│  ` per open ancestor level, then
+    /// `├─ `/`└─ ` for an owner edge or `├╌ `/`└╌ ` for a selector edge; roots get none.
+    pub fn guides(&self, i: usize) -> String {
+        let Some(node) = self.nodes.get(i) else {
+            return String::new();
+        };
+        if node.parent.is_none() {
+            return String::new();
+        }
+        let mut levels = Vec::new();
+        let mut p = node.parent;
+        while let Some(pi) = p {
+            let pn = &self.nodes[pi];
+            if pn.parent.is_some() {
+                levels.push(if pn.last { "   " } else { "│  " });
+            }
+            p = pn.parent;
+        }
+        levels.reverse();
+        let mut s = levels.concat();
+        let selector = matches!(node.edge, Some(EdgeKind::Selector { .. }));
+        s.push_str(match (node.last, selector) {
+            (false, false) => "├─ ",
+            (true, false) => "└─ ",
+            (false, true) => "├╌ ",
+            (true, true) => "└╌ ",
+        });
+        s
+    }
+}
+
+/// Iterative pre-order insertion of `root`'s subtree.
+fn add_subtree(
+    graph: &Graph,
+    opts: &TreeOptions,
+    nodes: &mut Vec<TreeNode>,
+    on_path: &mut [bool],
+    root: usize,
+    root_last: bool,
+) {
+    // Work items: Enter(obj, parent, edge, last, depth) or Exit(node index, obj).
+    enum Step {
+        Enter(usize, Option<usize>, Option<EdgeKind>, bool, usize),
+        Exit(usize, usize),
+    }
+    let mut work = vec![Step::Enter(root, None, None, root_last, 0)];
+    while let Some(step) = work.pop() {
+        match step {
+            Step::Exit(node, obj) => {
+                nodes[node].end = nodes.len();
+                on_path[obj] = false;
+            }
+            Step::Enter(obj, parent, edge, last, depth) => {
+                if nodes.len() >= opts.max_nodes {
+                    continue;
+                }
+                let cycle = on_path.get(obj).copied().unwrap_or(true);
+                let idx = nodes.len();
+                nodes.push(TreeNode {
+                    obj,
+                    depth,
+                    parent,
+                    edge,
+                    last,
+                    cycle,
+                    end: idx + 1,
+                });
+                if cycle {
+                    continue;
+                }
+                on_path[obj] = true;
+                work.push(Step::Exit(idx, obj));
+                let kids = children(graph, obj, opts);
+                let n = kids.len();
+                for (k, (child, e)) in kids.into_iter().enumerate().rev() {
+                    work.push(Step::Enter(
+                        child,
+                        Some(idx),
+                        Some(e.kind),
+                        k + 1 == n,
+                        depth + 1,
+                    ));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::test_inventory;
+    use serde_json::json;
+
+    fn owned(kind: &str, name: &str, owner_kind: &str, owner: &str) -> serde_json::Value {
+        json!({"apiVersion": "v1", "kind": kind, "metadata": {"name": name, "namespace": "a",
+            "ownerReferences": [{"apiVersion": "v1", "kind": owner_kind, "name": owner, "uid": "u"}]}})
+    }
+
+    fn sample() -> (crate::model::Inventory, Graph) {
+        let inv = test_inventory(&[
+            json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "root", "namespace": "a"}}),
+            owned("Secret", "s1", "ConfigMap", "root"),
+            owned("Secret", "s2", "ConfigMap", "root"),
+            owned("Pod", "p1", "Secret", "s1"),
+            owned("Pod", "p2", "Secret", "s2"),
+        ]);
+        let g = Graph::build(&inv);
+        (inv, g)
+    }
+
+    #[test]
+    fn builds_preorder_with_guides() {
+        let (_, g) = sample();
+        assert_eq!(g.roots(), vec![0]);
+        let t = Tree::build(&g, &g.roots(), &TreeOptions::default());
+        let objs: Vec<usize> = t.nodes().iter().map(|n| n.obj).collect();
+        assert_eq!(objs, vec![0, 1, 3, 2, 4]);
+        let guides: Vec<String> = (0..t.len()).map(|i| t.guides(i)).collect();
+        assert_eq!(guides, vec!["", "├─ ", "│  └─ ", "└─ ", "   └─ "]);
+        assert_eq!(t.node(0).map(|n| n.end), Some(5));
+    }
+
+    #[test]
+    fn collapse_and_window() {
+        let (_, g) = sample();
+        let mut t = Tree::build(&g, &[0], &TreeOptions::default());
+        t.collapse(1);
+        assert_eq!(t.visible().collect::<Vec<_>>(), vec![0, 1, 3, 4]);
+        assert_eq!(t.window(1, 2), vec![1, 3]);
+        t.toggle(1);
+        assert_eq!(t.visible().count(), 5);
+        t.collapse_all();
+        assert_eq!(t.visible().collect::<Vec<_>>(), vec![0]);
+        t.expand_all();
+        assert_eq!(t.window(3, 10), vec![3, 4]);
+    }
+
+    #[test]
+    fn upward_and_cycles() {
+        let (_, g) = sample();
+        let t = Tree::build(
+            &g,
+            &[4],
+            &TreeOptions {
+                direction: Direction::Up,
+                ..TreeOptions::default()
+            },
+        );
+        let objs: Vec<usize> = t.nodes().iter().map(|n| n.obj).collect();
+        assert_eq!(objs, vec![4, 2, 0]);
+
+        let inv = test_inventory(&[
+            owned("ConfigMap", "x", "ConfigMap", "y"),
+            owned("ConfigMap", "y", "ConfigMap", "x"),
+        ]);
+        let g = Graph::build(&inv);
+        assert!(g.roots().is_empty());
+        let t = Tree::build(&g, &[0], &TreeOptions::default());
+        let rows: Vec<(usize, bool)> = t.nodes().iter().map(|n| (n.obj, n.cycle)).collect();
+        assert_eq!(rows, vec![(0, false), (1, false), (0, true)]);
+        assert_eq!(
+            g.findings()
+                .iter()
+                .filter(|f| f.code == "owner-cycle")
+                .count(),
+            2
+        );
+    }
+}

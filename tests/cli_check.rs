@@ -1,0 +1,150 @@
+//! `kubesift check` on the graph fixtures, through the real binary.
+
+use std::process::Command;
+
+const FIX: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/graph");
+
+fn check(args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_kubesift"))
+        .arg("check")
+        .args(args)
+        .output()
+        .expect("run kubesift");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).expect("utf-8"),
+    )
+}
+
+/// (file name, line, severity, object, message) of each `path:line: sev: obj: msg` line.
+fn parse(text: &str) -> Vec<(String, usize, String, String, String)> {
+    text.lines()
+        .map(|l| {
+            let mut parts = l.splitn(5, ": ");
+            let loc = parts.next().unwrap();
+            let (path, line) = loc.rsplit_once(':').unwrap();
+            let file = path.rsplit('/').next().unwrap().to_owned();
+            let sev = parts.next().unwrap().to_owned();
+            let obj = parts.next().unwrap().to_owned();
+            let msg = parts.collect::<Vec<_>>().join(": ");
+            (file, line.parse().unwrap(), sev, obj, msg)
+        })
+        .collect()
+}
+
+fn has(
+    rows: &[(String, usize, String, String, String)],
+    file: &str,
+    sev: &str,
+    obj: &str,
+    msg: &str,
+) -> bool {
+    rows.iter()
+        .any(|r| r.0 == file && r.2 == sev && r.3 == obj && r.4 == msg)
+}
+
+#[test]
+fn owner_violations_are_reported_with_upstream_wording() {
+    let (code, out) = check(&["-f", &format!("{FIX}/owners")]);
+    assert_eq!(code, 1, "{out}");
+    let rows = parse(&out);
+    assert_eq!(rows.len(), 7, "{out}");
+    assert!(
+        has(
+            &rows,
+            "app.yaml",
+            "error",
+            "Pod/shop/web-7d-b",
+            r#"metadata.ownerReferences.uid: Invalid value: "": must not be empty"#
+        ),
+        "{out}"
+    );
+    assert!(
+        has(
+            &rows,
+            "broken.yaml",
+            "warning",
+            "Pod/shop/orphaned",
+            r#"owner ReplicaSet/gone-5f (apps/v1) not found in the input in namespace "shop""#
+        ),
+        "{out}"
+    );
+    assert!(
+        has(
+            &rows,
+            "broken.yaml",
+            "error",
+            "ConfigMap/other/copied",
+            r#"OwnerRefInvalidNamespace: ownerRef [apps/v1/Deployment, namespace: other, name: web, uid: d-1] does not exist in namespace "other" (the owner is in namespace "shop")"#
+        ),
+        "{out}"
+    );
+    assert!(has(&rows, "broken.yaml", "error", "ClusterRole.rbac.authorization.k8s.io/web-reader",
+        "OwnerRefInvalidNamespace: cluster-scoped objects cannot refer to namespaced owners: ownerRef [apps/v1/Deployment, namespace: , name: web, uid: d-1]"), "{out}");
+    assert!(
+        has(
+            &rows,
+            "broken.yaml",
+            "error",
+            "Secret/shop/two-bosses",
+            r#"metadata.ownerReferences: Invalid value: [Deployment/web, ReplicaSet/web-7d]: Only one reference can have Controller set to true. Found "true" in references for Deployment/web and ReplicaSet/web-7d"#
+        ),
+        "{out}"
+    );
+    for obj in ["ConfigMap/shop/chicken", "ConfigMap/shop/egg"] {
+        assert!(has(&rows, "cycle.yaml", "error", obj,
+            "ownerReference cycle among 2 object(s): ConfigMap/shop/chicken, ConfigMap/shop/egg"), "{out}");
+    }
+    // sorted by path, then line
+    let keys: Vec<(&str, usize)> = rows.iter().map(|r| (r.0.as_str(), r.1)).collect();
+    let mut sorted = keys.clone();
+    sorted.sort();
+    assert_eq!(keys, sorted);
+}
+
+#[test]
+fn lifecycle_findings() {
+    let (code, out) = check(&["-f", &format!("{FIX}/lifecycle")]);
+    assert_eq!(code, 1, "{out}");
+    let rows = parse(&out);
+    let f = "all.yaml";
+    assert!(has(&rows, f, "warning", "Pod/shop/stuck",
+        "Terminating since 2024-05-01T10:00:00Z (deletionGracePeriodSeconds: 30); waiting on finalizers: example.com/cleanup"), "{out}");
+    assert!(has(&rows, f, "warning", "Deployment.apps/shop/api",
+        "in foreground deletion; blocked by 1 dependent(s) with blockOwnerDeletion: true: ReplicaSet.apps/shop/api-1"), "{out}");
+    assert!(has(&rows, f, "warning", "Namespace/shop",
+        "Namespace is Terminating; 4 object(s) still inside: Pod/shop/stuck, Deployment.apps/shop/api, ReplicaSet.apps/shop/api-1, ReplicaSet.apps/shop/api-0"), "{out}");
+    assert!(
+        has(
+            &rows,
+            f,
+            "error",
+            "ConfigMap/keep/both",
+            r#"metadata.finalizers: Invalid value: []string{"orphan", "foregroundDeletion"}: finalizer orphan and foregroundDeletion cannot be both set"#
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn json_output_and_clean_exit() {
+    let (code, out) = check(&["-f", &format!("{FIX}/owners/cycle.yaml"), "-o", "json"]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let items = v.as_array().expect("array");
+    assert_eq!(items.len(), 2);
+    assert_eq!(items[0]["code"], "owner-cycle");
+    assert_eq!(items[0]["severity"], "error");
+    assert_eq!(items[0]["object"], "ConfigMap/shop/chicken");
+    assert!(items[0]["path"].as_str().unwrap().ends_with("cycle.yaml"));
+    assert!(items[0]["line"].as_u64().unwrap() >= 1);
+
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("ok.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fine\n  namespace: a\n",
+    )
+    .unwrap();
+    let (code, out) = check(&["-f", dir.path().to_str().unwrap()]);
+    assert_eq!((code, out.as_str()), (0, ""));
+}
