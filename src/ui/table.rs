@@ -92,6 +92,16 @@ fn widths(columns: &[Column], cells: &[Vec<String>]) -> Vec<usize> {
         .collect()
 }
 
+/// Cuts `text` to at most `width` characters from the left, marking the cut with `…`.
+fn fit_tail(text: &str, width: usize) -> String {
+    let n = text.chars().count();
+    if n <= width {
+        return format!("{text:width$}");
+    }
+    let tail: String = text.chars().skip(n + 1 - width.max(1)).collect();
+    format!("…{tail}")
+}
+
 /// Narrows the widest columns until the row fits `width` (one space between columns).
 fn shrink(mut widths: Vec<usize>, width: usize) -> Vec<usize> {
     const MIN: usize = 8;
@@ -130,7 +140,11 @@ fn object_line(app: &App, cells: &[String], widths: &[usize], theme: &Theme) -> 
     let fuzzy = app.query.fuzzy.as_deref().unwrap_or("");
     let mut spans = Vec::new();
     for ((col, text), w) in app.table.columns.iter().zip(cells).zip(widths) {
-        let text = fit(text, *w);
+        // A path keeps its end (file name and line), other cells their start.
+        let text = match col {
+            Column::Source => fit_tail(text, *w),
+            _ => fit(text, *w),
+        };
         match (col, fuzzy_indices(&text, fuzzy)) {
             (Column::Name, Some(hits)) => spans.extend(highlight(&text, &hits, theme)),
             (Column::Status, _) if text.starts_with("Terminating") => {
