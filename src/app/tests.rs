@@ -206,7 +206,7 @@ fn detail_requests_source_and_copy_path() {
         Some("kind: Pod")
     );
     app.update(Action::CopyPath);
-    assert_eq!(app.take_effects(), [Effect::Copy("x.yaml:1".into())]);
+    assert_eq!(app.take_effects(), [Effect::Copy("x.yaml:5".into())]);
     app.update(Action::Back);
     assert_eq!(app.mode, Mode::Table);
 }
