@@ -7,8 +7,9 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-const KINDS: [&str; 6] = [
+const KINDS: [&str; 7] = [
     "Namespace",
+    "ReplicaSet",
     "Deployment",
     "Pod",
     "Service",
@@ -98,7 +99,7 @@ impl Pane {
 
     fn wait_loaded(&self) -> Vec<String> {
         self.wait_for("the table", |s| {
-            s.first().is_some_and(|l| l.contains("of 7 objects"))
+            s.first().is_some_and(|l| l.contains("of 10 objects"))
         })
     }
 
@@ -189,7 +190,7 @@ fn set(names: &[&str]) -> BTreeSet<String> {
 fn typing_a_selector_filters_after_every_character() {
     let Some(pane) = Pane::start("") else { return };
     let screen = pane.wait_loaded();
-    assert_eq!(names(&screen).len(), 7);
+    assert_eq!(names(&screen).len(), 10);
     pane.literal("/");
     pane.wait_for("the bar focus", |s| {
         s[HEIGHT - 1].contains("typing filters live")
@@ -223,7 +224,7 @@ fn typing_a_selector_filters_after_every_character() {
             "error caret after {prefix:?}: {:?}",
             screen[HEIGHT - 2]
         );
-        let header = format!("{} of 7 objects", want.len());
+        let header = format!("{} of 10 objects", want.len());
         assert!(screen[0].starts_with(&header), "{prefix:?}: {}", screen[0]);
     }
     pane.key("Enter");
@@ -244,7 +245,7 @@ fn grouping_by_a_label_shows_headers_with_counts() {
         s.iter().any(|l| l.contains("team=retail  (2)"))
     });
     assert!(screen.iter().any(|l| l.contains("team=platform  (2)")));
-    assert!(screen.iter().any(|l| l.contains("(team not set)  (3)")));
+    assert!(screen.iter().any(|l| l.contains("(team not set)  (6)")));
     assert!(screen[1].contains("TEAM"), "-L column: {}", screen[1]);
     pane.key("Escape");
     pane.wait_for("table focus", |s| s[HEIGHT - 1].contains("q quit"));

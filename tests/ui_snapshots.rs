@@ -3,7 +3,6 @@
 use std::path::PathBuf;
 
 use kubesift::app::{Action, App, Keymap, Loaded, Options};
-use kubesift::index::LabelIndex;
 use kubesift::model::load::{load_paths, LoadOptions};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
@@ -16,14 +15,13 @@ fn app() -> App {
         &[PathBuf::from("tests/fixtures/ui")],
         &LoadOptions::default(),
     );
-    let index = LabelIndex::build(&inventory.objects);
     let options = Options {
         no_color: true,
         ..Options::default()
     };
     let mut app = App::new(Keymap::load(None).unwrap(), options, NOW);
     app.update(Action::Resize(110, 22));
-    app.update(Action::Loaded(Box::new(Loaded { inventory, index })));
+    app.update(Action::Loaded(Box::new(Loaded::new(inventory))));
     // Sort by NAME so the snapshot does not depend on the walk order.
     for _ in 0..3 {
         app.update(Action::SortNext);
@@ -107,6 +105,44 @@ fn help_overlay() {
     let mut app = app();
     app.update(Action::Help);
     insta::assert_snapshot!(render(&app));
+}
+
+#[test]
+fn tree_view_marks_lifecycle_and_dangling_owners() {
+    let mut app = app();
+    type_text(&mut app, "metadata.name=storefront-7d9f");
+    app.update(Action::LeaveBar);
+    app.update(Action::OpenTree);
+    let tree = app.tree.as_ref().unwrap();
+    let names: Vec<String> = tree
+        .tree
+        .visible()
+        .map(|i| {
+            app.data.inventory.objects[tree.tree.node(i).unwrap().obj]
+                .id
+                .name
+                .to_string()
+        })
+        .collect();
+    assert_eq!(
+        names,
+        ["storefront", "storefront-7d9f", "storefront-7d9f-x2k4"]
+    );
+    assert_eq!(
+        tree.selected, 1,
+        "the object the tree was opened on is selected"
+    );
+    insta::with_settings!({snapshot_suffix => "owner"}, {
+        insta::assert_snapshot!(render(&app));
+    });
+    app.update(Action::Back);
+    app.update(Action::ClearBar);
+    type_text(&mut app, "metadata.name=strandedpod");
+    app.update(Action::LeaveBar);
+    app.update(Action::OpenTree);
+    insta::with_settings!({snapshot_suffix => "dangling"}, {
+        insta::assert_snapshot!(render(&app));
+    });
 }
 
 #[test]

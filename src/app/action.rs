@@ -39,6 +39,12 @@ pub enum Action {
     /// Enter: open the row (a group header collapses/expands, an object opens its detail).
     Open,
     OpenDetail,
+    /// Owner tree of the selected object.
+    OpenTree,
+    /// Collapse or expand the selected tree node.
+    ToggleNode,
+    /// Show or hide selector edges in the tree.
+    ToggleSelectors,
     /// Collapse or expand every group.
     ToggleAllGroups,
     Problems,
@@ -108,8 +114,11 @@ impl Action {
             PickKind => "pick a kind",
             PickColumns => "pick label columns",
             ToggleLabels => "show/hide the LABELS column",
-            Open => "open row / toggle group",
+            Open => "open: group toggles, object shows its tree / detail",
             OpenDetail => "object detail (YAML + summary)",
+            OpenTree => "owner tree of the object",
+            ToggleNode => "collapse/expand the node",
+            ToggleSelectors => "show/hide selector edges",
             ToggleAllGroups => "collapse/expand all groups",
             Problems => "load problems",
             Help => "this help",

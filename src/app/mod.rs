@@ -10,6 +10,7 @@ mod layout;
 mod nav;
 mod picker;
 mod table;
+mod tree;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -23,9 +24,12 @@ pub use keymap::{Key, Keymap, DEFAULT_KEYMAP};
 pub use layout::Screen;
 pub use picker::{Picker, PickerKind, ALL};
 pub use table::{Row, Sort, TableState};
+pub use tree::TreeState;
 
+use crate::graph::Graph;
 use crate::index::LabelIndex;
 use crate::model::Inventory;
+use crate::model::Severity;
 use crate::query::{GroupBy, Query};
 
 /// What the loader thread hands over.
@@ -33,6 +37,33 @@ use crate::query::{GroupBy, Query};
 pub struct Loaded {
     pub inventory: Inventory,
     pub index: LabelIndex,
+    pub graph: Graph,
+}
+
+impl Loaded {
+    /// Indexes and links a loaded inventory.
+    pub fn new(inventory: Inventory) -> Loaded {
+        let index = LabelIndex::build(&inventory.objects);
+        let graph = Graph::build(&inventory);
+        Loaded {
+            inventory,
+            index,
+            graph,
+        }
+    }
+}
+
+/// One row of the problems view: a load problem or a graph finding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    pub path: Arc<Path>,
+    pub line: u32,
+    pub column: u32,
+    pub severity: Severity,
+    pub code: &'static str,
+    pub message: String,
+    /// The object it is about, when known.
+    pub object: Option<u32>,
 }
 
 /// Which view has the keyboard.
@@ -44,6 +75,7 @@ pub enum Mode {
     Problems,
     Picker,
     Help,
+    Tree,
 }
 
 impl Mode {
@@ -56,6 +88,7 @@ impl Mode {
             Mode::Problems => "problems",
             Mode::Picker => "picker",
             Mode::Help => "help",
+            Mode::Tree => "tree",
         }
     }
 }
@@ -129,6 +162,11 @@ pub struct App {
     pub kind: Option<String>,
     pub picker: Option<Picker>,
     pub detail: Option<DetailState>,
+    /// Where the detail view returns to.
+    pub detail_from: Mode,
+    pub tree: Option<TreeState>,
+    /// Load problems then graph findings, by file and line.
+    pub problem_rows: Vec<Problem>,
     pub problems: ListState,
     pub help_scroll: usize,
     pub keymap: Keymap,
@@ -160,6 +198,9 @@ impl App {
             kind: None,
             picker: None,
             detail: None,
+            detail_from: Mode::Table,
+            tree: None,
+            problem_rows: Vec::new(),
             problems: ListState::default(),
             help_scroll: 0,
             keymap,
@@ -232,6 +273,7 @@ impl App {
         }
         columns.extend([Column::Status, Column::Age, Column::Source]);
         self.table.columns = columns;
+        self.problem_rows = problem_rows(&loaded);
         self.data = Arc::new(loaded);
         self.table.resort(&self.data.inventory.objects, self.now);
         self.refilter();
@@ -299,6 +341,7 @@ impl App {
     pub fn current_object(&self) -> Option<u32> {
         match self.mode {
             Mode::Detail => self.detail.as_ref().map(|d| d.object),
+            Mode::Tree => self.tree.as_ref().and_then(TreeState::selected_object),
             _ => self.table.selected_object(),
         }
     }
@@ -306,6 +349,35 @@ impl App {
     fn push(&mut self, effect: Effect) {
         self.effects.push(effect);
     }
+}
+
+/// Load problems and graph findings, merged by file and line.
+fn problem_rows(loaded: &Loaded) -> Vec<Problem> {
+    let mut rows: Vec<Problem> = loaded
+        .inventory
+        .problems
+        .iter()
+        .map(|p| Problem {
+            path: p.path.clone(),
+            line: p.line,
+            column: p.column,
+            severity: p.severity,
+            code: p.code,
+            message: p.message.clone(),
+            object: None,
+        })
+        .collect();
+    rows.extend(loaded.graph.findings().iter().map(|f| Problem {
+        path: f.path.clone(),
+        line: u32::try_from(f.line).unwrap_or(u32::MAX),
+        column: 1,
+        severity: f.severity,
+        code: f.code,
+        message: f.message.clone(),
+        object: f.object.and_then(|o| u32::try_from(o).ok()),
+    }));
+    rows.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
+    rows
 }
 
 #[cfg(test)]

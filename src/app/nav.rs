@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use super::picker::{Picker, PickerKind, ALL};
 use super::table::{Row, Sort};
-use super::{Action, App, Column, DetailState, Effect, Mode};
+use super::{Action, App, Column, DetailState, Effect, Mode, TreeState};
 
 impl App {
     pub(super) fn user_action(&mut self, action: Action) {
@@ -17,6 +17,7 @@ impl App {
             Mode::Detail => self.detail_action(action),
             Mode::Problems => self.problems_action(action),
             Mode::Help => self.help_action(action),
+            Mode::Tree => self.tree_action(action),
             Mode::Table => self.table_action(action),
         }
     }
@@ -47,6 +48,7 @@ impl App {
             Action::ToggleLabels => self.toggle_labels(),
             Action::Open => self.open_row(),
             Action::OpenDetail => self.open_detail(),
+            Action::OpenTree => self.open_tree(),
             Action::ToggleAllGroups => self.toggle_all_groups(),
             Action::Problems => self.mode = Mode::Problems,
             Action::Help => self.open_help(),
@@ -171,7 +173,7 @@ impl App {
                 }
                 self.resort();
             }
-            Some(Row::Object(_)) => self.open_detail(),
+            Some(Row::Object(_)) => self.open_tree(),
             None => self.dirty = false,
         }
     }
@@ -205,6 +207,9 @@ impl App {
             start: src.start,
             end: src.end,
         };
+        if self.mode != Mode::Detail {
+            self.detail_from = self.mode;
+        }
         self.detail = Some(DetailState {
             object,
             source: None,
@@ -263,7 +268,7 @@ impl App {
             Action::PageDown => d.scroll += page,
             Action::Top => d.scroll = 0,
             Action::Bottom => d.scroll = usize::MAX / 2,
-            Action::Back => self.mode = Mode::Table,
+            Action::Back => self.mode = self.detail_from,
             Action::CopyPath => self.copy_path(),
             Action::Edit => self.edit_selected(),
             Action::Help => self.open_help(),
@@ -272,7 +277,7 @@ impl App {
     }
 
     fn problems_action(&mut self, action: Action) {
-        let n = self.data.inventory.problems.len();
+        let n = self.problem_rows.len();
         let p = &mut self.problems;
         match action {
             Action::Up | Action::ScrollUp => p.selected = p.selected.saturating_sub(1),
@@ -286,7 +291,7 @@ impl App {
             Action::Back => self.mode = Mode::Table,
             Action::Open => self.open_problem_object(),
             Action::Edit => {
-                if let Some(pr) = self.data.inventory.problems.get(self.problems.selected) {
+                if let Some(pr) = self.problem_rows.get(self.problems.selected) {
                     let effect = Effect::Edit {
                         path: pr.path.clone(),
                         line: pr.line.max(1),
@@ -309,9 +314,12 @@ impl App {
     /// The object a problem is about: the last object of its file starting at or before
     /// the problem's line.
     fn open_problem_object(&mut self) {
-        let Some(pr) = self.data.inventory.problems.get(self.problems.selected) else {
+        let Some(pr) = self.problem_rows.get(self.problems.selected) else {
             return;
         };
+        if let Some(i) = pr.object {
+            return self.open_detail_of(i);
+        }
         let found = (0u32..)
             .zip(&self.data.inventory.objects)
             .filter(|(_, o)| o.source.path == pr.path && o.source.line <= pr.line.max(1))
@@ -320,6 +328,54 @@ impl App {
         match found {
             Some(i) => self.open_detail_of(i),
             None => self.status = Some("no object at this problem; `e` opens the file".into()),
+        }
+    }
+
+    fn open_tree(&mut self) {
+        if let Some(i) = self.table.selected_object() {
+            let selectors = self.tree.as_ref().is_some_and(|t| t.selectors);
+            let mut tree = TreeState::open(&self.data.graph, i, selectors);
+            tree.move_by(0, self.table.height);
+            self.tree = Some(tree);
+            self.mode = Mode::Tree;
+        }
+    }
+
+    fn tree_action(&mut self, action: Action) {
+        let height = self.table.height;
+        let Some(t) = self.tree.as_mut() else {
+            self.mode = Mode::Table;
+            return;
+        };
+        let page = height.max(1) as isize;
+        match action {
+            Action::Up | Action::ScrollUp => t.move_by(-1, height),
+            Action::Down | Action::ScrollDown => t.move_by(1, height),
+            Action::PageUp => t.move_by(-page, height),
+            Action::PageDown => t.move_by(page, height),
+            Action::Top => t.move_by(isize::MIN / 2, height),
+            Action::Bottom => t.move_by(isize::MAX / 2, height),
+            Action::ToggleNode => {
+                if let Some(n) = t.selected_node() {
+                    t.tree.toggle(n);
+                }
+            }
+            Action::ToggleSelectors => {
+                let object = t.selected_object().unwrap_or(t.object);
+                let mut fresh = TreeState::open(&self.data.graph, object, !t.selectors);
+                fresh.move_by(0, height);
+                *t = fresh;
+            }
+            Action::Open | Action::OpenDetail => {
+                if let Some(i) = t.selected_object() {
+                    self.open_detail_of(i);
+                }
+            }
+            Action::Back | Action::OpenTree => self.mode = Mode::Table,
+            Action::CopyPath => self.copy_path(),
+            Action::Edit => self.edit_selected(),
+            Action::Help => self.open_help(),
+            _ => self.dirty = false,
         }
     }
 

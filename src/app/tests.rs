@@ -11,7 +11,6 @@ apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: ops, lab
 
 fn app() -> App {
     let objects = parse_text(&Arc::from(Path::new("x.yaml")), FIXTURE).objects;
-    let index = crate::index::LabelIndex::build(&objects);
     let inventory = crate::model::Inventory {
         objects,
         ..Default::default()
@@ -19,7 +18,7 @@ fn app() -> App {
     let keymap = Keymap::load(None).unwrap();
     let mut app = App::new(keymap, Options::default(), 0);
     app.update(Action::Resize(120, 30));
-    app.update(Action::Loaded(Box::new(Loaded { inventory, index })));
+    app.update(Action::Loaded(Box::new(Loaded::new(inventory))));
     app
 }
 
@@ -248,4 +247,20 @@ fn click_selects_row() {
     assert_eq!(app.table.selected, 2);
     app.update(Action::ScrollUp);
     assert_eq!(app.table.selected, 1);
+}
+
+#[test]
+fn enter_opens_the_tree_and_detail_returns_to_it() {
+    let mut app = app();
+    app.update(Action::Open);
+    assert_eq!(app.mode, Mode::Tree);
+    assert_eq!(app.tree.as_ref().unwrap().object, 0);
+    app.update(Action::Open);
+    assert_eq!(app.mode, Mode::Detail);
+    app.update(Action::Back);
+    assert_eq!(app.mode, Mode::Tree);
+    app.update(Action::ToggleSelectors);
+    assert!(app.tree.as_ref().unwrap().selectors);
+    app.update(Action::Back);
+    assert_eq!(app.mode, Mode::Table);
 }

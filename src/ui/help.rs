@@ -20,7 +20,9 @@ const GRAMMAR: &[&str] = &[
 
 pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     let mut lines: Vec<Line> = Vec::new();
-    for mode in ["table", "bar", "detail", "problems", "picker", "global"] {
+    for mode in [
+        "table", "bar", "tree", "detail", "problems", "picker", "global",
+    ] {
         lines.push(Line::styled(format!("{mode}:"), theme.title));
         for (keys, desc) in app.keymap.bindings(mode) {
             lines.push(Line::from(vec![

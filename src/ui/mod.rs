@@ -9,6 +9,7 @@ mod selector_bar;
 mod status;
 mod table;
 mod theme;
+mod tree;
 
 use ratatui::layout::Rect;
 use ratatui::Frame;
@@ -34,6 +35,9 @@ pub fn draw(app: &App, frame: &mut Frame) {
         }
         (Mode::Problems, _) | (Mode::Help | Mode::Picker, Mode::Problems) => {
             problems::draw(app, frame, main, &theme)
+        }
+        (Mode::Tree, _) | (Mode::Help | Mode::Picker, Mode::Tree) => {
+            tree::draw(app, frame, main, &theme)
         }
         _ => {
             table::draw_header(app, frame, screen.header, &theme);

@@ -10,7 +10,7 @@ use crate::app::App;
 use crate::model::Severity;
 
 pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
-    let problems = &app.data.inventory.problems;
+    let problems = &app.problem_rows;
     let block = Block::bordered().title(format!(" Problems ({}) ", problems.len()));
     let inner_h = area.height.saturating_sub(2) as usize;
     let offset = app.problems.offset.min(problems.len().saturating_sub(1));

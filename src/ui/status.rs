@@ -19,6 +19,7 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         Mode::Problems => "↑↓ select  Enter object  e edit file  Esc back",
         Mode::Picker => "↑↓ select  Enter choose  Esc close",
         Mode::Help => "Esc close",
+        Mode::Tree => "↑↓ select  Enter detail  space collapse  s selector edges  Esc back",
     };
     let line = match &app.status {
         Some(msg) => Line::from(vec![Span::styled(msg.clone(), theme.key)]),

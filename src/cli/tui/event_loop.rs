@@ -17,7 +17,6 @@ use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
 use super::{files, term};
 use crate::app::{Action, App, Effect, Key, Loaded, Mode};
-use crate::index::LabelIndex;
 use crate::model::load::{discover, load_file, LoadOptions};
 use crate::model::Inventory;
 
@@ -220,13 +219,12 @@ fn spawn_loader(paths: Vec<PathBuf>, tx: UnboundedSender<Action>) {
             })
             .collect();
         let inventory = Inventory::build(loads, walk_problems);
-        let index = LabelIndex::build(&inventory.objects);
         tracing::info!(
             objects = inventory.objects.len(),
             files = inventory.files,
             "loaded"
         );
-        let _ = tx.send(Action::Loaded(Box::new(Loaded { inventory, index })));
+        let _ = tx.send(Action::Loaded(Box::new(Loaded::new(inventory))));
         let _ = io::stderr().flush();
     });
 }
