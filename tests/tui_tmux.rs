@@ -209,6 +209,7 @@ fn typing_a_selector_filters_after_every_character() {
             _ => (BTreeSet::new(), false),
         }
     };
+    let started = Instant::now();
     for end in 1..=text.len() {
         let prefix = &text[..end];
         pane.literal(&text[end - 1..end]);
@@ -227,6 +228,10 @@ fn typing_a_selector_filters_after_every_character() {
         let header = format!("{} of 10 objects", want.len());
         assert!(screen[0].starts_with(&header), "{prefix:?}: {}", screen[0]);
     }
+    // Each key must show up on its own, not with the next 1 s tick (a lost wake-up once
+    // made every keystroke wait for the tick: 24 s for this text).
+    let elapsed = started.elapsed();
+    assert!(elapsed < Duration::from_secs(12), "typing took {elapsed:?}");
     pane.key("Enter");
     pane.wait_for("table focus", |s| s[HEIGHT - 1].contains("q quit"));
     pane.literal("q");

@@ -10,10 +10,11 @@ use crossterm::event::{
     Event, EventStream, KeyCode, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
 };
 use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
-use futures::{FutureExt, StreamExt};
+use futures::StreamExt;
 use rayon::prelude::*;
 use tokio::signal::unix::{signal, SignalKind};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
+use tokio::sync::oneshot;
 
 use super::{files, term};
 use crate::app::{Action, App, Effect, Key, Loaded, Mode};
@@ -38,7 +39,8 @@ async fn event_loop(
     let mut sigterm = signal(SignalKind::terminate())?;
     let mut sigint = signal(SignalKind::interrupt())?;
     let mut sighup = signal(SignalKind::hangup())?;
-    let mut events = EventStream::new();
+    let (ev_tx, mut ev_rx) = unbounded_channel();
+    let mut reader = Reader::start(ev_tx.clone());
     let mut tick = tokio::time::interval(Duration::from_secs(1));
     let size = terminal.size()?;
     app.update(Action::Resize(size.width, size.height));
@@ -48,14 +50,11 @@ async fn event_loop(
             draw(app, terminal)?;
         }
         if app.should_quit {
+            reader.stop().await;
             return Ok(exit_code);
         }
         let action = tokio::select! {
-            ev = events.next() => match ev {
-                Some(Ok(ev)) => map_event(app, ev),
-                Some(Err(e)) => { tracing::warn!("terminal event: {e}"); None }
-                None => Some(Action::Quit),
-            },
+            Some(ev) = ev_rx.recv() => map_event(app, ev),
             _ = tick.tick() => Some(Action::Tick(chrono::Utc::now().timestamp())),
             Some(a) = rx.recv() => Some(a),
             _ = sigterm.recv() => { exit_code = 143; Some(Action::Quit) }
@@ -65,8 +64,8 @@ async fn event_loop(
         if let Some(a) = action {
             app.update(a);
         }
-        // Drain whatever else is already queued so a burst of keys costs one frame.
-        while let Some(Some(Ok(ev))) = events.next().now_or_never() {
+        // Apply everything already queued so a burst of keys costs one frame.
+        while let Ok(ev) = ev_rx.try_recv() {
             if let Some(a) = map_event(app, ev) {
                 app.update(a);
             }
@@ -74,9 +73,59 @@ async fn event_loop(
         while let Ok(a) = rx.try_recv() {
             app.update(a);
         }
-        if perform_effects(app, terminal)? {
-            events = EventStream::new();
+        for effect in app.take_effects() {
+            if let Effect::Edit { path, line } = effect {
+                // The editor owns the terminal meanwhile: stop reading it first.
+                reader.stop().await;
+                let msg = edit(terminal, &path, line)?;
+                reader = Reader::start(ev_tx.clone());
+                app.update(Action::Notice(msg));
+            } else {
+                perform(app, effect);
+            }
         }
+    }
+}
+
+/// Forwards terminal events from crossterm's `EventStream` to the event loop, so the loop
+/// can drain queued input with a plain `try_recv`.
+struct Reader {
+    stop: Option<oneshot::Sender<()>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Reader {
+    fn start(tx: UnboundedSender<Event>) -> Reader {
+        let (stop, mut stopped) = oneshot::channel();
+        let task = tokio::spawn(async move {
+            let mut events = EventStream::new();
+            loop {
+                tokio::select! {
+                    _ = &mut stopped => break,
+                    ev = events.next() => match ev {
+                        Some(Ok(ev)) => {
+                            if tx.send(ev).is_err() {
+                                break;
+                            }
+                        }
+                        Some(Err(e)) => tracing::warn!("terminal event: {e}"),
+                        None => break,
+                    },
+                }
+            }
+        });
+        Reader {
+            stop: Some(stop),
+            task,
+        }
+    }
+
+    /// Stops reading and waits until the event stream is dropped.
+    async fn stop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        let _ = (&mut self.task).await;
     }
 }
 
@@ -119,40 +168,30 @@ fn map_event(app: &App, ev: Event) -> Option<Action> {
     }
 }
 
-/// Performs queued effects; returns whether the terminal was handed to another program
-/// (the event stream must then be recreated).
-fn perform_effects(app: &mut App, terminal: &mut term::Term) -> anyhow::Result<bool> {
-    let mut suspended = false;
-    for effect in app.take_effects() {
-        match effect {
-            Effect::Copy(text) => {
-                if let Err(e) = term::osc52_copy(&text) {
-                    tracing::warn!("clipboard: {e}");
-                }
-            }
-            Effect::SaveHistory(h) => {
-                if let Err(e) = files::save_history(&h) {
-                    app.update(Action::Notice(format!("history not saved: {e}")));
-                }
-            }
-            Effect::ReadSource {
-                object,
-                path,
-                start,
-                end,
-            } => {
-                let text = read_source(app, object, &path, start, end);
-                app.update(Action::DetailSource { object, text });
-            }
-            Effect::Edit { path, line } => {
-                suspended = true;
-                let msg = edit(terminal, &path, line)?;
-                app.update(Action::Notice(msg));
-                app.dirty = true;
+/// Performs one effect other than running the editor.
+fn perform(app: &mut App, effect: Effect) {
+    match effect {
+        Effect::Copy(text) => {
+            if let Err(e) = term::osc52_copy(&text) {
+                tracing::warn!("clipboard: {e}");
             }
         }
+        Effect::SaveHistory(h) => {
+            if let Err(e) = files::save_history(&h) {
+                app.update(Action::Notice(format!("history not saved: {e}")));
+            }
+        }
+        Effect::ReadSource {
+            object,
+            path,
+            start,
+            end,
+        } => {
+            let text = read_source(app, object, &path, start, end);
+            app.update(Action::DetailSource { object, text });
+        }
+        Effect::Edit { .. } => {}
     }
-    Ok(suspended)
 }
 
 /// The object's text from its file, or its content re-serialized when the span is unknown.
