@@ -29,6 +29,11 @@ impl Pane {
     /// Starts `kubesift .` on a copy of the fixture; after it exits the shell prints the
     /// exit code and the tty settings, so the test can check the terminal was restored.
     fn start(args: &str) -> Option<Pane> {
+        Pane::start_with(args, |_| String::new())
+    }
+
+    /// Like `start`, with extra `K=V` environment words built from the temp dir.
+    fn start_with(args: &str, env: impl Fn(&Path) -> String) -> Option<Pane> {
         if Command::new("tmux").arg("-V").output().is_err() {
             assert!(std::env::var_os("CI").is_none(), "tmux is required in CI");
             eprintln!("skipping: tmux is not installed");
@@ -39,8 +44,9 @@ impl Pane {
         let socket = format!("kubesift-test-{}-{}", std::process::id(), unique());
         let bin = env!("CARGO_BIN_EXE_kubesift");
         let state = dir.path().join("state");
+        let env = env(dir.path());
         let script = format!(
-            "cd {m} && XDG_STATE_HOME={s} XDG_CONFIG_HOME={s} TERM=xterm-256color {bin} {args} .; \
+            "cd {m} && XDG_STATE_HOME={s} XDG_CONFIG_HOME={s} TERM=xterm-256color {env} {bin} {args} .; \
              echo EXIT=$?; stty -a | tr ' ;' '\\n\\n' | grep -x -e -icanon -e icanon -e -echo -e echo; sleep 60",
             m = dir.path().join("m").display(),
             s = state.display(),
@@ -53,6 +59,10 @@ impl Pane {
             .unwrap();
         assert!(status.success());
         Some(Pane { socket, _dir: dir })
+    }
+
+    fn dir(&self) -> &Path {
+        self._dir.path()
     }
 
     fn tmux(&self, args: &[&str]) -> String {
@@ -267,4 +277,48 @@ fn sigterm_restores_the_terminal() {
     let status = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
     assert!(status.success());
     pane.assert_restored(143);
+}
+
+#[test]
+fn editor_runs_and_history_is_saved_outside_the_manifests() {
+    let Some(pane) = Pane::start_with("", |dir| {
+        let editor = dir.join("editor.sh");
+        let log = dir.join("editor.log");
+        std::fs::write(
+            &editor,
+            format!("#!/bin/sh\necho \"$@\" > {}\n", log.display()),
+        )
+        .unwrap();
+        let _ = Command::new("chmod").arg("+x").arg(&editor).status();
+        format!("EDITOR={} VISUAL=", editor.display())
+    }) else {
+        return;
+    };
+    pane.wait_loaded();
+    pane.literal("/");
+    pane.literal("app=ledgerdb,metadata.name=ledgerdb");
+    pane.wait_for("one row", |s| s[0].starts_with("1 of 10 objects"));
+    pane.key("Enter");
+    pane.wait_for("table focus", |s| s[HEIGHT - 1].contains("q quit"));
+    pane.literal("e");
+    let screen = pane.wait_for("the UI back after the editor", |s| {
+        s[HEIGHT - 1].starts_with("edited ")
+    });
+    assert!(screen[0].starts_with("1 of 10 objects"), "{}", screen[0]);
+    let log = std::fs::read_to_string(pane.dir().join("editor.log")).unwrap();
+    assert_eq!(log.trim(), "+1 ./shop/db.yaml");
+    pane.literal("q");
+    pane.assert_restored(0);
+    let history = std::fs::read_to_string(pane.dir().join("state/kubesift/history")).unwrap();
+    assert_eq!(history, "app=ledgerdb,metadata.name=ledgerdb\n");
+    let mut manifests = Vec::new();
+    for e in std::fs::read_dir(pane.dir().join("m")).unwrap() {
+        manifests.push(e.unwrap().file_name().to_string_lossy().into_owned());
+    }
+    manifests.sort();
+    assert_eq!(
+        manifests,
+        ["broken.yaml", "ops.yaml", "shop"],
+        "nothing written next to the manifests"
+    );
 }

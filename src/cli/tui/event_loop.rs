@@ -213,9 +213,11 @@ fn read_source(app: &App, object: u32, path: &std::path::Path, start: usize, end
 
 /// Runs `$EDITOR +line path` with the terminal restored, then re-enters the UI.
 fn edit(terminal: &mut term::Term, path: &std::path::Path, line: u32) -> anyhow::Result<String> {
-    let editor = std::env::var("VISUAL")
-        .or_else(|_| std::env::var("EDITOR"))
-        .unwrap_or_else(|_| "vi".into());
+    let editor = ["VISUAL", "EDITOR"]
+        .iter()
+        .filter_map(|v| std::env::var(v).ok())
+        .find(|v| !v.trim().is_empty())
+        .unwrap_or_else(|| "vi".into());
     term::restore();
     let mut parts = editor.split_whitespace();
     let program = parts.next().unwrap_or("vi");
