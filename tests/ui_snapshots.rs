@@ -151,3 +151,24 @@ fn namespace_picker() {
     app.update(Action::PickNamespace);
     insta::assert_snapshot!(render(&app));
 }
+
+#[test]
+fn no_color_draws_without_colours() {
+    use ratatui::style::Color;
+    let colours = |no_color: bool| {
+        let mut app = app();
+        app.options.no_color = no_color;
+        type_text(&mut app, "tier=backend,~db | by kind");
+        let mut terminal = Terminal::new(TestBackend::new(110, 22)).unwrap();
+        terminal.draw(|f| kubesift::ui::draw(&app, f)).unwrap();
+        terminal
+            .backend()
+            .buffer()
+            .content()
+            .iter()
+            .filter(|c| c.fg != Color::Reset || c.bg != Color::Reset)
+            .count()
+    };
+    assert_eq!(colours(true), 0);
+    assert!(colours(false) > 0, "colours are used otherwise");
+}

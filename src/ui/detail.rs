@@ -27,21 +27,23 @@ fn yaml_lines<'a>(source: Option<&'a str>, theme: &Theme) -> Vec<Line<'a>> {
     let Some(text) = source else {
         return vec![Line::styled("reading…", theme.dim)];
     };
-    text.lines()
-        .map(|l| match l.split_once(':') {
-            Some((k, v))
-                if !k.trim_start().starts_with('#') && !k.contains(' ')
-                    || k.trim_start().starts_with("- ") =>
-            {
-                Line::from(vec![
-                    Span::styled(k, theme.key),
-                    Span::raw(":"),
-                    Span::raw(v),
-                ])
-            }
-            _ => Line::raw(l),
-        })
-        .collect()
+    text.lines().map(|l| yaml_line(l, theme)).collect()
+}
+
+/// One YAML line with its mapping key (after indentation and `- `) coloured.
+fn yaml_line<'a>(line: &'a str, theme: &Theme) -> Line<'a> {
+    let body = line.trim_start().trim_start_matches("- ");
+    let indent = line.len() - body.len();
+    match body.split_once(':') {
+        Some((k, _)) if !k.is_empty() && !k.starts_with('#') && !k.contains(' ') => {
+            Line::from(vec![
+                Span::raw(&line[..indent]),
+                Span::styled(k, theme.key),
+                Span::raw(&line[indent + k.len()..]),
+            ])
+        }
+        _ => Line::raw(line),
+    }
 }
 
 fn summary(obj: &Object, theme: &Theme) -> Vec<Line<'static>> {
