@@ -25,7 +25,7 @@ impl TreeState {
             selectors,
             ..TreeOptions::default()
         };
-        let tree = Tree::build(graph, &[root], &opts);
+        let tree = Tree::build(graph, &roots(graph, root, selectors), &opts);
         let selected = tree
             .visible()
             .position(|i| tree.node(i).is_some_and(|n| n.obj == object as usize))
@@ -61,6 +61,21 @@ impl TreeState {
             self.offset = self.selected + 1 - h;
         }
     }
+}
+
+/// With selector edges, the objects selecting the top owner (a Service selecting a
+/// Deployment) head the tree, so the owner chain shows under them.
+fn roots(graph: &Graph, top: usize, selectors: bool) -> Vec<usize> {
+    let mut roots: Vec<usize> = if selectors {
+        graph.selected_by(top).iter().map(|e| e.from).collect()
+    } else {
+        Vec::new()
+    };
+    roots.dedup();
+    if roots.is_empty() {
+        roots.push(top);
+    }
+    roots
 }
 
 /// Follows the first owner edge upwards (stopping at a cycle) to the topmost owner.
