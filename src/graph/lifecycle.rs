@@ -205,6 +205,11 @@ fn foreground(inv: &Inventory, i: usize, obj: &Object, deps: &[super::Edge]) -> 
         })
         .map(|e| e.to)
         .collect();
+    let severity = if blockers.is_empty() {
+        Severity::Note
+    } else {
+        Severity::Warning
+    };
     let msg = if blockers.is_empty() {
         format!(
             "in foreground deletion; no dependent with blockOwnerDeletion: true blocks it ({} other dependent(s) are deleted first)",
@@ -218,7 +223,7 @@ fn foreground(inv: &Inventory, i: usize, obj: &Object, deps: &[super::Edge]) -> 
             list_some(&names, 10)
         )
     };
-    Finding::about(i, obj, Severity::Warning, "foreground-blocked", msg)
+    Finding::about(i, obj, severity, "foreground-blocked", msg)
 }
 
 fn names_of(inv: &Inventory, idx: impl Iterator<Item = usize>) -> Vec<String> {
