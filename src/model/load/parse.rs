@@ -1,0 +1,278 @@
+//! A file's text → documents → list items → objects and problems.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use saphyr_parser::Marker;
+use serde_json::Value;
+
+use super::super::diagnostic::{LoadError, Severity};
+use super::super::extract::NotAnObject;
+use super::super::object::{Object, SourceSpan};
+use super::classify::{self, Verdict};
+use super::json;
+use super::lists::{self, Pos};
+use super::split::{self, Piece};
+use super::yaml::{self, ItemPath};
+use super::FileLoad;
+
+/// Files above this size have their documents parsed in parallel.
+const PARALLEL_DOCS_ABOVE: usize = 512 * 1024;
+
+/// One parsed document with positions.
+struct Doc {
+    value: Value,
+    root: Pos,
+    items: HashMap<ItemPath, Pos>,
+}
+
+/// A problem located in the file.
+struct Problem {
+    line: u32,
+    column: u32,
+    verdict: Verdict,
+}
+
+/// Parses a file's text (see [`super::parse_text`]).
+pub(super) fn parse_text(path: &Arc<Path>, text: &str) -> FileLoad {
+    let mut out = FileLoad::empty(path, text.len() as u64);
+    // A UTF-8 byte order mark is not content; keep byte offsets relative to the file.
+    let (base, body) = match text.strip_prefix('\u{feff}') {
+        Some(rest) => (3, rest),
+        None => (0, text),
+    };
+    if classify::is_helm_template(body) {
+        out.problems.push(template_problem(path, body));
+        return out;
+    }
+    let (docs, problems) = if looks_like_json(body) {
+        parse_json(path, body, base)
+    } else {
+        parse_yaml(body, base)
+    };
+    if !problems.is_empty() && classify::first_action(body).is_some() {
+        // Unparsable and templated: what fails is the template syntax, not the YAML.
+        out.problems.push(template_problem(path, body));
+        return out;
+    }
+    out.problems
+        .extend(problems.into_iter().map(|p| located(path, p)));
+    for doc in docs {
+        let items = doc.items;
+        for entry in lists::flatten(doc.value, doc.root, &items) {
+            match to_object(path, entry.value, entry.pos) {
+                Ok(o) => out.objects.push(o),
+                Err(p) => out.problems.push(located(path, p)),
+            }
+        }
+    }
+    out
+}
+
+fn located(path: &Arc<Path>, p: Problem) -> LoadError {
+    LoadError::new(
+        path,
+        p.line,
+        p.column,
+        p.verdict.severity,
+        p.verdict.code,
+        p.verdict.message,
+    )
+}
+
+fn template_problem(path: &Arc<Path>, body: &str) -> LoadError {
+    let (line, column) = classify::first_action(body).unwrap_or((1, 1));
+    located(
+        path,
+        Problem {
+            line,
+            column,
+            verdict: classify::template_note(),
+        },
+    )
+}
+
+fn error(line: u32, column: u32, code: &'static str, message: String) -> Problem {
+    Problem {
+        line,
+        column,
+        verdict: Verdict {
+            severity: Severity::Error,
+            code,
+            message,
+        },
+    }
+}
+
+fn to_object(path: &Arc<Path>, value: Value, pos: Pos) -> Result<Object, Problem> {
+    let problem = |verdict| Problem {
+        line: pos.line,
+        column: pos.column,
+        verdict,
+    };
+    if let Some(v) = classify::classify(path, &value) {
+        return Err(problem(v));
+    }
+    let span = SourceSpan {
+        path: Arc::clone(path),
+        line: pos.line,
+        start: pos.start,
+        end: pos.end,
+    };
+    Object::from_value(value, span).map_err(|e| {
+        let message = match e {
+            NotAnObject::BadMetadata(m) | NotAnObject::MissingTypeMeta(m) => m,
+            NotAnObject::NotAMapping => "not a mapping".to_owned(),
+        };
+        problem(Verdict {
+            severity: Severity::Error,
+            code: "bad-metadata",
+            message,
+        })
+    })
+}
+
+fn looks_like_json(body: &str) -> bool {
+    matches!(body.trim_start().as_bytes().first(), Some(b'{' | b'['))
+}
+
+/// JSON stream; a file that is not valid JSON but not named `.json` is YAML (flow style).
+fn parse_json(path: &Path, body: &str, base: usize) -> (Vec<Doc>, Vec<Problem>) {
+    let (docs, err) = json::parse_stream(body);
+    let is_json_file = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    if err.is_some() && !is_json_file {
+        return parse_yaml(body, base);
+    }
+    let lines = Lines::new(body);
+    let pos = |start: usize, end: usize| {
+        let (line, column) = lines.line_col(start);
+        Pos {
+            line,
+            column,
+            start: base + start,
+            end: base + end,
+        }
+    };
+    let docs = docs
+        .into_iter()
+        .map(|d| Doc {
+            items: d
+                .items
+                .iter()
+                .map(|(p, s, e)| (p.clone(), pos(*s, *e)))
+                .collect(),
+            root: pos(d.start, d.end),
+            value: d.value,
+        })
+        .collect();
+    let problems = err
+        .map(|e| error(e.line, e.column, "json-syntax", e.message))
+        .into_iter()
+        .collect();
+    (docs, problems)
+}
+
+fn parse_yaml(body: &str, base: usize) -> (Vec<Doc>, Vec<Problem>) {
+    let pieces = split::split(body);
+    let one = |p: &Piece| parse_piece(body, base, *p);
+    let results: Vec<_> = if body.len() > PARALLEL_DOCS_ABOVE {
+        pieces.par_iter().map(one).collect()
+    } else {
+        pieces.iter().map(one).collect()
+    };
+    let mut docs = Vec::new();
+    let mut problems = Vec::new();
+    for r in results {
+        match r {
+            Ok(Some(d)) => docs.push(d),
+            Ok(None) => {}
+            Err(errs) => problems.extend(
+                errs.into_iter()
+                    .map(|e| error(e.line, e.column, e.code, e.message)),
+            ),
+        }
+    }
+    (docs, problems)
+}
+
+fn parse_piece(body: &str, base: usize, piece: Piece) -> Result<Option<Doc>, Vec<yaml::YamlError>> {
+    let text = &body[piece.start..piece.end];
+    let Some(parsed) = yaml::parse(text, piece.line)? else {
+        return Ok(None);
+    };
+    let lines = Lines::new(text);
+    let abs = base + piece.start;
+    let pos = |start: Marker, end: Marker| Pos {
+        line: (piece.line - 1).saturating_add(u32::try_from(start.line()).unwrap_or(u32::MAX)),
+        column: u32::try_from(start.col() + 1).unwrap_or(u32::MAX),
+        start: abs + lines.offset(start),
+        end: abs + lines.offset(end),
+    };
+    let root = Pos {
+        end: abs + text.len(),
+        ..pos(parsed.root, parsed.root)
+    };
+    let items = parsed
+        .items
+        .iter()
+        .map(|(p, s, e)| (p.clone(), pos(*s, *e)))
+        .collect();
+    Ok(Some(Doc {
+        value: parsed.value,
+        root,
+        items,
+    }))
+}
+
+/// Line starts of a text, to turn (line, column-in-characters) into byte offsets and back.
+struct Lines<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> Lines<'a> {
+    fn new(text: &'a str) -> Lines<'a> {
+        let mut starts = vec![0];
+        starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|(_, b)| *b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        Lines { text, starts }
+    }
+
+    /// Byte offset of a saphyr marker (1-based line, 0-based column in characters).
+    fn offset(&self, m: Marker) -> usize {
+        let Some(&start) = self.starts.get(m.line().saturating_sub(1)) else {
+            return self.text.len();
+        };
+        let line = &self.text[start..];
+        start
+            + line
+                .char_indices()
+                .nth(m.col())
+                .map_or(line.len(), |(i, _)| i)
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    fn line_col(&self, offset: usize) -> (u32, u32) {
+        let idx = self
+            .starts
+            .partition_point(|&s| s <= offset)
+            .saturating_sub(1);
+        let start = self.starts.get(idx).copied().unwrap_or(0);
+        let col = self
+            .text
+            .get(start..offset)
+            .map_or(0, |s| s.chars().count());
+        (
+            u32::try_from(idx + 1).unwrap_or(u32::MAX),
+            u32::try_from(col + 1).unwrap_or(u32::MAX),
+        )
+    }
+}

@@ -1,0 +1,178 @@
+//! Reading one file: size limit before reading, bounded read, binary and UTF-8 checks.
+
+use std::fs::File;
+use std::io::Read;
+use std::path::Path;
+use std::sync::Arc;
+
+use super::super::diagnostic::{LoadError, Severity};
+use super::{parse, FileLoad, LoadOptions};
+
+fn failed(
+    path: &Arc<Path>,
+    line: u32,
+    column: u32,
+    code: &'static str,
+    message: String,
+) -> FileLoad {
+    let mut out = FileLoad::empty(path, 0);
+    out.problems.push(LoadError::new(
+        path,
+        line,
+        column,
+        Severity::Error,
+        code,
+        message,
+    ));
+    out
+}
+
+/// Human size: `1.0 GiB`, `64 MiB`, `512 B`.
+fn human(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["B", "KiB", "MiB", "GiB"];
+    let mut v = bytes as f64;
+    let mut unit = 0;
+    while v >= 1024.0 && unit < UNITS.len() - 1 {
+        v /= 1024.0;
+        unit += 1;
+    }
+    if v.fract() == 0.0 {
+        format!("{v:.0} {}", UNITS[unit])
+    } else {
+        format!("{v:.1} {}", UNITS[unit])
+    }
+}
+
+fn too_large(path: &Arc<Path>, size: u64, limit: u64) -> FileLoad {
+    failed(
+        path,
+        0,
+        0,
+        "too-large",
+        format!(
+            "file is {} ({size} bytes), above the {} size limit: skipped (raise --max-file-size to load it)",
+            human(size),
+            human(limit)
+        ),
+    )
+}
+
+/// Reads and parses one file (see [`super::load_file`]).
+pub(super) fn load_file(path: &Path, opts: &LoadOptions) -> FileLoad {
+    let shared: Arc<Path> = Arc::from(path);
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) => return failed(&shared, 0, 0, "read", format!("cannot read file: {e}")),
+    };
+    // Checked before reading: a 1 GB file is refused without touching its contents.
+    let size = match file.metadata() {
+        Ok(m) if m.is_dir() => {
+            return failed(
+                &shared,
+                0,
+                0,
+                "read",
+                "is a directory, not a file".to_owned(),
+            )
+        }
+        Ok(m) => m.len(),
+        Err(e) => return failed(&shared, 0, 0, "read", format!("cannot read file: {e}")),
+    };
+    if size > opts.max_file_size {
+        return too_large(&shared, size, opts.max_file_size);
+    }
+    load_reader(&shared, file, size, opts)
+}
+
+/// Reads at most `max_file_size + 1` bytes from `reader` (a file may grow between the size
+/// check and the read) and parses them. Public so I/O failures can be tested without
+/// relying on file permissions, which do not stop root.
+pub(super) fn load_reader(
+    path: &Arc<Path>,
+    reader: impl Read,
+    size_hint: u64,
+    opts: &LoadOptions,
+) -> FileLoad {
+    let limit = opts.max_file_size;
+    let capacity = usize::try_from(size_hint.min(limit)).unwrap_or(0);
+    let mut bytes = Vec::with_capacity(capacity.saturating_add(1));
+    if let Err(e) = reader.take(limit.saturating_add(1)).read_to_end(&mut bytes) {
+        return failed(path, 0, 0, "read", format!("cannot read file: {e}"));
+    }
+    if bytes.len() as u64 > limit {
+        return too_large(path, bytes.len() as u64, limit);
+    }
+    decode(path, bytes)
+}
+
+/// Bytes → text, refusing binary data and invalid UTF-8 with a position.
+fn decode(path: &Arc<Path>, bytes: Vec<u8>) -> FileLoad {
+    let size = bytes.len() as u64;
+    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+        return failed(
+            path,
+            1,
+            1,
+            "encoding",
+            "UTF-16 text (byte order mark): convert the file to UTF-8".to_owned(),
+        );
+    }
+    // A NUL byte cannot occur in YAML or JSON text; the parser would read it as the end.
+    if let Some(at) = bytes.iter().position(|&b| b == 0) {
+        let (line, column) = line_col(&bytes, at);
+        return failed(
+            path,
+            line,
+            column,
+            "binary",
+            format!("binary file (NUL byte at offset {at}): not YAML or JSON"),
+        );
+    }
+    match String::from_utf8(bytes) {
+        Ok(text) => {
+            let mut out = parse::parse_text(path, &text);
+            out.bytes = size;
+            out
+        }
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let (line, column) = line_col(e.as_bytes(), at);
+            let byte = e.as_bytes().get(at).copied().unwrap_or(0);
+            failed(
+                path,
+                line,
+                column,
+                "encoding",
+                format!("invalid UTF-8 (byte 0x{byte:02x} at offset {at}): binary file or another encoding; YAML and JSON must be UTF-8"),
+            )
+        }
+    }
+}
+
+/// 1-based line and column (in characters) of a byte offset, for possibly invalid bytes.
+fn line_col(bytes: &[u8], at: usize) -> (u32, u32) {
+    let before = &bytes[..at.min(bytes.len())];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let column = String::from_utf8_lossy(&before[start..]).chars().count() + 1;
+    (
+        u32::try_from(line).unwrap_or(u32::MAX),
+        u32::try_from(column).unwrap_or(u32::MAX),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn human_sizes() {
+        assert_eq!(human(64 * 1024 * 1024), "64 MiB");
+        assert_eq!(human(1_000_000_000), "953.7 MiB");
+        assert_eq!(human(1 << 30), "1 GiB");
+        assert_eq!(human(5), "5 B");
+    }
+}

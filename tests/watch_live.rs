@@ -1,0 +1,277 @@
+//! LiveSet deltas, driven by explicit path batches (no file-system events involved).
+
+mod watch_support;
+
+use std::path::PathBuf;
+
+use kubesift::model::load::LoadOptions;
+use kubesift::model::Severity;
+use kubesift::watch::{DeltaKind, LiveSet};
+use watch_support::{cm, docs, fresh, state, summary, write};
+
+fn live(root: &std::path::Path) -> LiveSet {
+    LiveSet::load(&[root.to_path_buf()], &LoadOptions::default())
+}
+
+fn tmp() -> tempfile::TempDir {
+    tempfile::tempdir().expect("temp dir")
+}
+
+#[test]
+fn created_file_adds_its_objects() {
+    let dir = tmp();
+    let mut set = live(dir.path());
+    let f = dir.path().join("a.yaml");
+    write(&f, &docs(&[cm("one", "1"), cm("two", "2")]));
+    let d = set.apply(&[f]);
+    assert_eq!(
+        summary(&d),
+        [
+            (DeltaKind::Added, "one".into()),
+            (DeltaKind::Added, "two".into())
+        ]
+    );
+    assert_eq!(state(set.inventory()), fresh(dir.path()));
+}
+
+#[test]
+fn editing_one_document_modifies_only_it() {
+    let dir = tmp();
+    let f = dir.path().join("a.yaml");
+    write(
+        &f,
+        &docs(&[cm("one", "1"), cm("two", "2"), cm("three", "3")]),
+    );
+    let mut set = live(dir.path());
+    write(
+        &f,
+        &docs(&[cm("one", "1"), cm("two", "changed"), cm("three", "3")]),
+    );
+    let d = set.apply(std::slice::from_ref(&f));
+    assert_eq!(summary(&d), [(DeltaKind::Modified, "two".into())]);
+    let obj = d[0].object.as_ref().expect("modified carries the object");
+    assert_eq!(obj.get_str("data.k"), Some("changed"));
+}
+
+#[test]
+fn a_pure_line_shift_is_no_event() {
+    let dir = tmp();
+    let f = dir.path().join("a.yaml");
+    write(&f, &docs(&[cm("one", "1"), cm("two", "2")]));
+    let mut set = live(dir.path());
+    write(
+        &f,
+        &format!("# a comment\n\n{}", docs(&[cm("one", "1"), cm("two", "2")])),
+    );
+    assert!(set.apply(&[f]).is_empty());
+}
+
+#[test]
+fn atomic_rename_save_is_modified() {
+    let dir = tmp();
+    let f = dir.path().join("a.yaml");
+    write(&f, &cm("one", "1"));
+    let mut set = live(dir.path());
+    let tmpfile = dir.path().join(".a.yaml.swp");
+    write(&tmpfile, &cm("one", "2"));
+    std::fs::rename(&tmpfile, &f).expect("rename");
+    let d = set.apply(&[tmpfile, f]);
+    assert_eq!(summary(&d), [(DeltaKind::Modified, "one".into())]);
+}
+
+#[test]
+fn deleted_file_deletes_its_objects() {
+    let dir = tmp();
+    let f = dir.path().join("a.yaml");
+    write(&f, &docs(&[cm("one", "1"), cm("two", "2")]));
+    let mut set = live(dir.path());
+    std::fs::remove_file(&f).expect("remove");
+    let d = set.apply(&[f]);
+    assert_eq!(
+        summary(&d),
+        [
+            (DeltaKind::Deleted, "one".into()),
+            (DeltaKind::Deleted, "two".into())
+        ]
+    );
+    assert!(d.iter().all(|d| d.object.is_none()));
+    assert_eq!(set.file_count(), 0);
+}
+
+#[test]
+fn renamed_directory_moves_objects_as_modified() {
+    let dir = tmp();
+    let old = dir.path().join("old");
+    write(&old.join("a.yaml"), &cm("one", "1"));
+    write(&old.join("deep/b.yaml"), &cm("two", "2"));
+    let mut set = live(dir.path());
+    let new = dir.path().join("new");
+    std::fs::rename(&old, &new).expect("rename dir");
+    let d = set.apply(&[old, new.clone()]);
+    assert_eq!(
+        summary(&d),
+        [
+            (DeltaKind::Modified, "one".into()),
+            (DeltaKind::Modified, "two".into())
+        ]
+    );
+    let moved = d[1].object.as_ref().expect("object");
+    assert_eq!(&*moved.source.path, new.join("deep/b.yaml").as_path());
+    assert_eq!(state(set.inventory()), fresh(dir.path()));
+}
+
+#[test]
+fn object_moved_between_files_is_modified_in_one_batch_or_two() {
+    let dir = tmp();
+    let (a, b) = (dir.path().join("a.yaml"), dir.path().join("b.yaml"));
+    write(&a, &docs(&[cm("stay", "1"), cm("mover", "1")]));
+    write(&b, &cm("other", "1"));
+    let mut set = live(dir.path());
+    // One save each, in one batch.
+    write(&a, &cm("stay", "1"));
+    write(&b, &docs(&[cm("other", "1"), cm("mover", "1")]));
+    let d = set.apply(&[a.clone(), b.clone()]);
+    assert_eq!(summary(&d), [(DeltaKind::Modified, "mover".into())]);
+    // Back again, the paste saved before the cut, in two batches: never DELETED.
+    write(&a, &docs(&[cm("stay", "1"), cm("mover", "1")]));
+    let first = set.apply(std::slice::from_ref(&a));
+    write(&b, &cm("other", "1"));
+    let second = set.apply(&[b]);
+    let all: Vec<_> = summary(&first)
+        .into_iter()
+        .chain(summary(&second))
+        .collect();
+    assert_eq!(all, [(DeltaKind::Modified, "mover".into())]);
+    assert_eq!(state(set.inventory()), fresh(dir.path()));
+}
+
+#[test]
+fn invalid_file_keeps_stale_objects_until_fixed() {
+    let dir = tmp();
+    let f = dir.path().join("a.yaml");
+    write(&f, &docs(&[cm("one", "1"), cm("two", "2")]));
+    let other = dir.path().join("b.yaml");
+    write(&other, &cm("fine", "1"));
+    let mut set = live(dir.path());
+    assert!(set.stale_files().is_empty());
+
+    write(&f, "apiVersion: v1\nkind: [unclosed\n");
+    let d = set.apply(std::slice::from_ref(&f));
+    assert!(d.is_empty(), "no event while broken: {:?}", summary(&d));
+    let inv = set.inventory();
+    assert_eq!(inv.objects.len(), 3);
+    let stale: Vec<&str> = (0..inv.objects.len())
+        .filter(|&i| set.is_stale(i))
+        .map(|i| inv.objects[i].name())
+        .collect();
+    assert_eq!(stale.len(), 2);
+    assert!(stale.contains(&"one") && stale.contains(&"two"));
+    assert_eq!(set.stale_files(), [f.as_path()]);
+    let errors: Vec<_> = inv
+        .problems
+        .iter()
+        .filter(|p| &*p.path == f.as_path() && p.severity == Severity::Error)
+        .collect();
+    assert!(!errors.is_empty(), "the file's error is reported");
+    assert!(inv.problems.iter().any(|p| p.code == "stale"));
+
+    write(&f, &docs(&[cm("one", "1"), cm("two", "fixed")]));
+    let d = set.apply(std::slice::from_ref(&f));
+    assert_eq!(summary(&d), [(DeltaKind::Modified, "two".into())]);
+    assert!(set.stale_files().is_empty());
+    assert!((0..set.inventory().objects.len()).all(|i| !set.is_stale(i)));
+    assert!(!set.inventory().problems.iter().any(|p| p.code == "stale"));
+}
+
+#[test]
+fn deleting_a_broken_file_deletes_its_stale_objects() {
+    let dir = tmp();
+    let f = dir.path().join("a.yaml");
+    write(&f, &cm("one", "1"));
+    let mut set = live(dir.path());
+    write(&f, "kind: [\n");
+    assert!(set.apply(std::slice::from_ref(&f)).is_empty());
+    std::fs::remove_file(&f).expect("remove");
+    assert_eq!(
+        summary(&set.apply(&[f])),
+        [(DeltaKind::Deleted, "one".into())]
+    );
+    assert!(set.stale_files().is_empty());
+}
+
+#[test]
+fn ignored_paths_stay_ignored() {
+    let dir = tmp();
+    let mut set = live(dir.path());
+    let paths: Vec<PathBuf> = ["notes.txt", ".hidden.yaml", ".git/x.yaml", ".cache/y.yml"]
+        .iter()
+        .map(|p| dir.path().join(p))
+        .collect();
+    for p in &paths {
+        write(p, &cm("ignored", "1"));
+    }
+    let mut batch = paths.clone();
+    batch.push(dir.path().join(".git"));
+    assert!(set.apply(&batch).is_empty());
+    assert_eq!(set.file_count(), 0);
+}
+
+#[test]
+fn new_directory_is_read_whole() {
+    let dir = tmp();
+    let mut set = live(dir.path());
+    let sub = dir.path().join("sub");
+    write(&sub.join("a.YAML"), &cm("one", "1"));
+    write(
+        &sub.join("x/b.json"),
+        r#"{"apiVersion":"v1","kind":"Secret","metadata":{"name":"two"}}"#,
+    );
+    write(&sub.join(".git/c.yaml"), &cm("hidden", "1"));
+    let d = set.apply(&[sub]);
+    assert_eq!(
+        summary(&d),
+        [
+            (DeltaKind::Added, "one".into()),
+            (DeltaKind::Added, "two".into())
+        ]
+    );
+}
+
+#[test]
+fn rescan_finds_changes_made_without_events() {
+    let dir = tmp();
+    write(&dir.path().join("a.yaml"), &cm("one", "1"));
+    write(&dir.path().join("b.yaml"), &cm("two", "1"));
+    let mut set = live(dir.path());
+    write(&dir.path().join("a.yaml"), &cm("one", "changed size"));
+    std::fs::remove_file(dir.path().join("b.yaml")).expect("remove");
+    write(&dir.path().join("c/d.yaml"), &cm("three", "1"));
+    let d = set.rescan();
+    assert_eq!(
+        summary(&d),
+        [
+            (DeltaKind::Modified, "one".into()),
+            (DeltaKind::Added, "three".into()),
+            (DeltaKind::Deleted, "two".into()),
+        ]
+    );
+    assert_eq!(state(set.inventory()), fresh(dir.path()));
+}
+
+#[test]
+fn named_file_root_is_read_whatever_its_extension() {
+    let dir = tmp();
+    let f = dir.path().join("manifest.txt");
+    write(&f, &cm("one", "1"));
+    let mut set = LiveSet::load(std::slice::from_ref(&f), &LoadOptions::default());
+    assert_eq!(set.inventory().objects.len(), 1);
+    write(&f, &cm("one", "2"));
+    assert_eq!(
+        summary(&set.apply(std::slice::from_ref(&f))),
+        [(DeltaKind::Modified, "one".into())]
+    );
+    // A sibling the user did not name is not read.
+    let sibling = dir.path().join("other.yaml");
+    write(&sibling, &cm("two", "1"));
+    assert!(set.apply(&[sibling]).is_empty());
+}
