@@ -329,4 +329,28 @@ mod tests {
             "Terminating since 2024-05-01T10:00:00Z (deletionGracePeriodSeconds: 30); waiting on finalizers: example.com/x"
         );
     }
+
+    #[test]
+    fn orphan_owner_lists_dependents_left_behind() {
+        let inv = crate::graph::test_inventory(&[
+            json!({"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "rs",
+                "namespace": "a", "uid": "r1", "deletionTimestamp": "2024-01-01T00:00:00Z",
+                "finalizers": ["orphan"]}}),
+            json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "a",
+                "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "rs", "uid": "r1"}]}}),
+        ]);
+        let g = crate::graph::Graph::build(&inv);
+        let f: Vec<(&str, &str)> = g
+            .findings()
+            .iter()
+            .map(|f| (f.code, f.message.as_str()))
+            .collect();
+        assert_eq!(
+            f,
+            vec![
+                ("terminating", "Terminating since 2024-01-01T00:00:00Z; waiting on finalizers: orphan"),
+                ("orphan-dependents", "orphan finalizer: 1 dependent(s) will be left behind without this owner: Pod/a/p"),
+            ]
+        );
+    }
 }
