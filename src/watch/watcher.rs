@@ -13,7 +13,7 @@ use std::sync::mpsc::Sender;
 use std::time::Duration;
 
 use anyhow::Context;
-use notify::event::{EventKind, ModifyKind};
+use notify::event::{AccessKind, AccessMode, EventKind, ModifyKind};
 use notify::{ErrorKind, PollWatcher, RecommendedWatcher, RecursiveMode};
 use notify_debouncer_full::{
     new_debouncer_opt, DebounceEventResult, DebouncedEvent, Debouncer, NoCache, RecommendedCache,
@@ -163,10 +163,15 @@ pub fn relevant_paths(filter: &PathFilter, events: &[DebouncedEvent]) -> Vec<Pat
     out.into_iter().collect()
 }
 
-/// A visible manifest file; a directory created, renamed or removed (its files come and go
+/// Not a read, and: a visible manifest file; a directory created, renamed or removed (its files come and go
 /// with it); or a path that no longer exists (it may have been a directory). Metadata
 /// changes of existing directories are noise (the poll watcher reports one per new file).
 fn relevant(filter: &PathFilter, kind: &EventKind, path: &Path) -> bool {
+    // Reads (ours included: inotify reports the opens of our own re-reads) change nothing;
+    // only a writer's close means new content.
+    if matches!(kind, EventKind::Access(a) if *a != AccessKind::Close(AccessMode::Write)) {
+        return false;
+    }
     if !filter.visible_under_dir(path) {
         return false;
     }
@@ -233,6 +238,18 @@ mod tests {
             ev(modify, &[&root.join("a.yaml")]),
             ev(modify, &[&root.join("a.yaml")]),
             ev(modify, &[&root.join("notes.txt")]),
+            ev(
+                EventKind::Access(AccessKind::Open(AccessMode::Any)),
+                &[&root.join("b.yaml")],
+            ),
+            ev(
+                EventKind::Access(AccessKind::Close(AccessMode::Read)),
+                &[&root.join("b.yaml")],
+            ),
+            ev(
+                EventKind::Access(AccessKind::Close(AccessMode::Write)),
+                &[&root.join("c.yaml")],
+            ),
             ev(modify, &[&root.join(".git/index.yaml")]),
             ev(modify, &[&root.join("sub")]),
             ev(EventKind::Create(CreateKind::Folder), &[&root.join("sub")]),
@@ -243,7 +260,12 @@ mod tests {
         ];
         assert_eq!(
             relevant_paths(&filter, &events),
-            [root.join("a.yaml"), root.join("gone"), root.join("sub")]
+            [
+                root.join("a.yaml"),
+                root.join("c.yaml"),
+                root.join("gone"),
+                root.join("sub")
+            ]
         );
         Ok(())
     }
