@@ -321,3 +321,48 @@ fn follow_fails_on_a_missing_root() {
     );
     assert!(r.is_err());
 }
+
+fn value_of(h: &Harness, name: &str) -> Option<String> {
+    let inv = h.live.inventory();
+    let o = inv.objects.iter().find(|o| &*o.id.name == name)?;
+    o.get_str("data.k").map(str::to_string)
+}
+
+/// Saves of the same size right after one another (well within one second): each is seen,
+/// in both modes. notify's PollWatcher, comparing whole seconds, misses the later ones.
+fn quick_same_size_saves(poll: bool) {
+    let dir = tmp();
+    let f = dir.path().join("a.yaml");
+    write(&f, &cm("one", "v0"));
+    let mut h = Harness::start(dir.path(), poll);
+    for v in ["v1", "v2", "v3"] {
+        write(&f, &cm("one", v));
+        assert!(
+            h.pump_until(LIMIT, |h| value_of(h, "one").as_deref() == Some(v)),
+            "save {v} seen (poll: {poll})"
+        );
+    }
+    assert_eq!(kinds_of(&h, "one"), [DeltaKind::Modified; 3]);
+}
+
+#[test]
+fn quick_same_size_saves_native() {
+    quick_same_size_saves(false);
+}
+
+#[test]
+fn quick_same_size_saves_poll() {
+    quick_same_size_saves(true);
+}
+
+#[test]
+fn poll_mode_sees_directory_rename_as_modified() {
+    let dir = tmp();
+    write(&dir.path().join("old/a.yaml"), &cm("one", "1"));
+    let mut h = Harness::start(dir.path(), true);
+    std::fs::rename(dir.path().join("old"), dir.path().join("new")).expect("rename dir");
+    assert!(h.pump_until(LIMIT, |h| !h.log.is_empty()), "seen");
+    h.settle(QUIET);
+    assert_eq!(summary(&h.log), [(DeltaKind::Modified, "one".into())]);
+    assert!(h.matches_fresh());
+}

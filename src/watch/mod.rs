@@ -7,6 +7,7 @@
 pub mod delta;
 pub mod filter;
 pub mod live;
+pub mod poll;
 pub mod watcher;
 
 use std::collections::BTreeSet;
