@@ -8,6 +8,7 @@ pub mod delta;
 pub mod filter;
 pub mod live;
 pub mod poll;
+mod snapshot;
 pub mod watcher;
 
 use std::collections::BTreeSet;
