@@ -95,6 +95,20 @@ fn owner_violations_are_reported_with_upstream_wording() {
         assert!(has(&rows, "cycle.yaml", "error", obj,
             "ownerReference cycle among 2 object(s): ConfigMap/shop/chicken, ConfigMap/shop/egg"), "{out}");
     }
+    // each finding sits on the line where its object's document starts
+    let lines: Vec<(&str, usize)> = rows.iter().map(|r| (r.0.as_str(), r.1)).collect();
+    assert_eq!(
+        lines,
+        vec![
+            ("app.yaml", 45),
+            ("broken.yaml", 1),
+            ("broken.yaml", 12),
+            ("broken.yaml", 23),
+            ("broken.yaml", 33),
+            ("cycle.yaml", 1),
+            ("cycle.yaml", 10),
+        ]
+    );
     // sorted by path, then line
     let keys: Vec<(&str, usize)> = rows.iter().map(|r| (r.0.as_str(), r.1)).collect();
     let mut sorted = keys.clone();

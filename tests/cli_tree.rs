@@ -120,3 +120,19 @@ fn unknown_type_and_missing_object() {
         r#"Error from server (NotFound): deployments.apps "nope" not found"#
     );
 }
+
+#[test]
+fn cycles_are_shown_without_targets() {
+    let file = format!("{FIX}/owners/cycle.yaml");
+    let (code, out, _) = tree(&["-f", &file]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        names(&out),
+        vec![
+            "ConfigMap/chicken",
+            "└─ ConfigMap/egg",
+            "   └─ ConfigMap/chicken (cycle)",
+        ],
+        "{out}"
+    );
+}

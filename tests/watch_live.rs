@@ -51,6 +51,11 @@ fn editing_one_document_modifies_only_it() {
     assert_eq!(summary(&d), [(DeltaKind::Modified, "two".into())]);
     let obj = d[0].object.as_ref().expect("modified carries the object");
     assert_eq!(obj.get_str("data.k"), Some("changed"));
+    let at = set.index_of(&d[0].id).expect("in the snapshot");
+    assert_eq!(
+        set.inventory().objects[at].get_str("data.k"),
+        Some("changed")
+    );
 }
 
 #[test]
@@ -274,4 +279,165 @@ fn named_file_root_is_read_whatever_its_extension() {
     let sibling = dir.path().join("other.yaml");
     write(&sibling, &cm("two", "1"));
     assert!(set.apply(&[sibling]).is_empty());
+}
+
+/// The reference: `Inventory::build` over the files in path order.
+fn reference(root: &std::path::Path) -> kubesift::model::Inventory {
+    let opts = LoadOptions::default();
+    let (mut files, walk) = kubesift::model::load::discover(&[root.to_path_buf()], &opts);
+    files.sort();
+    let loads = files
+        .iter()
+        .map(|f| kubesift::model::load::load_file(f, &opts))
+        .collect();
+    kubesift::model::Inventory::build(loads, walk)
+}
+
+fn assert_same_inventory(set: &LiveSet, root: &std::path::Path, step: &str) {
+    let want = reference(root);
+    let got = set.inventory();
+    let view = |inv: &kubesift::model::Inventory| -> Vec<String> {
+        inv.objects
+            .iter()
+            .map(|o| format!("{} {} {} {}", o.id, o.source, o.namespaced, o.raw))
+            .collect()
+    };
+    assert_eq!(view(got), view(&want), "objects after {step}");
+    let problems = |inv: &kubesift::model::Inventory| {
+        let mut v: Vec<String> = inv
+            .problems
+            .iter()
+            .map(|p| format!("{p} [{}]", p.code))
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(problems(got), problems(&want), "problems after {step}");
+    assert_eq!(
+        (got.files, got.bytes),
+        (want.files, want.bytes),
+        "totals after {step}"
+    );
+    for (i, o) in got.objects.iter().enumerate() {
+        assert_eq!(
+            set.index_of(&o.id).map(|j| j <= i),
+            Some(true),
+            "index_of after {step}"
+        );
+    }
+}
+
+fn ns_obj(name: &str) -> String {
+    format!("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: {name}\n  namespace: oops\n")
+}
+
+fn no_ns(name: &str) -> String {
+    format!("apiVersion: v1\nkind: Service\nmetadata:\n  name: {name}\n")
+}
+
+/// A named edit.
+type Step<'a> = (&'static str, Box<dyn Fn() + 'a>);
+
+/// Every kind of edit, applied one batch at a time, leaves the same inventory (objects in
+/// order, problems, totals) as a full build: patched batches and rebuilt ones alike.
+#[test]
+fn patched_snapshot_equals_a_full_build() {
+    let dir = tmp();
+    let root = dir.path();
+    let (a, b, c, d) = (
+        root.join("a.yaml"),
+        root.join("b.yaml"),
+        root.join("c.yaml"),
+        root.join("d/e.yaml"),
+    );
+    write(&a, &docs(&[cm("x", "1"), cm("y", "1"), no_ns("svc")]));
+    write(&b, &docs(&[cm("x", "dup"), ns_obj("n1")]));
+    write(&c, &cm("z", "1"));
+    let mut set = live(root);
+    assert_same_inventory(&set, root, "load");
+
+    let steps: Vec<Step> = vec![
+        (
+            "grow a (shifts later files)",
+            Box::new(|| {
+                write(
+                    &a,
+                    &docs(&[cm("x", "1"), cm("y", "1"), cm("w", "1"), no_ns("svc")]),
+                )
+            }),
+        ),
+        (
+            "shrink a, x only in b",
+            Box::new(|| write(&a, &cm("y", "2"))),
+        ),
+        (
+            "x back in a",
+            Box::new(|| write(&a, &docs(&[cm("x", "3"), cm("y", "2")]))),
+        ),
+        (
+            "delete b",
+            Box::new(|| std::fs::remove_file(&b).expect("rm")),
+        ),
+        (
+            "new nested file",
+            Box::new(|| write(&d, &docs(&[cm("z", "dup"), ns_obj("n2")]))),
+        ),
+        (
+            "same content, shifted lines",
+            Box::new(|| write(&c, &format!("# c\n\n{}", cm("z", "1")))),
+        ),
+        (
+            "a CRD arrives (rebuild)",
+            Box::new(|| {
+                write(&b, "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\nspec:\n  group: example.com\n  scope: Cluster\n  names:\n    kind: Widget\n    plural: widgets\n---\napiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w1\n  namespace: set\n")
+            }),
+        ),
+        (
+            "edit next to a custom kind (rebuild)",
+            Box::new(|| {
+                write(
+                    &b,
+                    "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w1\n",
+                )
+            }),
+        ),
+        ("empty file", Box::new(|| write(&c, ""))),
+    ];
+    for (step, act) in steps {
+        act();
+        set.apply(&[a.clone(), b.clone(), c.clone(), d.clone()]);
+        assert_same_inventory(&set, root, step);
+    }
+}
+
+/// Deltas across a rebuild (a CRD changes a kind's scope, so the object's identity moves).
+#[test]
+fn scope_change_from_a_crd_moves_identity() {
+    let dir = tmp();
+    let f = dir.path().join("w.yaml");
+    write(
+        &f,
+        "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w1\n",
+    );
+    let mut set = live(dir.path());
+    assert_eq!(&*set.inventory().objects[0].id.namespace, "");
+    let crd = dir.path().join("crd.yaml");
+    write(&crd, "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\nspec:\n  group: example.com\n  scope: Namespaced\n  names:\n    kind: Widget\n    plural: widgets\n");
+    let d = set.apply(&[crd]);
+    let got: Vec<(DeltaKind, String, String)> = d
+        .iter()
+        .map(|d| (d.kind, d.id.kind.to_string(), d.id.namespace.to_string()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                DeltaKind::Added,
+                "CustomResourceDefinition".into(),
+                "".into()
+            ),
+            (DeltaKind::Deleted, "Widget".into(), "".into()),
+            (DeltaKind::Added, "Widget".into(), "default".into()),
+        ]
+    );
 }

@@ -82,6 +82,25 @@ pub fn format_line(e: &Entry) -> String {
     )
 }
 
+/// One line for stderr: objects, ownerReference outcomes, problems by severity.
+pub fn summary(inv: &Inventory, graph: &Graph, entries: &[Entry]) -> String {
+    let count = |s: Severity| entries.iter().filter(|e| e.severity == s).count();
+    let st = graph.owner_stats();
+    format!(
+        "kubesift: {} objects in {} files; ownerReferences: {} resolved ({} by uid, {} by name), {} dangling, {} invalid; {} errors, {} warnings, {} notes",
+        inv.objects.len(),
+        inv.files,
+        st.resolved(),
+        st.by_uid,
+        st.by_name,
+        st.dangling,
+        st.invalid,
+        count(Severity::Error),
+        count(Severity::Warning),
+        count(Severity::Note)
+    )
+}
+
 pub fn run(args: CheckArgs) -> ExitCode {
     let inv = load_paths(&paths_or_cwd(&args.paths), &args.load.options());
     let graph = Graph::build(&inv);
@@ -101,6 +120,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     }
+    eprintln!("{}", summary(&inv, &graph, &entries));
     if entries.iter().any(|e| e.severity == Severity::Error) {
         ExitCode::from(1)
     } else {

@@ -287,7 +287,12 @@ pub fn run(args: TreeArgs) -> ExitCode {
         selectors: args.selectors,
         ..TreeOptions::default()
     };
-    let tree = Tree::build(&graph, &starts, &opts);
+    // Without targets, cycle members (which no root reaches) are shown too.
+    let tree = if args.targets.is_empty() && !args.owners && ns.is_none() {
+        Tree::build_all(&graph, &starts, &opts)
+    } else {
+        Tree::build(&graph, &starts, &opts)
+    };
     let text = match args.output {
         TreeFormat::Text => render_text(&inv, &tree, args.owners, args.show_source),
         TreeFormat::Json => {

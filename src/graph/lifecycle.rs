@@ -205,6 +205,11 @@ fn foreground(inv: &Inventory, i: usize, obj: &Object, deps: &[super::Edge]) -> 
         })
         .map(|e| e.to)
         .collect();
+    let severity = if blockers.is_empty() {
+        Severity::Note
+    } else {
+        Severity::Warning
+    };
     let msg = if blockers.is_empty() {
         format!(
             "in foreground deletion; no dependent with blockOwnerDeletion: true blocks it ({} other dependent(s) are deleted first)",
@@ -218,7 +223,7 @@ fn foreground(inv: &Inventory, i: usize, obj: &Object, deps: &[super::Edge]) -> 
             list_some(&names, 10)
         )
     };
-    Finding::about(i, obj, Severity::Warning, "foreground-blocked", msg)
+    Finding::about(i, obj, severity, "foreground-blocked", msg)
 }
 
 fn names_of(inv: &Inventory, idx: impl Iterator<Item = usize>) -> Vec<String> {
@@ -322,6 +327,30 @@ mod tests {
         assert_eq!(
             terminating(0, &o).message,
             "Terminating since 2024-05-01T10:00:00Z (deletionGracePeriodSeconds: 30); waiting on finalizers: example.com/x"
+        );
+    }
+
+    #[test]
+    fn orphan_owner_lists_dependents_left_behind() {
+        let inv = crate::graph::test_inventory(&[
+            json!({"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "rs",
+                "namespace": "a", "uid": "r1", "deletionTimestamp": "2024-01-01T00:00:00Z",
+                "finalizers": ["orphan"]}}),
+            json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "a",
+                "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "rs", "uid": "r1"}]}}),
+        ]);
+        let g = crate::graph::Graph::build(&inv);
+        let f: Vec<(&str, &str)> = g
+            .findings()
+            .iter()
+            .map(|f| (f.code, f.message.as_str()))
+            .collect();
+        assert_eq!(
+            f,
+            vec![
+                ("terminating", "Terminating since 2024-01-01T00:00:00Z; waiting on finalizers: orphan"),
+                ("orphan-dependents", "orphan finalizer: 1 dependent(s) will be left behind without this owner: Pod/a/p"),
+            ]
         );
     }
 }

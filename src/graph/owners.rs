@@ -206,13 +206,12 @@ fn by_uid_target(inv: &Inventory, dep: &Object, r: &OwnerRef, t: usize, ns: &str
 fn by_name_target(inv: &Inventory, r: &OwnerRef, t: usize) -> Outcome {
     let owner = &inv.objects[t];
     match &owner.uid {
-        Some(uid) if !r.uid.is_empty() && **uid != *r.uid => Outcome::Invalid(
-            "owner-uid-mismatch",
-            format!(
-                "owner {} has uid {}, not {}: the garbage collector treats the owner as absent",
-                owner.id, uid, r.uid
-            ),
-        ),
+        // The GC fetches by name and compares uids: a mismatch means this owner is gone
+        // (typically deleted and recreated), so the reference is dangling.
+        Some(uid) if !r.uid.is_empty() && **uid != *r.uid => Outcome::Dangling(format!(
+            "owner {} has uid {}, not {}: the garbage collector treats the owner as absent",
+            owner.id, uid, r.uid
+        )),
         _ => Outcome::Edge {
             owner: t,
             by_uid: false,
@@ -559,7 +558,11 @@ mod tests {
         let (edges, findings, _) = resolve(&inv);
         assert_eq!(
             codes(&findings),
-            vec!["owner-ref-invalid", "owner-uid-mismatch"]
+            vec!["owner-ref-invalid", "owner-dangling"]
+        );
+        assert_eq!(
+            findings[1].message,
+            "owner ConfigMap/a/x has uid new, not old: the garbage collector treats the owner as absent"
         );
         assert_eq!(
             findings[0].message,

@@ -96,6 +96,30 @@ impl Tree {
         Tree { nodes, collapsed }
     }
 
+    /// The forest under every root, plus objects no root reaches (members of ownerReference
+    /// cycles), so that every object appears at least once.
+    pub fn build_all(graph: &Graph, roots: &[usize], opts: &TreeOptions) -> Tree {
+        let mut tree = Tree::build(graph, roots, opts);
+        let mut covered = vec![false; graph.len()];
+        for n in &tree.nodes {
+            covered[n.obj] = true;
+        }
+        // add_subtree clears on_path as it leaves each node, so one buffer serves all.
+        let mut on_path = vec![false; graph.len()];
+        for obj in 0..graph.len() {
+            if covered[obj] {
+                continue;
+            }
+            let start = tree.nodes.len();
+            add_subtree(graph, opts, &mut tree.nodes, &mut on_path, obj, true);
+            for n in &tree.nodes[start..] {
+                covered[n.obj] = true;
+            }
+        }
+        tree.collapsed = vec![false; tree.nodes.len()];
+        tree
+    }
+
     /// Every node in pre-order.
     pub fn nodes(&self) -> &[TreeNode] {
         &self.nodes

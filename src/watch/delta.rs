@@ -61,30 +61,35 @@ pub fn same(a: &Object, b: &Object) -> bool {
     a.source.path == b.source.path && (Arc::ptr_eq(&a.raw, &b.raw) || a.raw == b.raw)
 }
 
+/// The delta for one identity whose effective definition went from `before` to `after`.
+pub fn compare(id: ObjectId, before: Option<&Object>, after: Option<&Object>) -> Option<Delta> {
+    let kind = match (before, after) {
+        (None, None) => return None,
+        (None, Some(_)) => DeltaKind::Added,
+        (Some(_), None) => DeltaKind::Deleted,
+        (Some(b), Some(a)) if same(b, a) => return None,
+        (Some(_), Some(_)) => DeltaKind::Modified,
+    };
+    Some(Delta {
+        kind,
+        id,
+        object: after.cloned(),
+    })
+}
+
 /// Deltas taking `old` to `new` (each indexed by [`index`]), sorted by identity.
 pub fn diff(old: &[Object], old_idx: &IdIndex, new: &[Object], new_idx: &IdIndex) -> Vec<Delta> {
-    let mut out = Vec::new();
-    for (id, &i) in new_idx {
-        let kind = match old_idx.get(id) {
-            None => DeltaKind::Added,
-            Some(&j) if !same(&old[j], &new[i]) => DeltaKind::Modified,
-            Some(_) => continue,
-        };
-        out.push(Delta {
-            kind,
-            id: id.clone(),
-            object: Some(new[i].clone()),
-        });
-    }
+    let mut out: Vec<Delta> = new_idx
+        .iter()
+        .filter_map(|(id, &i)| {
+            compare(id.clone(), old_idx.get(id).map(|&j| &old[j]), Some(&new[i]))
+        })
+        .collect();
     out.extend(
         old_idx
-            .keys()
-            .filter(|id| !new_idx.contains_key(*id))
-            .map(|id| Delta {
-                kind: DeltaKind::Deleted,
-                id: id.clone(),
-                object: None,
-            }),
+            .iter()
+            .filter(|(id, _)| !new_idx.contains_key(*id))
+            .filter_map(|(id, &j)| compare(id.clone(), Some(&old[j]), None)),
     );
     out.sort_by(|a, b| a.id.cmp(&b.id));
     out

@@ -7,22 +7,26 @@
 //! plus a `stale` warning. The mark goes when the file loads without errors again (or is
 //! deleted). Keeping them produces no event: a half-typed edit does not flash DELETED.
 //!
-//! Snapshot: this first version rebuilds the [`Inventory`] from the per-file map on every
-//! applied batch (kind registry, scopes and duplicate warnings depend on all files) and diffs
-//! the identity index of the two snapshots; both are linear in the number of objects. The
-//! cost at 100k objects is measured by `tests/watch_bench.rs`.
+//! Snapshot: a batch of up to [`PATCH_LIMIT`] files whose objects are all of built-in kinds
+//! is patched into the [`Inventory`] file by file (see `snapshot.rs`); anything else (CRDs,
+//! guessed kinds, large batches, rescans) rebuilds it from the per-file map. The cost at
+//! 100k objects is measured by `tests/watch_bench.rs`.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::SystemTime;
 
 use rayon::prelude::*;
 
-use super::delta::{self, Delta, IdIndex};
+use super::delta::Delta;
 use super::filter::PathFilter;
+use super::snapshot::{FileData, Snapshot};
 use crate::model::load::{discover, load_file, FileLoad, LoadOptions};
 use crate::model::{Inventory, LoadError, Object, ObjectId, Severity};
+
+/// Batches touching more files than this rebuild the snapshot instead of patching it.
+pub const PATCH_LIMIT: usize = 64;
 
 /// Size and modification time seen just before a file was read; a directory rescan re-reads
 /// only files whose stamp moved.
@@ -42,6 +46,15 @@ impl FileEntry {
     fn stale(&self) -> &[Object] {
         &self.load.objects[self.fresh..]
     }
+
+    fn data(&self) -> FileData<'_> {
+        FileData {
+            objects: &self.load.objects,
+            fresh: self.fresh,
+            problems: &self.load.problems,
+            bytes: self.load.bytes,
+        }
+    }
 }
 
 /// Per-file loads of the input, the snapshot built from them, and the deltas between
@@ -53,40 +66,36 @@ pub struct LiveSet {
     opts: LoadOptions,
     files: BTreeMap<PathBuf, FileEntry>,
     walk_problems: Vec<LoadError>,
-    inventory: Inventory,
-    by_id: IdIndex,
-    /// Per inventory object: kept from an earlier read of a file that now has errors.
-    stale: Vec<bool>,
+    snap: Snapshot,
 }
 
 impl LiveSet {
     /// Loads everything under `paths`, as `load_paths` does.
     pub fn load(paths: &[PathBuf], opts: &LoadOptions) -> LiveSet {
+        let (found, walk_problems) = discover(paths, opts);
         let mut live = LiveSet {
             roots: paths.to_vec(),
             filter: PathFilter::new(paths),
             opts: opts.clone(),
             files: BTreeMap::new(),
-            walk_problems: Vec::new(),
-            inventory: Inventory::default(),
-            by_id: IdIndex::new(),
-            stale: Vec::new(),
+            walk_problems,
+            snap: Snapshot::default(),
         };
-        let (files, walk_problems) = discover(paths, opts);
-        live.walk_problems = walk_problems;
-        live.read_files(files);
-        live.rebuild();
+        for (path, entry) in live.read_files(found) {
+            live.files.insert(path, entry);
+        }
+        live.snap = live.build();
         live
     }
 
     /// The current snapshot.
     pub fn inventory(&self) -> &Inventory {
-        &self.inventory
+        &self.snap.inventory
     }
 
     /// Whether `inventory().objects[index]` is a stale object kept from an earlier read.
     pub fn is_stale(&self, index: usize) -> bool {
-        self.stale.get(index).copied().unwrap_or(false)
+        self.snap.stale.get(index).copied().unwrap_or(false)
     }
 
     /// Files that currently fail to load and show stale objects, in path order.
@@ -96,6 +105,12 @@ impl LiveSet {
             .filter(|(_, e)| !e.stale().is_empty())
             .map(|(p, _)| p.as_path())
             .collect()
+    }
+
+    /// Index in `inventory().objects` of the effective (first) definition of `id`; how a
+    /// consumer maps a [`Delta`] onto the current snapshot.
+    pub fn index_of(&self, id: &ObjectId) -> Option<usize> {
+        self.snap.index_of(id)
     }
 
     /// Number of files loaded.
@@ -109,31 +124,30 @@ impl LiveSet {
     /// re-read); a file is always re-read. Paths the loader would not read are ignored.
     pub fn apply(&mut self, changed: &[PathBuf]) -> Vec<Delta> {
         let changed: BTreeSet<&PathBuf> = changed.iter().collect();
+        let mut removed = BTreeSet::new();
         let mut reread = Vec::new();
         for path in changed {
             if path.is_dir() {
                 if self.filter.visible_under_dir(path) {
-                    reread.extend(self.sync_dir(std::slice::from_ref(path)));
+                    let (gone, found) = self.sync_dir(std::slice::from_ref(path));
+                    removed.extend(gone);
+                    reread.extend(found);
                 }
             } else if path.exists() {
-                if let Some(file) = self.file_key(path) {
-                    reread.push(file);
-                }
+                reread.extend(self.file_key(path));
             } else {
-                self.remove_under(path);
+                removed.extend(self.stored_under(path));
             }
         }
-        self.read_files(reread);
-        self.rebuild()
+        self.commit(removed, reread)
     }
 
     /// Walks every root again (after an event-queue overflow): new files are read, vanished
     /// ones removed, and files whose size or modification time moved re-read.
     pub fn rescan(&mut self) -> Vec<Delta> {
         let roots = self.roots.clone();
-        let reread = self.sync_dir(&roots);
-        self.read_files(reread);
-        self.rebuild()
+        let (gone, found) = self.sync_dir(&roots);
+        self.commit(gone.into_iter().collect(), found)
     }
 
     /// The key under which `path` is (or would be) stored, if the loader reads it.
@@ -144,47 +158,47 @@ impl LiveSet {
         (self.files.contains_key(path) || self.filter.wants_file(path)).then(|| path.to_path_buf())
     }
 
-    /// Walks `dirs` as the loader does; removes stored files under them that the walk no
-    /// longer finds; returns the found files that are new or whose stamp moved.
-    fn sync_dir(&mut self, dirs: &[PathBuf]) -> Vec<PathBuf> {
+    /// Walks `dirs` as the loader does: returns the stored files under them the walk no
+    /// longer finds, and the found files that are new or whose stamp moved.
+    fn sync_dir(&mut self, dirs: &[PathBuf]) -> (Vec<PathBuf>, Vec<PathBuf>) {
         let (found, problems) = discover(dirs, &self.opts);
         if dirs == self.roots.as_slice() {
             self.walk_problems = problems;
         }
         let found_set: HashSet<&PathBuf> = found.iter().collect();
-        let gone: Vec<PathBuf> = self
+        let gone = self
             .files
             .keys()
             .filter(|k| dirs.iter().any(|d| k.starts_with(d)) && !found_set.contains(k))
             .cloned()
             .collect();
-        for k in gone {
-            self.files.remove(&k);
-        }
-        found
-            .into_iter()
-            .filter(|f| self.files.get(f).is_none_or(|e| e.stamp != stamp(f)))
-            .collect()
-    }
-
-    /// Forgets `path` and every stored file under it.
-    fn remove_under(&mut self, path: &Path) {
-        if let Some(named) = self.filter.explicit(path).map(Path::to_path_buf) {
-            self.files.remove(&named);
-        }
-        let under: Vec<PathBuf> = self
-            .files
-            .range::<PathBuf, _>(path.to_path_buf()..)
-            .take_while(|(k, _)| k.starts_with(path))
-            .map(|(k, _)| k.clone())
+        let changed = found
+            .iter()
+            .filter(|f| self.files.get(*f).is_none_or(|e| e.stamp != stamp(f)))
+            .cloned()
             .collect();
-        for k in under {
-            self.files.remove(&k);
-        }
+        (gone, changed)
     }
 
-    /// Reads `paths` in parallel and merges each result with what the file showed before.
-    fn read_files(&mut self, paths: Vec<PathBuf>) {
+    /// `path` itself if stored (or a named root), and every stored file under it.
+    fn stored_under(&self, path: &Path) -> Vec<PathBuf> {
+        let mut out: Vec<PathBuf> = self
+            .filter
+            .explicit(path)
+            .map(Path::to_path_buf)
+            .into_iter()
+            .collect();
+        out.extend(
+            self.files
+                .range::<PathBuf, _>(path.to_path_buf()..)
+                .take_while(|(k, _)| k.starts_with(path))
+                .map(|(k, _)| k.clone()),
+        );
+        out
+    }
+
+    /// Reads `paths` in parallel; each result is merged with what the file showed before.
+    fn read_files(&self, paths: Vec<PathBuf>) -> Vec<(PathBuf, FileEntry)> {
         let opts = &self.opts;
         let loads: Vec<(PathBuf, Stamp, FileLoad)> = paths
             .into_par_iter()
@@ -194,46 +208,66 @@ impl LiveSet {
                 (p, s, load)
             })
             .collect();
-        for (path, stamp, load) in loads {
-            let entry = merge(&path, self.files.get(&path), load, stamp);
-            self.files.insert(path, entry);
-        }
-    }
-
-    /// Rebuilds the snapshot from the per-file map and returns the deltas from the previous
-    /// one.
-    fn rebuild(&mut self) -> Vec<Delta> {
-        let loads: Vec<FileLoad> = self.files.values().map(|e| e.load.clone()).collect();
-        let inventory = Inventory::build(loads, self.walk_problems.clone());
-        let by_id = delta::index(&inventory.objects);
-        let deltas = delta::diff(
-            &self.inventory.objects,
-            &self.by_id,
-            &inventory.objects,
-            &by_id,
-        );
-        self.stale = self.stale_flags(&inventory);
-        self.inventory = inventory;
-        self.by_id = by_id;
-        deltas
-    }
-
-    /// Marks the snapshot's objects that are stale ones. Matched by the shared `raw`
-    /// allocation, which the inventory keeps, so this does not depend on object order.
-    fn stale_flags(&self, inventory: &Inventory) -> Vec<bool> {
-        let raws: HashSet<*const serde_json::Value> = self
-            .files
-            .values()
-            .flat_map(|e| e.stale().iter().map(|o| Arc::as_ptr(&o.raw)))
-            .collect();
-        if raws.is_empty() {
-            return Vec::new();
-        }
-        inventory
-            .objects
-            .iter()
-            .map(|o| raws.contains(&Arc::as_ptr(&o.raw)))
+        loads
+            .into_iter()
+            .map(|(path, stamp, load)| {
+                let entry = merge(&path, self.files.get(&path), load, stamp);
+                (path, entry)
+            })
             .collect()
+    }
+
+    /// Stores the batch's results and brings the snapshot up to date.
+    fn commit(&mut self, removed: BTreeSet<PathBuf>, reread: Vec<PathBuf>) -> Vec<Delta> {
+        let mut updates: BTreeMap<PathBuf, Option<FileEntry>> =
+            removed.into_iter().map(|p| (p, None)).collect();
+        for (path, entry) in self.read_files(reread) {
+            updates.insert(path, Some(entry));
+        }
+        if self.patchable(&updates) {
+            return self.patch(updates);
+        }
+        for (path, entry) in updates {
+            match entry {
+                Some(e) => self.files.insert(path, e),
+                None => self.files.remove(&path),
+            };
+        }
+        let new = self.build();
+        let old = std::mem::replace(&mut self.snap, new);
+        self.snap.diff_all(&old)
+    }
+
+    fn patchable(&self, updates: &BTreeMap<PathBuf, Option<FileEntry>>) -> bool {
+        updates.len() <= PATCH_LIMIT
+            && updates.iter().all(|(path, new)| {
+                let old = self
+                    .files
+                    .get(path)
+                    .map_or(&[][..], |e| &e.load.objects[..]);
+                let new = new.as_ref().map_or(&[][..], |e| &e.load.objects[..]);
+                self.snap.can_patch(old, new)
+            })
+    }
+
+    fn patch(&mut self, updates: BTreeMap<PathBuf, Option<FileEntry>>) -> Vec<Delta> {
+        let mut before = HashMap::new();
+        for (path, entry) in updates {
+            self.snap
+                .patch(&path, entry.as_ref().map(FileEntry::data), &mut before);
+            match entry {
+                Some(e) => self.files.insert(path, e),
+                None => self.files.remove(&path),
+            };
+        }
+        self.snap.finish_patch(before)
+    }
+
+    fn build(&self) -> Snapshot {
+        Snapshot::build(
+            self.files.iter().map(|(p, e)| (p.as_path(), e.data())),
+            &self.walk_problems,
+        )
     }
 }
 

@@ -7,6 +7,8 @@
 pub mod delta;
 pub mod filter;
 pub mod live;
+pub mod poll;
+mod snapshot;
 pub mod watcher;
 
 use std::collections::BTreeSet;

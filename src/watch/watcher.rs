@@ -13,20 +13,16 @@ use std::sync::mpsc::Sender;
 use std::time::Duration;
 
 use anyhow::Context;
-use notify::event::{EventKind, ModifyKind};
-use notify::{ErrorKind, PollWatcher, RecommendedWatcher, RecursiveMode};
+use notify::event::{AccessKind, AccessMode, EventKind, ModifyKind};
+use notify::{ErrorKind, RecommendedWatcher, RecursiveMode};
 use notify_debouncer_full::{
-    new_debouncer_opt, DebounceEventResult, DebouncedEvent, Debouncer, NoCache, RecommendedCache,
+    new_debouncer_opt, DebounceEventResult, DebouncedEvent, Debouncer, RecommendedCache,
 };
 
 use super::filter::PathFilter;
 
 /// How long events are coalesced before a batch is sent.
 pub const DEBOUNCE: Duration = Duration::from_millis(100);
-
-/// How often `--poll` mode stats the tree (a compromise between latency and the cost of a
-/// full stat walk on network file systems).
-pub const POLL_INTERVAL: Duration = Duration::from_millis(500);
 
 /// What the watcher reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,39 +46,52 @@ enum Inner {
         _debouncer: Debouncer<RecommendedWatcher, RecommendedCache>,
     },
     Poll {
-        _debouncer: Debouncer<PollWatcher, NoCache>,
+        _poller: super::poll::Poller,
     },
 }
 
 impl Watcher {
     /// Starts watching `roots` (directories recursively, files through their parent
-    /// directory) and sends batches to `tx` until dropped. `poll` uses notify's
-    /// `PollWatcher` (for network file systems where inotify sees nothing).
+    /// directory) and sends batches to `tx` until dropped. `poll` walks the tree every
+    /// [`POLL_INTERVAL`](super::poll::POLL_INTERVAL) instead (network file systems, where
+    /// inotify sees nothing; see `poll.rs` for why not notify's `PollWatcher`).
     ///
     /// Fails when a root cannot be watched, except for the inotify watch limit, which is
     /// sent as [`WatchEvent::Error`] (watching goes on for what was covered).
     pub fn start(roots: &[PathBuf], poll: bool, tx: Sender<WatchEvent>) -> anyhow::Result<Watcher> {
-        let filter = PathFilter::new(roots);
-        let targets = targets(&filter);
-        let handler = {
-            let tx = tx.clone();
-            let filter = filter.clone();
-            move |result: DebounceEventResult| forward(&filter, result, &tx)
-        };
+        if let Some(missing) = roots.iter().find(|r| !r.exists()) {
+            anyhow::bail!(
+                "cannot watch {}: no such file or directory",
+                missing.display()
+            );
+        }
         let inner = if poll {
-            let config = notify::Config::default().with_poll_interval(POLL_INTERVAL);
-            let mut d = new_debouncer_opt(DEBOUNCE, None, handler, NoCache, config)?;
-            watch_all(&targets, &tx, |p, m| d.watch(p, m))?;
-            Inner::Poll { _debouncer: d }
+            Inner::Poll {
+                _poller: super::poll::spawn(roots, tx)?,
+            }
         } else {
-            let config = notify::Config::default();
-            let cache = RecommendedCache::new();
-            let mut d = new_debouncer_opt(DEBOUNCE, None, handler, cache, config)?;
-            watch_all(&targets, &tx, |p, m| d.watch(p, m))?;
-            Inner::Native { _debouncer: d }
+            Inner::Native {
+                _debouncer: native(roots, tx)?,
+            }
         };
         Ok(Watcher { _inner: inner })
     }
+}
+
+fn native(
+    roots: &[PathBuf],
+    tx: Sender<WatchEvent>,
+) -> anyhow::Result<Debouncer<RecommendedWatcher, RecommendedCache>> {
+    let filter = PathFilter::new(roots);
+    let targets = targets(&filter);
+    let handler = {
+        let tx = tx.clone();
+        move |result: DebounceEventResult| forward(&filter, result, &tx)
+    };
+    let config = notify::Config::default();
+    let mut d = new_debouncer_opt(DEBOUNCE, None, handler, RecommendedCache::new(), config)?;
+    watch_all(&targets, &tx, |p, m| d.watch(p, m))?;
+    Ok(d)
 }
 
 /// Directories to watch: each directory root recursively, and the parent of each file root
@@ -163,10 +172,15 @@ pub fn relevant_paths(filter: &PathFilter, events: &[DebouncedEvent]) -> Vec<Pat
     out.into_iter().collect()
 }
 
-/// A visible manifest file; a directory created, renamed or removed (its files come and go
+/// Not a read, and: a visible manifest file; a directory created, renamed or removed (its files come and go
 /// with it); or a path that no longer exists (it may have been a directory). Metadata
-/// changes of existing directories are noise (the poll watcher reports one per new file).
+/// changes of existing directories are noise.
 fn relevant(filter: &PathFilter, kind: &EventKind, path: &Path) -> bool {
+    // Reads (ours included: inotify reports the opens of our own re-reads) change nothing;
+    // only a writer's close means new content.
+    if matches!(kind, EventKind::Access(a) if *a != AccessKind::Close(AccessMode::Write)) {
+        return false;
+    }
     if !filter.visible_under_dir(path) {
         return false;
     }
@@ -233,6 +247,18 @@ mod tests {
             ev(modify, &[&root.join("a.yaml")]),
             ev(modify, &[&root.join("a.yaml")]),
             ev(modify, &[&root.join("notes.txt")]),
+            ev(
+                EventKind::Access(AccessKind::Open(AccessMode::Any)),
+                &[&root.join("b.yaml")],
+            ),
+            ev(
+                EventKind::Access(AccessKind::Close(AccessMode::Read)),
+                &[&root.join("b.yaml")],
+            ),
+            ev(
+                EventKind::Access(AccessKind::Close(AccessMode::Write)),
+                &[&root.join("c.yaml")],
+            ),
             ev(modify, &[&root.join(".git/index.yaml")]),
             ev(modify, &[&root.join("sub")]),
             ev(EventKind::Create(CreateKind::Folder), &[&root.join("sub")]),
@@ -243,7 +269,12 @@ mod tests {
         ];
         assert_eq!(
             relevant_paths(&filter, &events),
-            [root.join("a.yaml"), root.join("gone"), root.join("sub")]
+            [
+                root.join("a.yaml"),
+                root.join("c.yaml"),
+                root.join("gone"),
+                root.join("sub")
+            ]
         );
         Ok(())
     }

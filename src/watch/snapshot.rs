@@ -1,0 +1,259 @@
+//! The [`Inventory`] a live set shows, kept up to date file by file.
+//!
+//! A full build does what `Inventory::build` does (kind registry from the objects, scope
+//! resolution, duplicate warnings), through the same public functions (`registry_for`,
+//! `resolve_scope`, `duplicates`), but keeps each part apart so one file can later be patched
+//! in place: its objects are spliced into `objects`, its scope warnings and the duplicate
+//! warnings of the identities it touches are recomputed, and only those identities are
+//! compared for deltas. Patching is only valid when the kind registry cannot change, i.e. the
+//! file's objects (before and after) are all of built-in kinds and none is a CRD; otherwise,
+//! and for large batches, the caller rebuilds.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use super::delta::{self, Delta};
+use crate::kinds::{KindOrigin, KindRegistry};
+use crate::model::{
+    duplicates, registry_for, resolve_scope, Inventory, LoadError, Object, ObjectId,
+};
+
+/// One file's input to the snapshot: its objects as loaded (scope not yet resolved), of which
+/// the first `fresh` come from the latest read and the rest are stale.
+pub(crate) struct FileData<'a> {
+    pub objects: &'a [Object],
+    pub fresh: usize,
+    pub problems: &'a [LoadError],
+    pub bytes: u64,
+}
+
+/// What the snapshot remembers of one file.
+#[derive(Debug, Default)]
+struct Slot {
+    len: usize,
+    bytes: u64,
+    /// The file's load problems and the scope warnings of its objects.
+    problems: Vec<LoadError>,
+}
+
+/// The inventory plus what patching it needs.
+#[derive(Debug, Default)]
+pub(crate) struct Snapshot {
+    pub inventory: Inventory,
+    /// Per inventory object: a stale one.
+    pub stale: Vec<bool>,
+    /// Positions of each identity's definitions, ascending (the first is the effective one).
+    defs: HashMap<ObjectId, Vec<usize>>,
+    slots: BTreeMap<PathBuf, Slot>,
+    walk_problems: Vec<LoadError>,
+    registry_problems: Vec<LoadError>,
+    duplicate_problems: HashMap<ObjectId, Vec<LoadError>>,
+}
+
+impl Snapshot {
+    /// A full build from every file, in path order.
+    pub fn build<'a>(
+        files: impl Iterator<Item = (&'a Path, FileData<'a>)>,
+        walk_problems: &[LoadError],
+    ) -> Snapshot {
+        let files: Vec<_> = files.collect();
+        let all: Vec<Object> = files
+            .iter()
+            .flat_map(|(_, f)| f.objects.iter().cloned())
+            .collect();
+        let mut snap = Snapshot {
+            walk_problems: walk_problems.to_vec(),
+            ..Snapshot::default()
+        };
+        snap.inventory.kinds = registry_for(&all, &mut snap.registry_problems);
+        snap.inventory.objects = all;
+        let mut at = 0;
+        for (path, f) in &files {
+            let range = at..at + f.objects.len();
+            let scope = resolve_all(&snap.inventory.kinds, &mut snap.inventory.objects[range]);
+            snap.slots.insert(path.to_path_buf(), slot(f, scope));
+            snap.stale
+                .extend((0..f.objects.len()).map(|i| i >= f.fresh));
+            at += f.objects.len();
+        }
+        for (i, o) in snap.inventory.objects.iter().enumerate() {
+            snap.defs.entry(o.id.clone()).or_default().push(i);
+        }
+        let ids: Vec<ObjectId> = snap
+            .defs
+            .iter()
+            .filter(|(_, p)| p.len() > 1)
+            .map(|(id, _)| id.clone())
+            .collect();
+        snap.refresh_duplicates(&ids);
+        snap.finish();
+        snap
+    }
+
+    /// Deltas from `old` to `self`, comparing every identity.
+    pub fn diff_all(&self, old: &Snapshot) -> Vec<Delta> {
+        let first = |s: &Snapshot| -> delta::IdIndex {
+            s.defs.iter().map(|(id, p)| (id.clone(), p[0])).collect()
+        };
+        delta::diff(
+            &old.inventory.objects,
+            &first(old),
+            &self.inventory.objects,
+            &first(self),
+        )
+    }
+
+    /// Whether replacing a file's `old` objects with `new` ones leaves the kind registry as
+    /// it is (so the file can be patched in).
+    pub fn can_patch(&self, old: &[Object], new: &[Object]) -> bool {
+        old.iter().chain(new).all(|o| {
+            !is_crd(o)
+                && self
+                    .inventory
+                    .kinds
+                    .get(&o.id.group, &o.id.kind)
+                    .is_some_and(|k| k.origin == KindOrigin::Builtin)
+        })
+    }
+
+    /// Index of the effective definition of `id`.
+    pub fn index_of(&self, id: &ObjectId) -> Option<usize> {
+        self.defs.get(id).map(|p| p[0])
+    }
+
+    /// Replaces (or removes, with `None`) one file's contribution and returns the touched
+    /// identities with their effective definition before the change (first touch wins, so
+    /// several patches can share one `before` map).
+    pub fn patch(
+        &mut self,
+        path: &Path,
+        file: Option<FileData<'_>>,
+        before: &mut HashMap<ObjectId, Option<Object>>,
+    ) {
+        let at: usize = self
+            .slots
+            .range::<PathBuf, _>(..path.to_path_buf())
+            .map(|(_, s)| s.len)
+            .sum();
+        let old_len = self.slots.get(path).map_or(0, |s| s.len);
+        let mut new_objs: Vec<Object> = file.as_ref().map_or(Vec::new(), |f| f.objects.to_vec());
+        let scope = resolve_all(&self.inventory.kinds, &mut new_objs);
+        let touched: Vec<ObjectId> = self.inventory.objects[at..at + old_len]
+            .iter()
+            .chain(&new_objs)
+            .map(|o| o.id.clone())
+            .collect();
+        for id in &touched {
+            if !before.contains_key(id) {
+                let now = self.index_of(id).map(|i| self.inventory.objects[i].clone());
+                before.insert(id.clone(), now);
+            }
+        }
+        self.splice_defs(at, old_len, &new_objs);
+        let stale = file.as_ref().map_or(Vec::new(), |f| {
+            (0..f.objects.len()).map(|i| i >= f.fresh).collect()
+        });
+        self.stale.splice(at..at + old_len, stale);
+        self.inventory.objects.splice(at..at + old_len, new_objs);
+        match file {
+            Some(f) => {
+                self.slots.insert(path.to_path_buf(), slot(&f, scope));
+            }
+            None => {
+                self.slots.remove(path);
+            }
+        }
+        self.refresh_duplicates(&touched);
+    }
+
+    /// Deltas for the identities in `before`, after patching; then re-assembles the totals.
+    pub fn finish_patch(&mut self, before: HashMap<ObjectId, Option<Object>>) -> Vec<Delta> {
+        self.finish();
+        let mut out: Vec<Delta> = before
+            .into_iter()
+            .filter_map(|(id, old)| {
+                let now = self.index_of(&id).map(|i| &self.inventory.objects[i]);
+                delta::compare(id, old.as_ref(), now)
+            })
+            .collect();
+        out.sort_by(|a, b| a.id.cmp(&b.id));
+        out
+    }
+
+    /// Moves definition positions for replacing `old_len` objects at `at` with `new`.
+    fn splice_defs(&mut self, at: usize, old_len: usize, new: &[Object]) {
+        for o in &self.inventory.objects[at..at + old_len] {
+            if let Some(p) = self.defs.get_mut(&o.id) {
+                p.retain(|&i| i < at || i >= at + old_len);
+            }
+        }
+        if new.len() != old_len {
+            for p in self.defs.values_mut() {
+                for i in p.iter_mut().filter(|i| **i >= at + old_len) {
+                    *i = *i + new.len() - old_len;
+                }
+            }
+        }
+        for (k, o) in new.iter().enumerate() {
+            let p = self.defs.entry(o.id.clone()).or_default();
+            let pos = p.partition_point(|&i| i < at + k);
+            p.insert(pos, at + k);
+        }
+        self.defs.retain(|_, p| !p.is_empty());
+    }
+
+    /// Recomputes the duplicate warnings of `ids` from their current definitions.
+    fn refresh_duplicates(&mut self, ids: &[ObjectId]) {
+        for id in ids {
+            let defs: Vec<Object> = self.defs.get(id).map_or(Vec::new(), |p| {
+                p.iter()
+                    .map(|&i| self.inventory.objects[i].clone())
+                    .collect()
+            });
+            let warnings = if defs.len() > 1 {
+                duplicates(&defs)
+            } else {
+                Vec::new()
+            };
+            if warnings.is_empty() {
+                self.duplicate_problems.remove(id);
+            } else {
+                self.duplicate_problems.insert(id.clone(), warnings);
+            }
+        }
+    }
+
+    /// Re-assembles problems, file count and bytes, ordered as `Inventory::build` orders them.
+    fn finish(&mut self) {
+        let mut problems = self.walk_problems.clone();
+        problems.extend(self.slots.values().flat_map(|s| s.problems.iter().cloned()));
+        problems.extend(self.registry_problems.iter().cloned());
+        problems.extend(self.duplicate_problems.values().flatten().cloned());
+        problems.sort_by(|a, b| (&a.path, a.line, a.column).cmp(&(&b.path, b.line, b.column)));
+        self.inventory.problems = problems;
+        self.inventory.files = self.slots.len();
+        self.inventory.bytes = self.slots.values().map(|s| s.bytes).sum();
+    }
+}
+
+fn slot(f: &FileData<'_>, scope: Vec<LoadError>) -> Slot {
+    let mut problems = f.problems.to_vec();
+    problems.extend(scope);
+    Slot {
+        len: f.objects.len(),
+        bytes: f.bytes,
+        problems,
+    }
+}
+
+/// Resolves each object's scope, returning the warnings.
+fn resolve_all(kinds: &KindRegistry, objects: &mut [Object]) -> Vec<LoadError> {
+    objects
+        .iter_mut()
+        .filter_map(|o| resolve_scope(kinds, o))
+        .collect()
+}
+
+fn is_crd(o: &Object) -> bool {
+    &*o.id.kind == "CustomResourceDefinition" && &*o.id.group == "apiextensions.k8s.io"
+}
