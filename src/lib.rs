@@ -11,6 +11,7 @@ pub mod graph;
 pub mod index;
 pub mod kinds;
 pub mod model;
+pub mod print;
 pub mod query;
 pub mod selector;
 pub mod ui;

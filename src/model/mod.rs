@@ -2,6 +2,7 @@
 
 mod diagnostic;
 mod extract;
+pub mod fields;
 mod inventory;
 pub mod load;
 mod object;

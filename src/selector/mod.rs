@@ -1,1 +1,54 @@
-//! (in progress)
+//! Label and field selectors, exact to k8s.io/apimachinery and component-helpers.
+//!
+//! Pure: no I/O. `labels` + `lex` + `parse` implement `labels.Parse`; `fields` implements
+//! `fields.ParseSelector`; `structured` turns `LabelSelector`, selector maps and
+//! `NodeSelector` objects into selectors; `protocol` answers the JSON requests of the
+//! shared conformance vectors (`kubesift selector --jsonl`); `explain` words requirements.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+pub mod error;
+pub mod explain;
+pub mod fields;
+mod gosort;
+pub mod labels;
+mod lex;
+mod parse;
+pub mod protocol;
+pub mod structured;
+
+pub use error::ParseError;
+pub use fields::{parse as parse_fields, FieldOperator, FieldRequirement, FieldSelector};
+pub use labels::{parse as parse_labels, Operator, Requirement, Selector};
+pub use structured::{label_selector_from_value, map_selector, NodeSelector};
+
+/// Read access to a label set, whatever map holds it.
+pub trait LabelGet {
+    /// The value of label `key`, if present.
+    fn label(&self, key: &str) -> Option<&str>;
+}
+
+impl LabelGet for BTreeMap<Arc<str>, Arc<str>> {
+    fn label(&self, key: &str) -> Option<&str> {
+        self.get(key).map(|v| &**v)
+    }
+}
+
+impl LabelGet for BTreeMap<String, String> {
+    fn label(&self, key: &str) -> Option<&str> {
+        self.get(key).map(String::as_str)
+    }
+}
+
+impl LabelGet for HashMap<String, String> {
+    fn label(&self, key: &str) -> Option<&str> {
+        self.get(key).map(String::as_str)
+    }
+}
+
+impl<T: LabelGet + ?Sized> LabelGet for &T {
+    fn label(&self, key: &str) -> Option<&str> {
+        (**self).label(key)
+    }
+}

@@ -1,0 +1,223 @@
+//! `kubesift get`: kubectl's `get`, offline, over the loaded manifests.
+
+mod filter;
+mod output;
+mod request;
+mod watch;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+
+use super::{paths_or_cwd, LoadArgs};
+use crate::model::load::load_paths;
+use crate::model::Inventory;
+
+pub use filter::{select, Query};
+pub use output::{render, Format, RenderOptions};
+pub use request::{parse_requests, Request, Requests};
+
+/// `kubesift get [TYPE[,TYPE…] [NAME…] | TYPE/NAME…] [-f PATH]… [flags]`
+///
+/// Lists the objects found in PATH (default `.`), filtered like `kubectl get`. Without `-n`
+/// every namespace is shown (a folder is not a cluster context); with no TYPE, every object.
+#[derive(Debug, Args)]
+pub struct GetArgs {
+    /// TYPE[,TYPE…] followed by optional NAMEs, or TYPE/NAME pairs. TYPE is a plural,
+    /// singular or short name, optionally `.group`; `all` as in kubectl.
+    #[arg(value_name = "TYPE[/NAME]")]
+    pub resources: Vec<String>,
+    /// File or directory to read (repeatable; directories are walked recursively).
+    #[arg(short = 'f', long = "filename", value_name = "PATH")]
+    pub files: Vec<PathBuf>,
+    /// Label selector (`-l app=web,tier!=cache`), Kubernetes syntax.
+    #[arg(short = 'l', long = "selector", value_name = "SELECTOR")]
+    pub selector: Option<String>,
+    /// Field selector (`--field-selector metadata.namespace=shop`).
+    #[arg(long = "field-selector", value_name = "SELECTOR")]
+    pub field_selector: Option<String>,
+    /// Only this namespace (cluster-scoped objects are still listed).
+    #[arg(short = 'n', long, value_name = "NS")]
+    pub namespace: Option<String>,
+    /// All namespaces (the default; accepted for kubectl compatibility).
+    #[arg(short = 'A', long = "all-namespaces", conflicts_with = "namespace")]
+    pub all_namespaces: bool,
+    /// Label keys to show as columns (repeatable, comma-separated).
+    #[arg(
+        short = 'L',
+        long = "label-columns",
+        value_name = "KEY",
+        value_delimiter = ','
+    )]
+    pub label_columns: Vec<String>,
+    /// Show all labels as the last column.
+    #[arg(long)]
+    pub show_labels: bool,
+    /// Output format.
+    #[arg(short = 'o', long, value_enum, value_name = "FORMAT")]
+    pub output: Option<OutputArg>,
+    /// Sort by a JSONPath expression (`{.metadata.name}`, `.spec.replicas`).
+    #[arg(long, value_name = "JSONPATH")]
+    pub sort_by: Option<String>,
+    /// Omit the table headers.
+    #[arg(long)]
+    pub no_headers: bool,
+    /// After listing, watch the files and print one line per change.
+    #[arg(short = 'w', long)]
+    pub watch: bool,
+    /// With `-w`: prefix each change with ADDED, MODIFIED or DELETED.
+    #[arg(long, requires = "watch")]
+    pub output_watch_events: bool,
+    /// With `-w`: poll the file system instead of using OS events (network filesystems).
+    #[arg(long, requires = "watch")]
+    pub poll: bool,
+    #[command(flatten)]
+    pub load: LoadArgs,
+}
+
+/// `-o` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OutputArg {
+    Wide,
+    Name,
+    Json,
+    Yaml,
+}
+
+/// Runs `kubesift get`: 0 when the query ran, 1 on a usage or selector error, 2 when
+/// nothing could be loaded.
+pub fn run(args: GetArgs) -> ExitCode {
+    let paths = paths_or_cwd(&args.files);
+    if args.watch {
+        return run_watch(&args, &paths);
+    }
+    let inv = load_paths(&paths, &args.load.options());
+    report_problems(&inv);
+    if inv.objects.is_empty() && (inv.files == 0 || inv.error_count() > 0) {
+        eprintln!("error: nothing could be loaded from {}", show_paths(&paths));
+        return ExitCode::from(2);
+    }
+    match execute(&args, &inv) {
+        Ok(out) => {
+            let mut stdout = std::io::stdout().lock();
+            // A closed pipe (`| head`) is not an error worth reporting.
+            let _ = stdout.write_all(out.stdout.as_bytes());
+            let _ = stdout.flush();
+            for line in &out.stderr {
+                eprintln!("{line}");
+            }
+            ExitCode::from(out.code)
+        }
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `get -w`: the kinds are resolved against the first load, then changes stream in.
+fn run_watch(args: &GetArgs, paths: &[PathBuf]) -> ExitCode {
+    let inv = load_paths(paths, &args.load.options());
+    report_problems(&inv);
+    let prepared = parse_requests(&args.resources, &inv.kinds).and_then(|reqs| {
+        let query = Query::new(
+            args.selector.as_deref(),
+            args.field_selector.as_deref(),
+            args.namespace.as_deref(),
+        )?;
+        select(&inv, &reqs, &query, None)?;
+        Ok((reqs, query))
+    });
+    let (reqs, query) = match prepared {
+        Ok(p) => p,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(1);
+        }
+    };
+    let mut opts = render_options(args, &reqs);
+    opts.single_item = true;
+    opts.kind_prefix = reqs.all_kinds || reqs.list.len() > 1;
+    let printer = watch::WatchPrinter::new(&reqs, &query, opts, args.output_watch_events);
+    match watch::run(paths, &args.load.options(), args.poll, printer) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn render_options(args: &GetArgs, reqs: &Requests) -> RenderOptions {
+    RenderOptions {
+        format: match args.output {
+            None => Format::Table { wide: false },
+            Some(OutputArg::Wide) => Format::Table { wide: true },
+            Some(OutputArg::Name) => Format::Name,
+            Some(OutputArg::Json) => Format::Json,
+            Some(OutputArg::Yaml) => Format::Yaml,
+        },
+        with_namespace: args.namespace.is_none(),
+        label_columns: args.label_columns.clone(),
+        show_labels: args.show_labels,
+        no_headers: args.no_headers,
+        single_item: reqs.single_item_implied(),
+        kind_prefix: false,
+        now: chrono::Utc::now(),
+    }
+}
+
+/// What one `get` produced.
+#[derive(Debug, Default)]
+pub struct GetOutput {
+    pub stdout: String,
+    /// Messages such as `No resources found` and not-found errors.
+    pub stderr: Vec<String>,
+    pub code: u8,
+}
+
+/// Resolves, filters and renders; `Err` is a usage or selector error.
+pub fn execute(args: &GetArgs, inv: &Inventory) -> Result<GetOutput, String> {
+    let requests = parse_requests(&args.resources, &inv.kinds)?;
+    let query = Query::new(
+        args.selector.as_deref(),
+        args.field_selector.as_deref(),
+        args.namespace.as_deref(),
+    )?;
+    let selection = select(inv, &requests, &query, args.sort_by.as_deref())?;
+    let opts = render_options(args, &requests);
+    let objects: Vec<_> = selection.objects.iter().map(|&i| &inv.objects[i]).collect();
+    let mut out = GetOutput {
+        stdout: render(&objects, &opts),
+        ..GetOutput::default()
+    };
+    for missing in &selection.not_found {
+        out.stderr
+            .push(format!("Error from server (NotFound): {missing}"));
+        out.code = 1;
+    }
+    if objects.is_empty() && selection.not_found.is_empty() && opts.format.is_table() {
+        out.stderr.push(match &args.namespace {
+            Some(ns) => format!("No resources found in {ns} namespace."),
+            None => "No resources found".to_owned(),
+        });
+    }
+    Ok(out)
+}
+
+fn report_problems(inv: &Inventory) {
+    let mut err = std::io::stderr().lock();
+    for p in &inv.problems {
+        let _ = writeln!(err, "{p}");
+    }
+}
+
+fn show_paths(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}

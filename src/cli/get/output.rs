@@ -1,0 +1,253 @@
+//! Rendering a selection as kubectl does: per-kind tables, `-o name`, `-o json|yaml`.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use crate::model::Object;
+use crate::print::{columns, yaml, Table};
+
+/// Output format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Table { wide: bool },
+    Name,
+    Json,
+    Yaml,
+}
+
+impl Format {
+    pub fn is_table(self) -> bool {
+        matches!(self, Format::Table { .. })
+    }
+}
+
+/// Everything rendering needs besides the objects.
+#[derive(Clone, Debug)]
+pub struct RenderOptions {
+    pub format: Format,
+    /// Add a NAMESPACE column for namespaced kinds (no `-n`).
+    pub with_namespace: bool,
+    pub label_columns: Vec<String>,
+    pub show_labels: bool,
+    pub no_headers: bool,
+    /// Print a lone object rather than a `List` (`get TYPE/NAME`).
+    pub single_item: bool,
+    /// Always name rows `kind.group/name` (a watch over several kinds).
+    pub kind_prefix: bool,
+    pub now: DateTime<Utc>,
+}
+
+/// Renders the objects in the chosen format.
+pub fn render(objects: &[&Object], opts: &RenderOptions) -> String {
+    match opts.format {
+        Format::Table { wide } => tables(objects, opts, wide),
+        Format::Name => objects
+            .iter()
+            .map(|o| format!("{}\n", o.id.kubectl_name()))
+            .collect(),
+        Format::Json => to_json(&document(objects, opts.single_item)),
+        Format::Yaml => yaml::to_string(&document(objects, opts.single_item)),
+    }
+}
+
+/// The object as the API server would return it: the manifest, with the effective
+/// namespace filled in for namespaced kinds.
+pub fn served(obj: &Object) -> Value {
+    let mut v = (*obj.raw).clone();
+    if obj.namespaced && obj.declared_namespace.is_none() {
+        if let Some(meta) = v.get_mut("metadata").and_then(Value::as_object_mut) {
+            meta.insert(
+                "namespace".into(),
+                Value::String(obj.namespace().to_owned()),
+            );
+        }
+    }
+    v
+}
+
+/// A `kind: List` of the objects, or the lone object.
+fn document(objects: &[&Object], single: bool) -> Value {
+    if single && objects.len() == 1 {
+        return served(objects[0]);
+    }
+    json!({
+        "apiVersion": "v1",
+        "items": objects.iter().map(|o| served(o)).collect::<Vec<_>>(),
+        "kind": "List",
+        "metadata": {"resourceVersion": ""},
+    })
+}
+
+/// `json.MarshalIndent(obj, "", "    ")`: four spaces, sorted keys, Go's HTML escaping.
+pub fn to_json(v: &Value) -> String {
+    let mut buf = Vec::new();
+    let mut ser = serde_json::Serializer::with_formatter(&mut buf, GoFormatter::new());
+    if v.serialize(&mut ser).is_err() {
+        return String::new();
+    }
+    buf.push(b'\n');
+    String::from_utf8(buf).unwrap_or_default()
+}
+
+/// Pretty printer that escapes `<`, `>`, `&`, U+2028 and U+2029 as Go's encoder does.
+struct GoFormatter<'a> {
+    pretty: serde_json::ser::PrettyFormatter<'a>,
+}
+
+impl GoFormatter<'_> {
+    fn new() -> Self {
+        GoFormatter {
+            pretty: serde_json::ser::PrettyFormatter::with_indent(b"    "),
+        }
+    }
+}
+
+macro_rules! delegate {
+    ($($name:ident $(($arg:ident: $ty:ty))?),* $(,)?) => {$(
+        fn $name<W: ?Sized + std::io::Write>(&mut self, w: &mut W $(, $arg: $ty)?) -> std::io::Result<()> {
+            self.pretty.$name(w $(, $arg)?)
+        }
+    )*};
+}
+
+impl serde_json::ser::Formatter for GoFormatter<'_> {
+    delegate!(
+        begin_array,
+        end_array,
+        begin_array_value(first: bool),
+        end_array_value,
+        begin_object,
+        end_object,
+        begin_object_key(first: bool),
+        begin_object_value,
+        end_object_value,
+    );
+
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        let mut last = 0;
+        for (i, c) in fragment.char_indices() {
+            let esc = match c {
+                '<' => "\\u003c",
+                '>' => "\\u003e",
+                '&' => "\\u0026",
+                '\u{2028}' => "\\u2028",
+                '\u{2029}' => "\\u2029",
+                _ => continue,
+            };
+            w.write_all(&fragment.as_bytes()[last..i])?;
+            w.write_all(esc.as_bytes())?;
+            last = i + c.len_utf8();
+        }
+        w.write_all(&fragment.as_bytes()[last..])
+    }
+}
+
+/// One table per run of objects of the same kind, separated by a blank line.
+fn tables(objects: &[&Object], opts: &RenderOptions, wide: bool) -> String {
+    let with_kind = opts.kind_prefix || {
+        let first = objects.first().map(|o| (&o.id.group, &o.id.kind));
+        objects
+            .iter()
+            .any(|o| Some((&o.id.group, &o.id.kind)) != first)
+    };
+    let mut out = String::new();
+    let mut start = 0;
+    while start < objects.len() {
+        let key = (&objects[start].id.group, &objects[start].id.kind);
+        let end = objects[start..]
+            .iter()
+            .position(|o| (&o.id.group, &o.id.kind) != key)
+            .map_or(objects.len(), |n| start + n);
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&one_table(&objects[start..end], opts, wide, with_kind).render());
+        start = end;
+    }
+    out
+}
+
+fn one_table(objects: &[&Object], opts: &RenderOptions, wide: bool, with_kind: bool) -> Table {
+    let first = objects[0];
+    let with_ns = opts.with_namespace && first.namespaced;
+    let kind_cols = columns::headers(&first.id.group, first.kind(), wide);
+    let mut table = Table::default();
+    if !opts.no_headers {
+        let mut h: Vec<String> = Vec::new();
+        if with_ns {
+            h.push("NAMESPACE".into());
+        }
+        h.push("NAME".into());
+        h.extend(kind_cols.iter().map(|s| s.to_string()));
+        h.extend(opts.label_columns.iter().map(|k| label_header(k)));
+        if opts.show_labels {
+            h.push("LABELS".into());
+        }
+        table.rows.push(h);
+    }
+    for o in objects {
+        let mut row: Vec<String> = Vec::new();
+        if with_ns {
+            row.push(o.namespace().to_owned());
+        }
+        row.push(if with_kind {
+            o.id.kubectl_name()
+        } else {
+            o.name().to_owned()
+        });
+        row.extend(columns::cells(o, wide, opts.now));
+        row.extend(opts.label_columns.iter().map(|k| {
+            o.labels
+                .get(k.as_str())
+                .map(|v| v.to_string())
+                .unwrap_or_default()
+        }));
+        if opts.show_labels {
+            row.push(labels_cell(o));
+        }
+        table.rows.push(row);
+    }
+    table
+}
+
+/// `-L app.kubernetes.io/name` → `NAME`.
+pub fn label_header(key: &str) -> String {
+    key.rsplit('/').next().unwrap_or(key).to_uppercase()
+}
+
+/// `k=v,k2=v2` sorted by key, `<none>` when there are no labels.
+pub fn labels_cell(o: &Object) -> String {
+    if o.labels.is_empty() {
+        return "<none>".to_owned();
+    }
+    o.labels
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_json_escaping_and_indent() {
+        let v = json!({"b": "<a&b>", "a": [1, {"x": null}]});
+        assert_eq!(
+            to_json(&v),
+            "{\n    \"a\": [\n        1,\n        {\n            \"x\": null\n        }\n    ],\n    \"b\": \"\\u003ca\\u0026b\\u003e\"\n}\n"
+        );
+    }
+
+    #[test]
+    fn label_headers() {
+        assert_eq!(label_header("app.kubernetes.io/name"), "NAME");
+        assert_eq!(label_header("tier"), "TIER");
+    }
+}

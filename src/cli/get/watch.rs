@@ -1,0 +1,175 @@
+//! `kubesift get -w`: the current list, then one line per change, as kubectl's filtered
+//! watch reports it — an object that stops matching is `DELETED` (printed as it was), one
+//! that starts matching is `ADDED`.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use super::filter::Query;
+use super::output::{render, to_json, Format, RenderOptions};
+use super::request::Requests;
+use crate::model::{Object, ObjectId};
+use crate::print::yaml;
+use crate::watch::{Delta, DeltaKind};
+
+/// Prints watch output for one command line.
+pub struct WatchPrinter<'a> {
+    pub requests: &'a Requests,
+    pub query: &'a Query,
+    pub opts: RenderOptions,
+    pub events: bool,
+    /// What the watcher has shown and not deleted, as last shown.
+    shown: HashMap<ObjectId, Object>,
+    first: bool,
+}
+
+impl<'a> WatchPrinter<'a> {
+    pub fn new(
+        requests: &'a Requests,
+        query: &'a Query,
+        opts: RenderOptions,
+        events: bool,
+    ) -> Self {
+        WatchPrinter {
+            requests,
+            query,
+            opts,
+            events,
+            shown: HashMap::new(),
+            first: true,
+        }
+    }
+
+    fn wanted(&self, o: &Object) -> bool {
+        let kind_ok = self.requests.all_kinds
+            || self.requests.list.iter().any(|r| {
+                r.group == o.id.group
+                    && r.kind == o.id.kind
+                    && (r.names.is_empty() || r.names.iter().any(|n| n == o.name()))
+            });
+        kind_ok && self.query.supports(o) && self.query.matches(o)
+    }
+
+    /// Turns one batch of file deltas into the filtered watch's events, in order.
+    pub fn events_of(&mut self, deltas: &[Delta]) -> Vec<(DeltaKind, Object)> {
+        let mut out = Vec::new();
+        for d in deltas {
+            let now = d.object.as_ref().filter(|o| self.wanted(o));
+            match (now, self.shown.get(&d.id)) {
+                (Some(o), prev) => {
+                    let kind = if prev.is_some() {
+                        DeltaKind::Modified
+                    } else {
+                        DeltaKind::Added
+                    };
+                    out.push((kind, o.clone()));
+                }
+                (None, Some(prev)) => out.push((DeltaKind::Deleted, prev.clone())),
+                (None, None) => {}
+            }
+        }
+        for (kind, o) in &out {
+            if *kind == DeltaKind::Deleted {
+                self.shown.remove(&o.id);
+            } else {
+                self.shown.insert(o.id.clone(), o.clone());
+            }
+        }
+        out
+    }
+
+    /// Renders one batch; the first batch is the initial list (with the table header).
+    pub fn render_batch(&mut self, deltas: &[Delta]) -> String {
+        let mut events = self.events_of(deltas);
+        let first = std::mem::replace(&mut self.first, false);
+        if first {
+            events.sort_by(|a, b| {
+                (&a.1.id.group, &a.1.id.kind, &a.1.id.namespace, &a.1.id.name).cmp(&(
+                    &b.1.id.group,
+                    &b.1.id.kind,
+                    &b.1.id.namespace,
+                    &b.1.id.name,
+                ))
+            });
+        }
+        if first && self.opts.format.is_table() && !events.is_empty() {
+            let objects: Vec<&Object> = events.iter().map(|(_, o)| o).collect();
+            let body = render(&objects, &self.opts);
+            if !self.events {
+                return body;
+            }
+            return prefix_event(&body, DeltaKind::Added.as_str(), !self.opts.no_headers);
+        }
+        events
+            .iter()
+            .map(|(kind, o)| self.render_one(*kind, o))
+            .collect()
+    }
+
+    fn render_one(&self, kind: DeltaKind, o: &Object) -> String {
+        let mut opts = self.opts.clone();
+        opts.no_headers = true;
+        opts.single_item = true;
+        let ev = kind.as_str();
+        match opts.format {
+            Format::Table { .. } => {
+                let body = render(&[o], &opts);
+                if !self.events {
+                    return body;
+                }
+                prefix_event(&body, ev, false)
+            }
+            Format::Name if self.events => format!("{ev} {}\n", o.id.kubectl_name()),
+            Format::Name => format!("{}\n", o.id.kubectl_name()),
+            Format::Json if self.events => to_json(&serde_json::json!({
+                "type": ev,
+                "object": super::output::served(o),
+            })),
+            Format::Json => render(&[o], &opts),
+            Format::Yaml => {
+                let v = if self.events {
+                    serde_json::json!({"type": ev, "object": super::output::served(o)})
+                } else {
+                    super::output::served(o)
+                };
+                format!("---\n{}", yaml::to_string(&v))
+            }
+        }
+    }
+}
+
+/// Adds kubectl's EVENT column in front of each row (`header`: the first line is the
+/// table header).
+fn prefix_event(body: &str, ev: &str, header: bool) -> String {
+    let mut out = String::new();
+    for (i, line) in body.lines().enumerate() {
+        if line.is_empty() {
+            out.push('\n');
+            continue;
+        }
+        let cell = if header && i == 0 { "EVENT" } else { ev };
+        out.push_str(&format!("{cell:<10}{line}\n"));
+    }
+    out
+}
+
+/// Runs the watch until SIGINT/SIGTERM; returns when stopped.
+pub fn run(
+    paths: &[std::path::PathBuf],
+    load: &crate::model::load::LoadOptions,
+    poll: bool,
+    mut printer: WatchPrinter<'_>,
+) -> anyhow::Result<()> {
+    let stop = Arc::new(AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        signal_hook::flag::register(sig, Arc::clone(&stop))?;
+    }
+    crate::watch::follow(paths, load, poll, &stop, &mut |deltas, _inv| {
+        let text = printer.render_batch(deltas);
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(text.as_bytes());
+        let _ = out.flush();
+    })
+}

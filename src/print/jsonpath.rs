@@ -1,0 +1,169 @@
+//! The JSONPath subset `kubectl get --sort-by` accepts (`{.metadata.name}`,
+//! `.spec.containers[0].image`, `.metadata.labels['app.kubernetes.io/name']`), and kubectl's
+//! ordering of the values found (numbers numerically, strings in natural order).
+
+use std::cmp::Ordering;
+
+use serde_json::Value;
+
+/// One step of a path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    Key(String),
+    Index(usize),
+}
+
+/// Parses `{.a.b[0]}`, `.a.b`, `a.b` or `.a['x.y/z']` into steps.
+pub fn parse(expr: &str) -> Result<Vec<Step>, String> {
+    let trimmed = expr.trim();
+    let inner = trimmed
+        .strip_prefix('{')
+        .and_then(|s| s.strip_suffix('}'))
+        .unwrap_or(trimmed);
+    let inner = inner.strip_prefix('.').unwrap_or(inner);
+    let mut steps = Vec::new();
+    let mut rest = inner;
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix('[') {
+            let close = after
+                .find(']')
+                .ok_or_else(|| format!("unclosed [ in {expr:?}"))?;
+            let body = &after[..close];
+            steps.push(bracket(body).ok_or_else(|| format!("bad index [{body}] in {expr:?}"))?);
+            rest = after[close + 1..]
+                .strip_prefix('.')
+                .unwrap_or(&after[close + 1..]);
+            continue;
+        }
+        let end = rest.find(['.', '[']).unwrap_or(rest.len());
+        if end == 0 {
+            return Err(format!("empty field name in {expr:?}"));
+        }
+        steps.push(Step::Key(rest[..end].to_owned()));
+        rest = &rest[end..];
+        rest = rest.strip_prefix('.').unwrap_or(rest);
+    }
+    if steps.is_empty() {
+        return Err(format!("empty JSONPath {expr:?}"));
+    }
+    Ok(steps)
+}
+
+fn bracket(body: &str) -> Option<Step> {
+    let quoted = body
+        .strip_prefix('\'')
+        .and_then(|b| b.strip_suffix('\''))
+        .or_else(|| body.strip_prefix('"').and_then(|b| b.strip_suffix('"')));
+    match quoted {
+        Some(k) => Some(Step::Key(k.to_owned())),
+        None => body.trim().parse().ok().map(Step::Index),
+    }
+}
+
+/// The value at `steps`, if present.
+pub fn lookup<'v>(v: &'v Value, steps: &[Step]) -> Option<&'v Value> {
+    steps.iter().try_fold(v, |v, s| match s {
+        Step::Key(k) => v.get(k),
+        Step::Index(i) => v.get(i),
+    })
+}
+
+/// kubectl's order of two sort keys: absent first, numbers numerically, strings naturally.
+pub fn compare(a: Option<&Value>, b: Option<&Value>) -> Ordering {
+    match (a, b) {
+        (None, None) => Ordering::Equal,
+        (None, Some(_)) => Ordering::Less,
+        (Some(_), None) => Ordering::Greater,
+        (Some(Value::Number(x)), Some(Value::Number(y))) => {
+            let (x, y) = (x.as_f64().unwrap_or(0.0), y.as_f64().unwrap_or(0.0));
+            x.partial_cmp(&y).unwrap_or(Ordering::Equal)
+        }
+        (Some(Value::String(x)), Some(Value::String(y))) => natural_cmp(x, y),
+        (Some(Value::Bool(x)), Some(Value::Bool(y))) => x.cmp(y),
+        (Some(x), Some(y)) => natural_cmp(&x.to_string(), &y.to_string()),
+    }
+}
+
+/// Natural order (`pod-2` < `pod-10`), as kubectl's `sortorder.NaturalLess`.
+pub fn natural_cmp(a: &str, b: &str) -> Ordering {
+    let (mut a, mut b) = (a.as_bytes(), b.as_bytes());
+    while !a.is_empty() && !b.is_empty() {
+        let (da, db) = (a[0].is_ascii_digit(), b[0].is_ascii_digit());
+        if da && db {
+            let la = a.iter().take_while(|c| c.is_ascii_digit()).count();
+            let lb = b.iter().take_while(|c| c.is_ascii_digit()).count();
+            let (na, nb) = (trim_zeros(&a[..la]), trim_zeros(&b[..lb]));
+            let ord = na.len().cmp(&nb.len()).then_with(|| na.cmp(nb));
+            if ord != Ordering::Equal {
+                return ord;
+            }
+            let ord = la.cmp(&lb);
+            if ord != Ordering::Equal {
+                return ord;
+            }
+            a = &a[la..];
+            b = &b[lb..];
+        } else {
+            if a[0] != b[0] {
+                return a[0].cmp(&b[0]);
+            }
+            a = &a[1..];
+            b = &b[1..];
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
+fn trim_zeros(d: &[u8]) -> &[u8] {
+    let z = d.iter().take_while(|&&c| c == b'0').count();
+    &d[z..]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn parses_kubectl_forms() {
+        let want = vec![Step::Key("metadata".into()), Step::Key("name".into())];
+        assert_eq!(parse("{.metadata.name}").ok(), Some(want.clone()));
+        assert_eq!(parse(".metadata.name").ok(), Some(want.clone()));
+        assert_eq!(parse("metadata.name").ok(), Some(want));
+        assert_eq!(
+            parse(".spec.containers[0].image").ok(),
+            Some(vec![
+                Step::Key("spec".into()),
+                Step::Key("containers".into()),
+                Step::Index(0),
+                Step::Key("image".into())
+            ])
+        );
+        assert_eq!(
+            parse(".metadata.labels['app.kubernetes.io/name']").ok(),
+            Some(vec![
+                Step::Key("metadata".into()),
+                Step::Key("labels".into()),
+                Step::Key("app.kubernetes.io/name".into())
+            ])
+        );
+        assert!(parse("{}").is_err());
+        assert!(parse(".a[x").is_err());
+    }
+
+    #[test]
+    fn lookup_and_order() {
+        let v = json!({"spec": {"replicas": 10, "containers": [{"image": "a"}]}});
+        let steps = parse(".spec.containers[0].image").expect("valid");
+        assert_eq!(lookup(&v, &steps), Some(&json!("a")));
+        assert_eq!(
+            compare(Some(&json!(2)), Some(&json!(10))),
+            Ordering::Less,
+            "numeric"
+        );
+        assert_eq!(natural_cmp("pod-2", "pod-10"), Ordering::Less);
+        assert_eq!(natural_cmp("a", "b"), Ordering::Less);
+        assert_eq!(natural_cmp("x01", "x1"), Ordering::Greater);
+        assert_eq!(compare(None, Some(&json!("a"))), Ordering::Less);
+    }
+}

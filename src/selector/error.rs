@@ -1,0 +1,188 @@
+//! Errors, and the Go formatting they must reproduce byte for byte.
+//!
+//! Upstream builds its messages with `fmt` verbs (`%q`, `%#v`) and with
+//! `field.Error` / `errors.Aggregate`; the helpers here reproduce exactly the
+//! subset the selector code paths produce.
+
+use std::fmt;
+
+use finl_unicode::categories::CharacterCategories;
+
+/// A selector that failed to parse: the upstream message and where it failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    /// The message upstream's parser returns, verbatim.
+    pub message: String,
+    /// Byte offset into the input of the token that failed (for a caret).
+    pub offset: usize,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Go's `unicode.IsPrint`: letters, marks, numbers, punctuation, symbols and ASCII space.
+fn go_is_print(c: char) -> bool {
+    if c == ' ' {
+        return true;
+    }
+    c.is_letter() || c.is_mark() || c.is_number() || c.is_punctuation() || c.is_symbol()
+}
+
+/// Go's `strconv.Quote` (also what `%q` and `%#v` print for strings).
+pub(crate) fn go_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if go_is_print(c) => out.push(c),
+            '\u{7}' => out.push_str("\\a"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{b}' => out.push_str("\\v"),
+            c if (c as u32) < 0x80 => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push_str(&format!("\\U{:08x}", c as u32)),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Go's `%#v` of a `[]string`, distinguishing nil from empty.
+pub(crate) fn go_string_slice(values: Option<&[String]>) -> String {
+    match values {
+        None => "[]string(nil)".to_string(),
+        Some(v) => {
+            let inner: Vec<String> = v.iter().map(|s| go_quote(s)).collect();
+            format!("[]string{{{}}}", inner.join(", "))
+        }
+    }
+}
+
+/// A `field.Path` rendered as text; `None` is Go's nil path, printed `<nil>`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct FieldPath(Option<String>);
+
+impl FieldPath {
+    /// The nil path (what `field.ToPath()` returns without options).
+    pub(crate) fn nil() -> Self {
+        FieldPath(None)
+    }
+
+    /// A root path of one name.
+    pub(crate) fn root(name: &str) -> Self {
+        FieldPath(Some(name.to_string()))
+    }
+
+    /// `path.Child(name)`: a nil parent gives a root.
+    pub(crate) fn child(&self, name: &str) -> Self {
+        match &self.0 {
+            None => FieldPath::root(name),
+            Some(p) => FieldPath(Some(format!("{p}.{name}"))),
+        }
+    }
+
+    /// `path.Index(i)`.
+    pub(crate) fn index(&self, i: usize) -> Self {
+        FieldPath(Some(format!("{}[{i}]", self.0.as_deref().unwrap_or(""))))
+    }
+
+    /// `path.Key(k)`.
+    pub(crate) fn key(&self, k: &str) -> Self {
+        FieldPath(Some(format!("{}[{k}]", self.0.as_deref().unwrap_or(""))))
+    }
+}
+
+impl fmt::Display for FieldPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0.as_deref().unwrap_or("<nil>"))
+    }
+}
+
+/// `field.Invalid(path, value, detail).Error()` where `value` is already Go-formatted.
+pub(crate) fn field_invalid(path: &FieldPath, value: &str, detail: &str) -> String {
+    let mut s = format!("{path}: Invalid value: {value}");
+    if !detail.is_empty() {
+        s.push_str(": ");
+        s.push_str(detail);
+    }
+    s
+}
+
+/// `field.NotSupported(path, value, valid).Error()`; `value` is Go-formatted.
+pub(crate) fn field_not_supported(path: &FieldPath, value: &str, valid: &[&str]) -> String {
+    let mut s = format!("{path}: Unsupported value: {value}");
+    if !valid.is_empty() {
+        let quoted: Vec<String> = valid.iter().map(|v| go_quote(v)).collect();
+        s.push_str(": supported values: ");
+        s.push_str(&quoted.join(", "));
+    }
+    s
+}
+
+/// `errors.Aggregate.Error()` over already-flattened messages: duplicates dropped,
+/// one message printed bare, several as `[a, b]`.
+pub(crate) fn aggregate(messages: &[String]) -> String {
+    let mut seen: Vec<&str> = Vec::new();
+    for m in messages {
+        if !seen.contains(&m.as_str()) {
+            seen.push(m);
+        }
+    }
+    match seen.as_slice() {
+        [one] => (*one).to_string(),
+        many => format!("[{}]", many.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quote_matches_go() {
+        assert_eq!(go_quote("a\"b\\"), r#""a\"b\\""#);
+        assert_eq!(go_quote("ü"), "\"ü\"");
+        assert_eq!(go_quote("\u{0}\t\n"), "\"\\x00\\t\\n\"");
+        assert_eq!(go_quote("\u{200b}"), "\"\\u200b\"");
+        assert_eq!(go_quote("\u{e0001}"), "\"\\U000e0001\"");
+        assert_eq!(go_quote("\u{7f}"), "\"\\x7f\"");
+    }
+
+    #[test]
+    fn slices_show_nil_and_empty() {
+        assert_eq!(go_string_slice(None), "[]string(nil)");
+        assert_eq!(go_string_slice(Some(&[])), "[]string{}");
+        let v = vec!["5".to_string(), "6".to_string()];
+        assert_eq!(go_string_slice(Some(&v)), r#"[]string{"5", "6"}"#);
+    }
+
+    #[test]
+    fn paths_render_like_field_path() {
+        assert_eq!(FieldPath::nil().to_string(), "<nil>");
+        let p = FieldPath::nil().child("values").index(0).key("x");
+        assert_eq!(p.to_string(), "values[0][x]");
+        let t = FieldPath::root("nodeSelectorTerms")
+            .index(1)
+            .child("matchFields");
+        assert_eq!(t.to_string(), "nodeSelectorTerms[1].matchFields");
+    }
+
+    #[test]
+    fn aggregate_dedups_and_brackets() {
+        let one = vec!["a".to_string(), "a".to_string()];
+        assert_eq!(aggregate(&one), "a");
+        let two = vec!["a".to_string(), "b".to_string(), "a".to_string()];
+        assert_eq!(aggregate(&two), "[a, b]");
+    }
+}

@@ -1,0 +1,130 @@
+//! `kubesift get -w` on a temp folder: the initial list, then ADDED / MODIFIED / DELETED
+//! lines for exactly the objects that changed, as kubectl's filtered watch reports them.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+struct Watch {
+    child: Child,
+    lines: Receiver<String>,
+}
+
+impl Watch {
+    fn start(dir: &Path, extra: &[&str]) -> Watch {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kubesift"))
+            .args(["get", "-w", "--output-watch-events", "-o", "name", "-f"])
+            .arg(dir)
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn kubesift");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Watch { child, lines }
+    }
+
+    /// The next `n` lines, waiting at most 5 s for them.
+    fn next(&self, n: usize) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let mut got = Vec::new();
+        while got.len() < n {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) => got.push(l),
+                Err(_) => break,
+            }
+        }
+        got.sort();
+        got
+    }
+
+    /// Asserts nothing more is printed for a while.
+    fn quiet(&self) {
+        assert_eq!(
+            self.lines.recv_timeout(Duration::from_millis(700)).ok(),
+            None
+        );
+    }
+
+    fn stop(mut self) -> i32 {
+        let pid = self.child.id().to_string();
+        let _ = Command::new("kill").args(["-TERM", &pid]).status();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return status.code().unwrap_or(-1);
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                return -1;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+fn cm(name: &str, labels: &str, data: &str) -> String {
+    format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n  labels: {{{labels}}}\ndata: {{{data}}}\n")
+}
+
+fn write_atomically(path: &Path, text: &str) {
+    let tmp = path.with_extension("tmp~");
+    std::fs::write(&tmp, text).expect("write temp");
+    std::fs::rename(&tmp, path).expect("rename over");
+}
+
+#[test]
+fn lists_then_reports_each_change() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let a = dir.path().join("a.yaml");
+    std::fs::write(
+        &a,
+        format!("{}---\n{}", cm("one", "", ""), cm("two", "", "")),
+    )
+    .expect("write");
+    let w = Watch::start(dir.path(), &[]);
+    assert_eq!(w.next(2), ["ADDED configmap/one", "ADDED configmap/two"]);
+
+    std::fs::write(dir.path().join("b.yaml"), cm("three", "", "")).expect("write");
+    assert_eq!(w.next(1), ["ADDED configmap/three"]);
+
+    // Editing one document of a two-document file changes only that object.
+    write_atomically(
+        &a,
+        &format!("{}---\n{}", cm("one", "", "k: v"), cm("two", "", "")),
+    );
+    assert_eq!(w.next(1), ["MODIFIED configmap/one"]);
+    w.quiet();
+
+    std::fs::remove_file(&a).expect("remove");
+    assert_eq!(
+        w.next(2),
+        ["DELETED configmap/one", "DELETED configmap/two"]
+    );
+    assert_eq!(w.stop(), 0, "SIGTERM ends the watch cleanly");
+}
+
+#[test]
+fn label_filtered_watch_adds_and_deletes_on_label_changes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let f = dir.path().join("x.yaml");
+    std::fs::write(&f, cm("x", "app: web", "")).expect("write");
+    let w = Watch::start(dir.path(), &["-l", "app=web"]);
+    assert_eq!(w.next(1), ["ADDED configmap/x"]);
+    write_atomically(&f, &cm("x", "app: db", ""));
+    assert_eq!(w.next(1), ["DELETED configmap/x"], "stopped matching");
+    write_atomically(&f, &cm("x", "app: web", "a: b"));
+    assert_eq!(w.next(1), ["ADDED configmap/x"], "matches again");
+    assert_eq!(w.stop(), 0);
+}
