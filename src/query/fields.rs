@@ -1,87 +1,75 @@
-//! Field terms (`metadata.name=x`, `.spec.nodeName!=n`) and the values they compare.
-
-use serde_json::Value;
+//! Field terms: `metadata.name=x` with the API server's per-kind field selectors
+//! (`fields.ParseSelector`, [`crate::model::fields`]), and `.any.path=x` on any field.
 
 use super::terms::key_end;
 use super::QueryError;
+use crate::model::fields::{check_field, field_value};
 use crate::model::Object;
+use crate::selector::{parse_fields, FieldRequirement};
 
 const FIELD_ROOTS: [&str; 4] = ["metadata.", "spec.", "status.", "involvedObject."];
 
 /// Whether a (left-trimmed) term is a field requirement rather than a label one.
+///
+/// A term is a field term when its key starts with `.` (any JSON path, a kubesift
+/// extension) or with one of the API server's field roots (`metadata.`, `spec.`, `status.`,
+/// `involvedObject.`); top-level fields such as a Secret's `type` are reached as `.type`.
 pub fn is_field_term(term: &str) -> bool {
     let key = &term[..key_end(term)];
     key.starts_with('.') || FIELD_ROOTS.iter().any(|r| key.starts_with(r))
 }
 
-/// One field requirement: `field op value`, with fields.Selector's operators.
+/// One field term, parsed with upstream's field-selector grammar (`=`, `==`, `!=`, `\,`
+/// escapes).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FieldTerm {
-    field: String,
-    negate: bool,
-    value: String,
+    requirement: FieldRequirement,
+    /// `.path`: compare the raw JSON value at that path on every kind.
+    any_path: bool,
 }
 
 impl FieldTerm {
-    /// Parses `field=value`, `field==value` or `field!=value`; `offset` is the term's
-    /// position in the bar text, for the caret.
+    /// Parses one term; `offset` is its position in the bar text, for the caret.
     pub fn parse(term: &str, offset: usize) -> Result<FieldTerm, QueryError> {
         let term = term.trim_end();
         let stripped = term.strip_prefix('.').unwrap_or(term);
         let skip = term.len() - stripped.len();
-        let (field, negate, value) = if let Some((f, v)) = stripped.split_once("!=") {
-            (f, true, v)
-        } else if let Some((f, v)) = stripped
-            .split_once("==")
-            .or_else(|| stripped.split_once('='))
-        {
-            (f, false, v)
-        } else {
-            return Err(QueryError {
-                message: format!("invalid selector: '{term}'; can't understand '{term}'"),
-                offset: offset + skip + stripped.len(),
-            });
-        };
-        Ok(FieldTerm {
-            field: field.trim().to_string(),
-            negate,
-            value: value.trim().to_string(),
-        })
+        let selector = parse_fields(stripped).map_err(|e| QueryError {
+            message: e.message,
+            offset: offset + skip + e.offset.min(stripped.len()),
+        })?;
+        match selector.requirements() {
+            [one] => Ok(FieldTerm {
+                requirement: one.clone(),
+                any_path: skip > 0,
+            }),
+            _ => Err(QueryError {
+                message: format!("invalid selector: '{stripped}'; can't understand '{stripped}'"),
+                offset: offset + skip,
+            }),
+        }
     }
 
-    /// Missing fields compare as `""`, as in fields.Set.
+    /// Whether `obj` satisfies the term. As with `kubectl get --field-selector`, a field
+    /// its kind does not support selects nothing of that kind; `.path` terms compare the
+    /// value at that path on any kind (absent = `""`).
     pub fn matches(&self, obj: &Object) -> bool {
-        (field_value(obj, &self.field) == self.value) != self.negate
+        let field = self.requirement.field.as_str();
+        if self.any_path {
+            let have = scalar_at(obj, field);
+            return self.requirement.matches(&|_| Some(have.clone()));
+        }
+        if check_field(&obj.id.group, obj.kind(), field).is_err() {
+            return false;
+        }
+        self.requirement
+            .matches(&|f: &str| Some(field_value(obj, f)))
     }
 }
 
-/// The value a field selector sees for `field` on `obj` (`""` when absent).
-pub fn field_value(obj: &Object, field: &str) -> String {
-    match field {
-        "metadata.name" => obj.id.name.to_string(),
-        "metadata.namespace" => obj.id.namespace.to_string(),
-        "spec.host" => field_value(obj, "spec.nodeName"),
-        // The API server reports hostNetwork as "false" when securityContext is unset.
-        "spec.hostNetwork" if obj.kind() == "Pod" => obj
-            .get_path("spec.hostNetwork")
-            .and_then(Value::as_bool)
-            .unwrap_or(false)
-            .to_string(),
-        "status.podIP" if obj.kind() == "Pod" => obj
-            .get_path("status.podIPs")
-            .and_then(|ips| ips.get(0))
-            .and_then(|ip| ip.get("ip"))
-            .and_then(Value::as_str)
-            .or_else(|| obj.get_str("status.podIP"))
-            .unwrap_or("")
-            .to_string(),
-        "status.successful" if obj.kind() == "Job" => scalar(obj.get_path("status.succeeded")),
-        _ => scalar(obj.get_path(field)),
-    }
-}
-
-fn scalar(v: Option<&Value>) -> String {
-    match v {
+fn scalar_at(obj: &Object, path: &str) -> String {
+    use serde_json::Value;
+    match obj.get_path(path) {
         Some(Value::String(s)) => s.clone(),
         Some(Value::Bool(b)) => b.to_string(),
         Some(Value::Number(n)) => n.to_string(),

@@ -4,15 +4,19 @@
 //! query   := terms [ "|" "by" group ]
 //! terms   := term { "," term }            (commas inside `( … )` belong to the term)
 //! term    := label-requirement            kubectl label selector syntax: k=v, k!=v, k in (a,b), !k …
-//!          | field-requirement            metadata.name=x, .spec.nodeName!=y (`=`, `==`, `!=`)
+//!          | field-requirement            metadata.name=x, spec.nodeName!=y, .any.path=v (`=`, `==`, `!=`, `\,` escapes)
 //!          | "~" text                     fuzzy match on the object name
 //! group   := "namespace" | "kind" | "owner" | label-key
 //! ```
 //!
-//! A term is a field requirement when its key starts with `.` (stripped) or with
-//! `metadata.`, `spec.`, `status.` or `involvedObject.`. All label requirements are joined in
-//! order and parsed as one Kubernetes label selector, so errors are upstream's own, with a
-//! byte offset into the bar text for a caret.
+//! A term is a field requirement when its key starts with `metadata.`, `spec.`, `status.` or
+//! `involvedObject.`: it is parsed by `fields.ParseSelector` and, as with `kubectl get
+//! --field-selector`, only kinds whose API server supports that field can match (their
+//! values carry the server's defaults). A key starting with `.` compares the value at that
+//! JSON path on every kind (a kubesift extension). All label requirements are joined in
+//! order and parsed as one Kubernetes label selector (`labels.Parse`), so a bar holding only
+//! label terms filters exactly as `kubesift get -l` does, and errors are upstream's own, with
+//! a byte offset into the bar text for a caret.
 
 mod fields;
 mod fuzzy;
@@ -25,7 +29,6 @@ use roaring::RoaringBitmap;
 use crate::index::LabelIndex;
 use crate::model::Object;
 
-pub use fields::field_value;
 pub use fuzzy::fuzzy_indices;
 pub use group::{group_key, GroupBy};
 

@@ -8,13 +8,20 @@ pub struct Segment<'a> {
     pub offset: usize,
 }
 
-/// Splits at commas that are not inside parentheses (`k in (a,b)` is one term).
+/// Splits at commas that are not inside parentheses (`k in (a,b)` is one term) nor
+/// escaped (`metadata.name=a\,b`, field-selector escaping).
 pub fn split(text: &str) -> Vec<Segment<'_>> {
     let mut out = Vec::new();
     let mut depth = 0usize;
     let mut start = 0;
+    let mut escaped = false;
     for (i, c) in text.char_indices() {
+        if escaped {
+            escaped = false;
+            continue;
+        }
         match c {
+            '\\' => escaped = true,
             '(' => depth += 1,
             ')' => depth = depth.saturating_sub(1),
             ',' if depth == 0 => {

@@ -74,7 +74,7 @@ fn group_clause_errors_point_at_the_problem() {
 #[test]
 fn field_term_without_operator_is_an_error() {
     let e = Query::parse("app=web,metadata.name").unwrap_err();
-    assert_eq!(e.offset, 21);
+    assert_eq!(e.offset, 8, "caret under the term that is not understood");
     assert!(e.message.contains("metadata.name"), "{}", e.message);
 }
 
@@ -87,5 +87,52 @@ fn group_key_names_groups() {
     assert_eq!(
         group_key(&GroupBy::Label("tier".into()), &objs[1]),
         "(tier not set)"
+    );
+}
+
+#[test]
+fn label_errors_are_upstreams_with_the_caret_in_the_bar() {
+    // labels.Parse's own message; the offset points into the bar text even when field
+    // terms come first.
+    let e = Query::parse("app=web,,tier").unwrap_err();
+    assert_eq!(e.message, "found ',', expected: identifier after ','");
+    assert_eq!(e.offset, 8);
+    let e = Query::parse(",tier").unwrap_err();
+    assert_eq!(
+        e.message,
+        "found ',', expected: !, identifier, or 'end of string'"
+    );
+    assert_eq!(e.offset, 0);
+    let e = Query::parse("metadata.name=x, app in (a").unwrap_err();
+    assert!(e.message.contains("expected"), "{}", e.message);
+    assert!(e.offset >= 17, "{e:?}");
+}
+
+#[test]
+fn set_based_terms_match_as_upstream() {
+    // `!=` and `notin` also select objects without the key.
+    assert_eq!(names("tier!=fe"), ["db-1", "web"]);
+    assert_eq!(names("tier notin (fe)"), ["db-1", "web"]);
+    assert_eq!(names("app==web,tier=fe"), ["web-1"]);
+}
+
+#[test]
+fn field_terms_follow_the_api_servers_per_kind_support() {
+    // spec.nodeName is a Pod field: the Deployment (which has no such selector) never
+    // matches, even through `!=`.
+    assert_eq!(names("spec.nodeName!=n1"), ["db-1"]);
+    assert_eq!(names("spec.nodeName="), ["db-1"]);
+    // Server defaults: restartPolicy reads Always when unset.
+    assert_eq!(names("spec.restartPolicy=Always"), ["web-1", "db-1"]);
+    // An escaped comma stays in the value.
+    assert!(names("metadata.name=a\\,b").is_empty());
+}
+
+#[test]
+fn field_errors_are_upstreams() {
+    let e = Query::parse("app=web,metadata.name").unwrap_err();
+    assert_eq!(
+        e.message,
+        "invalid selector: 'metadata.name'; can't understand 'metadata.name'"
     );
 }
