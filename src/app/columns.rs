@@ -1,6 +1,7 @@
 //! Table columns and the text of each cell, derived from an object (no drawing here).
 
 use crate::model::Object;
+use crate::print::human_duration;
 
 /// A table column.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,14 +18,34 @@ pub enum Column {
     Source,
 }
 
+/// Titles of the columns that are not labels.
+const FIXED_TITLES: [&str; 7] = [
+    "NAMESPACE",
+    "KIND",
+    "NAME",
+    "LABELS",
+    "STATUS",
+    "AGE",
+    "SOURCE",
+];
+
 impl Column {
-    /// Header text; a label column shows the last `/` part of its key, upper-cased (as `-L`).
+    /// Header text; a label column shows the last `/` part of its key, upper-cased (as `-L`),
+    /// or the whole key when that part would read like a fixed column (`app.kubernetes.io/name`
+    /// is `APP.KUBERNETES.IO/NAME`, not a second `NAME`).
     pub fn title(&self) -> String {
         match self {
             Column::Namespace => "NAMESPACE".into(),
             Column::Kind => "KIND".into(),
             Column::Name => "NAME".into(),
-            Column::Label(k) => k.rsplit('/').next().unwrap_or(k).to_uppercase(),
+            Column::Label(k) => {
+                let short = k.rsplit('/').next().unwrap_or(k).to_uppercase();
+                if FIXED_TITLES.contains(&short.as_str()) {
+                    k.to_uppercase()
+                } else {
+                    short
+                }
+            }
             Column::Labels => "LABELS".into(),
             Column::Status => "STATUS".into(),
             Column::Age => "AGE".into(),
@@ -104,36 +125,19 @@ pub fn unix_seconds(ts: &str) -> Option<i64> {
         .map(|t| t.timestamp())
 }
 
-/// kubectl-style short duration: `45s`, `12m`, `5h`, `3d`, `2y`.
-pub fn human_duration(secs: i64) -> String {
-    let s = secs.max(0);
-    match s {
-        0..=119 => format!("{s}s"),
-        120..=7199 => format!("{}m", s / 60),
-        7200..=172_799 => format!("{}h", s / 3600),
-        172_800..=63_071_999 => format!("{}d", s / 86_400),
-        _ => format!("{}y", s / 31_536_000),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn durations_read_like_kubectl() {
-        assert_eq!(human_duration(5), "5s");
-        assert_eq!(human_duration(600), "10m");
-        assert_eq!(human_duration(3 * 3600), "3h");
-        assert_eq!(human_duration(5 * 86_400), "5d");
-        assert_eq!(human_duration(-3), "0s");
-    }
-
-    #[test]
-    fn label_column_title_is_last_segment() {
+    fn label_column_title_is_last_segment_unless_it_reads_like_a_fixed_column() {
+        assert_eq!(
+            Column::Label("app.kubernetes.io/part-of".into()).title(),
+            "PART-OF"
+        );
         assert_eq!(
             Column::Label("app.kubernetes.io/name".into()).title(),
-            "NAME"
+            "APP.KUBERNETES.IO/NAME"
         );
         assert_eq!(Column::Label("tier".into()).title(), "TIER");
     }
