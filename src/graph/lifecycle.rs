@@ -335,7 +335,9 @@ mod tests {
         let inv = crate::graph::test_inventory(&[
             json!({"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "rs",
                 "namespace": "a", "uid": "r1", "deletionTimestamp": "2024-01-01T00:00:00Z",
-                "finalizers": ["orphan"]}}),
+                "finalizers": ["orphan"]},
+                "spec": {"selector": {"matchLabels": {"a": "b"}},
+                    "template": {"metadata": {"labels": {"a": "b"}}}}}),
             json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "a",
                 "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "rs", "uid": "r1"}]}}),
         ]);

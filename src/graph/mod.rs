@@ -112,7 +112,7 @@ impl Graph {
         let dependents_of = Adjacency::build(n, &owner_edges, |e| e.from);
         findings.extend(cycles::findings(inv, &dependents_of));
         findings.extend(lifecycle::findings(inv, &dependents_of));
-        let (sel_edges, sel_findings) = selectors::resolve(inv);
+        let (sel_edges, sel_findings) = selectors::resolve(inv, &owners_of);
         findings.extend(sel_findings);
         findings.extend(apps::findings(inv));
         findings.extend(crate::validate::objects::findings(inv));

@@ -1,54 +1,722 @@
-//! Selector and reference edges: what a Service, workload, PDB, NetworkPolicy or HPA picks.
+//! Selector and reference edges: what a Service, workload, PDB, NetworkPolicy, HPA or Pod
+//! picks, with the selector engine's exact semantics, plus the findings they give rise to.
+//!
+//! Offline, a Deployment in git usually has no Pods, so a label selector also picks the
+//! workloads whose *pod template* carries matching labels: that is what it will select once
+//! applied. Candidates are found through a per-namespace `(key, value)` posting list (the
+//! first equality requirement of the selector), then checked against the whole selector, so
+//! building stays near-linear in objects.
 
-use serde_json::Value;
+use std::collections::{BTreeMap, HashMap};
+
+use serde_json::{Map, Value};
 
 use super::findings::Finding;
-use super::{Edge, EdgeKind};
-use crate::model::{Inventory, Object};
+use super::{Adjacency, Edge, EdgeKind};
+use crate::model::{Inventory, Object, Severity};
+use crate::selector::{label_selector_from_value, map_selector, LabelGet, NodeSelector};
+use crate::selector::{Operator, Selector};
 
 /// Selector edges (selecting object → selected object) and selector findings.
-pub fn resolve(inv: &Inventory) -> (Vec<Edge>, Vec<Finding>) {
-    let mut edges = Vec::new();
-    hpa_targets(inv, &mut edges);
-    (edges, Vec::new())
+/// `owners_of` keeps a workload's selector edges off the Pods it already owns.
+pub fn resolve(inv: &Inventory, owners_of: &Adjacency) -> (Vec<Edge>, Vec<Finding>) {
+    let pool = Pool::build(inv);
+    let mut out = Out::default();
+    for (i, o) in inv.objects.iter().enumerate() {
+        match (&*o.id.group, &*o.id.kind) {
+            ("", "Service") => service(&pool, i, o, &mut out),
+            ("", "ReplicationController") => {
+                let sel = map_selector(o.get_path("spec.selector")).ok().flatten();
+                workload(inv, &pool, owners_of, i, o, sel, &mut out);
+            }
+            ("apps", "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet")
+            | ("batch", "Job") => {
+                let spec_selector = o.get_path("spec.selector");
+                match label_selector_from_value(spec_selector) {
+                    Ok(sel) => {
+                        if &*o.id.group == "apps" {
+                            check_apps_selector(i, o, spec_selector, sel.as_ref(), &mut out);
+                        }
+                        workload(inv, &pool, owners_of, i, o, sel, &mut out);
+                    }
+                    Err(e) => out.finding(
+                        i,
+                        o,
+                        Severity::Error,
+                        "selector-invalid",
+                        format!(
+                            "spec.selector: Invalid value: {}: invalid label selector: {e}",
+                            go_value(spec_selector)
+                        ),
+                    ),
+                }
+            }
+            ("policy", "PodDisruptionBudget") => {
+                let sel = labeled(i, o, "spec.selector", &mut out);
+                pick_pods_and_templates(
+                    &pool,
+                    i,
+                    o.namespace(),
+                    sel.as_ref(),
+                    "spec.selector",
+                    &mut out,
+                );
+            }
+            ("networking.k8s.io", "NetworkPolicy") => network_policy(inv, &pool, i, o, &mut out),
+            ("autoscaling", "HorizontalPodAutoscaler") => hpa_target(&pool, i, o, &mut out),
+            ("", "Pod") => pod_nodes(inv, &pool, i, o, &mut out),
+            _ => {}
+        }
+    }
+    (out.edges, out.findings)
 }
 
-fn is(o: &Object, group: &str, kind: &str) -> bool {
-    &*o.id.group == group && &*o.id.kind == kind
+#[derive(Default)]
+struct Out {
+    edges: Vec<Edge>,
+    findings: Vec<Finding>,
+}
+
+impl Out {
+    fn edge(&mut self, from: usize, to: usize, via: &'static str) {
+        if from != to {
+            self.edges.push(Edge {
+                from,
+                to,
+                kind: EdgeKind::Selector { via },
+            });
+        }
+    }
+
+    fn finding(&mut self, i: usize, o: &Object, sev: Severity, code: &'static str, msg: String) {
+        self.findings.push(Finding::about(i, o, sev, code, msg));
+    }
+}
+
+/// A label set read from a JSON object (`spec.template.metadata.labels`).
+struct JsonLabels<'a>(Option<&'a Map<String, Value>>);
+
+impl LabelGet for JsonLabels<'_> {
+    fn label(&self, key: &str) -> Option<&str> {
+        self.0?.get(key).and_then(Value::as_str)
+    }
+}
+
+/// A Namespace's labels plus the `kubernetes.io/metadata.name` label the API server sets
+/// on every Namespace (since 1.21).
+struct NamespaceLabels<'a>(&'a Object);
+
+impl LabelGet for NamespaceLabels<'_> {
+    fn label(&self, key: &str) -> Option<&str> {
+        match self.0.labels.get(key) {
+            Some(v) => Some(v),
+            None if key == "kubernetes.io/metadata.name" => Some(self.0.name()),
+            None => None,
+        }
+    }
+}
+
+/// What selectors can pick, by namespace: Pods by their labels, workloads by their pod
+/// template labels, Namespaces and Nodes.
+#[derive(Default)]
+struct Pool<'a> {
+    pods: HashMap<&'a str, Bucket<'a>>,
+    templates: HashMap<&'a str, Bucket<'a>>,
+    namespaces: Vec<usize>,
+    nodes: Vec<usize>,
+    by_id: HashMap<(&'a str, &'a str, &'a str, &'a str), usize>,
+}
+
+/// Candidates of one namespace and a `(key, value)` → candidates posting list.
+#[derive(Default)]
+struct Bucket<'a> {
+    all: Vec<(usize, JsonOrLabels<'a>)>,
+    postings: HashMap<(&'a str, &'a str), Vec<usize>>,
+}
+
+/// Where a candidate's labels live.
+#[derive(Clone, Copy)]
+enum JsonOrLabels<'a> {
+    Labels(&'a Object),
+    Json(Option<&'a Map<String, Value>>),
+}
+
+impl LabelGet for JsonOrLabels<'_> {
+    fn label(&self, key: &str) -> Option<&str> {
+        match self {
+            JsonOrLabels::Labels(o) => o.labels.get(key).map(|v| &**v),
+            JsonOrLabels::Json(m) => m.and_then(|m| m.get(key)).and_then(Value::as_str),
+        }
+    }
+}
+
+impl<'a> Bucket<'a> {
+    fn add(&mut self, i: usize, labels: JsonOrLabels<'a>) {
+        let pos = self.all.len();
+        match labels {
+            JsonOrLabels::Labels(o) => {
+                for (k, v) in &o.labels {
+                    self.postings.entry((k, v)).or_default().push(pos);
+                }
+            }
+            JsonOrLabels::Json(Some(m)) => {
+                for (k, v) in m {
+                    if let Some(v) = v.as_str() {
+                        self.postings.entry((k, v)).or_default().push(pos);
+                    }
+                }
+            }
+            JsonOrLabels::Json(None) => {}
+        }
+        self.all.push((i, labels));
+    }
+
+    /// Candidates matching `sel`: through the posting list of its first equality
+    /// requirement when it has one, else by scanning the namespace.
+    fn select(&self, sel: &Selector) -> Vec<usize> {
+        let eq = sel.requirements().iter().find_map(|r| match r.operator {
+            Operator::Equals | Operator::DoubleEquals | Operator::In if r.values.len() == 1 => {
+                Some((r.key.as_str(), r.values[0].as_str()))
+            }
+            _ => None,
+        });
+        let check = |&(i, labels): &(usize, JsonOrLabels<'a>)| sel.matches(&labels).then_some(i);
+        match eq {
+            Some(kv) => self
+                .postings
+                .get(&kv)
+                .map(|ps| ps.iter().filter_map(|&p| check(&self.all[p])).collect())
+                .unwrap_or_default(),
+            None => self.all.iter().filter_map(check).collect(),
+        }
+    }
+}
+
+impl<'a> Pool<'a> {
+    fn build(inv: &'a Inventory) -> Pool<'a> {
+        let mut pool = Pool::default();
+        for (i, o) in inv.objects.iter().enumerate() {
+            let id = &o.id;
+            pool.by_id
+                .entry((&*id.group, &*id.kind, &*id.namespace, &*id.name))
+                .or_insert(i);
+            match (&*id.group, &*id.kind) {
+                ("", "Pod") => pool
+                    .pods
+                    .entry(o.namespace())
+                    .or_default()
+                    .add(i, JsonOrLabels::Labels(o)),
+                ("", "Namespace") => pool.namespaces.push(i),
+                ("", "Node") => pool.nodes.push(i),
+                _ => {
+                    if let Some(path) = template_path(o) {
+                        let labels = o
+                            .get_path(path)
+                            .and_then(|t| t.get("metadata"))
+                            .and_then(|m| m.get("labels"))
+                            .and_then(Value::as_object);
+                        pool.templates
+                            .entry(o.namespace())
+                            .or_default()
+                            .add(i, JsonOrLabels::Json(labels));
+                    }
+                }
+            }
+        }
+        pool
+    }
+
+    fn pods(&self, ns: &str, sel: &Selector) -> Vec<usize> {
+        self.pods.get(ns).map(|b| b.select(sel)).unwrap_or_default()
+    }
+
+    fn templates(&self, ns: &str, sel: &Selector) -> Vec<usize> {
+        self.templates
+            .get(ns)
+            .map(|b| b.select(sel))
+            .unwrap_or_default()
+    }
+}
+
+/// Where a workload keeps its pod template.
+fn template_path(o: &Object) -> Option<&'static str> {
+    match (&*o.id.group, &*o.id.kind) {
+        ("apps", "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet")
+        | ("batch", "Job")
+        | ("", "ReplicationController") => Some("spec.template"),
+        ("batch", "CronJob") => Some("spec.jobTemplate.spec.template"),
+        _ => None,
+    }
+}
+
+/// A `metav1.LabelSelector` field; an unparsable one is a finding and selects nothing.
+fn labeled(i: usize, o: &Object, path: &'static str, out: &mut Out) -> Option<Selector> {
+    match label_selector_from_value(o.get_path(path)) {
+        Ok(sel) => sel,
+        Err(e) => {
+            out.finding(
+                i,
+                o,
+                Severity::Error,
+                "selector-invalid",
+                format!(
+                    "{path}: Invalid value: {}: invalid label selector: {e}",
+                    go_value(o.get_path(path))
+                ),
+            );
+            None
+        }
+    }
+}
+
+/// Edges to the Pods and pod templates `sel` picks in `ns`; the number picked.
+fn pick_pods_and_templates(
+    pool: &Pool<'_>,
+    from: usize,
+    ns: &str,
+    sel: Option<&Selector>,
+    via: &'static str,
+    out: &mut Out,
+) -> usize {
+    let Some(sel) = sel else { return 0 };
+    let pods = pool.pods(ns, sel);
+    let templates = pool.templates(ns, sel);
+    for &p in &pods {
+        out.edge(from, p, via);
+    }
+    for &t in &templates {
+        out.edge(from, t, template_via(via));
+    }
+    pods.len() + templates.len()
+}
+
+fn template_via(via: &'static str) -> &'static str {
+    match via {
+        "spec.selector" => "spec.selector (pod template)",
+        "spec.podSelector" => "spec.podSelector (pod template)",
+        _ => via,
+    }
+}
+
+/// Service `spec.selector` → Pods and pod templates; a selector that picks nothing is
+/// reported (ExternalName Services and Services without a selector pick nothing by design).
+fn service(pool: &Pool<'_>, i: usize, o: &Object, out: &mut Out) {
+    if o.get_str("spec.type") == Some("ExternalName") {
+        return;
+    }
+    let sel = match map_selector(o.get_path("spec.selector")) {
+        Ok(sel) => sel,
+        Err(e) => {
+            out.finding(
+                i,
+                o,
+                Severity::Error,
+                "selector-invalid",
+                format!("spec.selector: {e}"),
+            );
+            return;
+        }
+    };
+    let Some(sel) = sel else { return };
+    if pick_pods_and_templates(pool, i, o.namespace(), Some(&sel), "spec.selector", out) == 0 {
+        out.finding(
+            i,
+            o,
+            Severity::Warning,
+            "service-selects-nothing",
+            format!(
+                "selector {sel} matches no Pod and no workload's pod template in namespace {:?}",
+                o.namespace()
+            ),
+        );
+    }
+}
+
+/// A workload's `spec.selector` → its Pods (those it does not already own, directly or
+/// through a ReplicaSet/Job it owns).
+fn workload(
+    inv: &Inventory,
+    pool: &Pool<'_>,
+    owners_of: &Adjacency,
+    i: usize,
+    o: &Object,
+    sel: Option<Selector>,
+    out: &mut Out,
+) {
+    let Some(sel) = sel.filter(|s| !s.is_empty()) else {
+        return;
+    };
+    for p in pool.pods(o.namespace(), &sel) {
+        let owned = owners_of
+            .get(p)
+            .iter()
+            .any(|e| e.from == i || owners_of.get(e.from).iter().any(|e2| e2.from == i));
+        if !owned && p < inv.objects.len() {
+            out.edge(i, p, "spec.selector");
+        }
+    }
+}
+
+/// apps/v1 validation of a workload's selector against its own template
+/// (`ValidateDeploymentSpec` and friends in pkg/apis/apps/validation).
+fn check_apps_selector(
+    i: usize,
+    o: &Object,
+    raw: Option<&Value>,
+    sel: Option<&Selector>,
+    out: &mut Out,
+) {
+    let kind_lower = o.kind().to_ascii_lowercase();
+    let Some(sel) = sel else {
+        out.finding(
+            i,
+            o,
+            Severity::Error,
+            "selector-required",
+            "spec.selector: Required value".into(),
+        );
+        return;
+    };
+    if sel.is_empty() {
+        out.finding(
+            i,
+            o,
+            Severity::Error,
+            "selector-empty",
+            format!(
+                "spec.selector: Invalid value: {}: empty selector is invalid for {kind_lower}",
+                go_value(raw)
+            ),
+        );
+        return;
+    }
+    let labels = o
+        .get_path("spec.template.metadata.labels")
+        .and_then(Value::as_object);
+    if !sel.matches(&JsonLabels(labels)) {
+        out.finding(
+            i,
+            o,
+            Severity::Error,
+            "selector-template-mismatch",
+            format!(
+                "spec.template.metadata.labels: Invalid value: {}: `selector` does not match template `labels`",
+                go_string_map(labels)
+            ),
+        );
+    }
+}
+
+/// NetworkPolicy `spec.podSelector` (empty = every Pod of the namespace) → Pods and pod
+/// templates; `namespaceSelector` of ingress `from` / egress `to` peers → Namespaces.
+fn network_policy(inv: &Inventory, pool: &Pool<'_>, i: usize, o: &Object, out: &mut Out) {
+    let sel = labeled(i, o, "spec.podSelector", out);
+    pick_pods_and_templates(
+        pool,
+        i,
+        o.namespace(),
+        sel.as_ref(),
+        "spec.podSelector",
+        out,
+    );
+    for (rules, peers) in [("ingress", "from"), ("egress", "to")] {
+        let Some(rules) = o
+            .get_path(&format!("spec.{rules}"))
+            .and_then(Value::as_array)
+        else {
+            continue;
+        };
+        for peer in rules
+            .iter()
+            .filter_map(|r| r.get(peers).and_then(Value::as_array))
+            .flatten()
+        {
+            let Ok(Some(ns_sel)) = label_selector_from_value(peer.get("namespaceSelector")) else {
+                continue;
+            };
+            for &n in &pool.namespaces {
+                if ns_sel.matches(&NamespaceLabels(&inv.objects[n])) {
+                    out.edge(i, n, "namespaceSelector");
+                }
+            }
+        }
+    }
 }
 
 /// HorizontalPodAutoscaler `spec.scaleTargetRef` → the scaled object in the same namespace.
-fn hpa_targets(inv: &Inventory, edges: &mut Vec<Edge>) {
-    use std::collections::HashMap;
-    let hpas: Vec<usize> = (0..inv.objects.len())
-        .filter(|&i| is(&inv.objects[i], "autoscaling", "HorizontalPodAutoscaler"))
-        .collect();
-    if hpas.is_empty() {
+fn hpa_target(pool: &Pool<'_>, i: usize, o: &Object, out: &mut Out) {
+    let Some(target) = o.get_path("spec.scaleTargetRef") else {
+        return;
+    };
+    let s = |k: &str| target.get(k).and_then(Value::as_str).unwrap_or("");
+    let group = crate::model::group_of(s("apiVersion"));
+    let key = (group, s("kind"), o.namespace(), s("name"));
+    if let Some(&t) = pool.by_id.get(&key) {
+        out.edge(i, t, "spec.scaleTargetRef");
+    }
+}
+
+/// Pod → the Node it runs on (`spec.nodeName`), and → the Nodes of the input it can be
+/// scheduled on by `spec.nodeSelector` and required node affinity (component-helpers'
+/// `nodeaffinity.GetRequiredNodeAffinity`; taints and resources are not considered).
+fn pod_nodes(inv: &Inventory, pool: &Pool<'_>, i: usize, o: &Object, out: &mut Out) {
+    if let Some(node) = o.get_str("spec.nodeName").filter(|n| !n.is_empty()) {
+        if let Some(&n) = pool.by_id.get(&("", "Node", "", node)) {
+            out.edge(i, n, "spec.nodeName");
+        }
         return;
     }
-    let mut by_id: HashMap<(&str, &str, &str, &str), usize> = HashMap::new();
-    for (i, o) in inv.objects.iter().enumerate() {
-        let id = &o.id;
-        by_id
-            .entry((&*id.group, &*id.kind, &*id.namespace, &*id.name))
-            .or_insert(i);
-    }
-    for h in hpas {
-        let hpa = &inv.objects[h];
-        let Some(target) = hpa.get_path("spec.scaleTargetRef") else {
-            continue;
-        };
-        let s = |k: &str| target.get(k).and_then(Value::as_str).unwrap_or("");
-        let group = crate::model::group_of(s("apiVersion"));
-        let key = (group, s("kind"), hpa.namespace(), s("name"));
-        if let Some(&t) = by_id.get(&key) {
-            edges.push(Edge {
-                from: h,
-                to: t,
-                kind: EdgeKind::Selector {
-                    via: "spec.scaleTargetRef",
-                },
-            });
+    let node_selector = match map_selector(o.get_path("spec.nodeSelector")) {
+        Ok(s) => s,
+        Err(e) => {
+            out.finding(
+                i,
+                o,
+                Severity::Error,
+                "selector-invalid",
+                format!("spec.nodeSelector: {e}"),
+            );
+            return;
         }
+    };
+    let affinity =
+        o.get_path("spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution");
+    let affinity = match affinity {
+        None | Some(Value::Null) => None,
+        Some(v) => match NodeSelector::from_value(v) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                out.finding(
+                    i,
+                    o,
+                    Severity::Error,
+                    "node-affinity-invalid",
+                    format!("spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution: {e}"),
+                );
+                return;
+            }
+        },
+    };
+    if node_selector.is_none() && affinity.is_none() {
+        return;
+    }
+    let mut fits = 0;
+    for &n in &pool.nodes {
+        let node = &inv.objects[n];
+        let ok = node_selector
+            .as_ref()
+            .is_none_or(|s| s.matches(&node.labels))
+            && affinity
+                .as_ref()
+                .is_none_or(|a| a.matches(node.name(), &node.labels));
+        if ok {
+            fits += 1;
+            out.edge(i, n, "spec.nodeSelector/affinity (schedulable on)");
+        }
+    }
+    if fits == 0 && !pool.nodes.is_empty() {
+        out.finding(
+            i,
+            o,
+            Severity::Warning,
+            "pod-unschedulable",
+            format!(
+                "no Node of the input satisfies the Pod's nodeSelector/required node affinity ({} Nodes checked)",
+                pool.nodes.len()
+            ),
+        );
+    }
+}
+
+/// A JSON value as Go's `%#v` would print the decoded Go value, close enough for messages.
+fn go_value(v: Option<&Value>) -> String {
+    match v {
+        None | Some(Value::Null) => "null".into(),
+        Some(v) => v.to_string(),
+    }
+}
+
+/// Go's `%#v` of a `map[string]string` (keys sorted, as fmt prints maps).
+fn go_string_map(m: Option<&Map<String, Value>>) -> String {
+    let sorted: BTreeMap<&str, &str> = m
+        .into_iter()
+        .flatten()
+        .filter_map(|(k, v)| Some((k.as_str(), v.as_str()?)))
+        .collect();
+    let inner: Vec<String> = sorted.iter().map(|(k, v)| format!("{k:?}:{v:?}")).collect();
+    format!("map[string]string{{{}}}", inner.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::graph::{test_inventory, EdgeKind, Graph};
+
+    fn node(name: &str, labels: serde_json::Value) -> serde_json::Value {
+        json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": name, "labels": labels}})
+    }
+
+    /// (from name, to name, via) of every selector edge.
+    fn edges(g: &Graph, inv: &crate::model::Inventory) -> Vec<(String, String, &'static str)> {
+        let mut out = Vec::new();
+        for i in 0..inv.objects.len() {
+            for e in g.selects(i) {
+                let EdgeKind::Selector { via } = e.kind else {
+                    continue;
+                };
+                out.push((
+                    inv.objects[e.from].name().to_string(),
+                    inv.objects[e.to].name().to_string(),
+                    via,
+                ));
+            }
+        }
+        out
+    }
+
+    fn codes(g: &Graph) -> Vec<(&'static str, String)> {
+        g.findings()
+            .iter()
+            .map(|f| (f.code, f.message.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn node_affinity_picks_exactly_the_nodes_upstream_would() {
+        let inv = test_inventory(&[
+            node("n-small", json!({"cores": "4", "zone": "a"})),
+            node("n-big", json!({"cores": "64", "zone": "b", "gpu": "yes"})),
+            node("n-big-c", json!({"cores": "32", "zone": "c", "gpu": "yes"})),
+            node("n-nan", json!({"cores": "lots", "zone": "a", "gpu": "yes"})),
+            node("n-named", json!({"zone": "z"})),
+            json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "x"},
+            "spec": {"nodeSelector": {"gpu": "yes"},
+                "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
+                    "nodeSelectorTerms": [
+                        {"matchExpressions": [
+                            {"key": "cores", "operator": "Gt", "values": ["8"]},
+                            {"key": "zone", "operator": "In", "values": ["a", "b"]}]},
+                        {"matchFields": [
+                            {"key": "metadata.name", "operator": "In", "values": ["n-named"]}]}
+                    ]}}}}}),
+        ]);
+        let g = Graph::build(&inv);
+        // n-big-c is out of zone, n-nan's cores is not an integer, n-small is too small,
+        // n-named matches the field term but not the nodeSelector.
+        assert_eq!(
+            edges(&g, &inv),
+            vec![(
+                "p".to_string(),
+                "n-big".to_string(),
+                "spec.nodeSelector/affinity (schedulable on)"
+            )]
+        );
+    }
+
+    #[test]
+    fn a_pod_that_fits_no_node_is_reported() {
+        let inv = test_inventory(&[
+            node("n1", json!({"zone": "a"})),
+            json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "x"},
+                "spec": {"nodeSelector": {"zone": "b"}}}),
+        ]);
+        let g = Graph::build(&inv);
+        assert!(edges(&g, &inv).is_empty());
+        assert!(codes(&g).iter().any(|(c, _)| *c == "pod-unschedulable"));
+    }
+
+    #[test]
+    fn service_selects_pods_and_pod_templates_in_its_namespace() {
+        let inv = test_inventory(&[
+            json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web", "namespace": "shop"},
+                "spec": {"selector": {"app": "web"}}}),
+            json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "namespace": "shop"},
+                "spec": {"selector": {"matchLabels": {"app": "web"}},
+                    "template": {"metadata": {"labels": {"app": "web", "tier": "fe"}}}}}),
+            json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "loose", "namespace": "shop",
+                "labels": {"app": "web"}}}),
+            json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "elsewhere", "namespace": "other",
+                "labels": {"app": "web"}}}),
+            json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "ghost", "namespace": "shop"},
+                "spec": {"selector": {"app": "nobody"}}}),
+            json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "ext", "namespace": "shop"},
+                "spec": {"type": "ExternalName", "externalName": "example.com"}}),
+        ]);
+        let g = Graph::build(&inv);
+        assert_eq!(
+            edges(&g, &inv),
+            vec![
+                ("web".into(), "loose".into(), "spec.selector"),
+                ("web".into(), "web".into(), "spec.selector (pod template)"),
+                ("web".into(), "loose".into(), "spec.selector"),
+            ]
+        );
+        let c = codes(&g);
+        assert_eq!(
+            c,
+            vec![(
+                "service-selects-nothing",
+                "selector app=nobody matches no Pod and no workload's pod template in namespace \"shop\"".to_string()
+            )]
+        );
+    }
+
+    #[test]
+    fn workload_selector_must_match_its_template() {
+        let inv = test_inventory(&[
+            json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d", "namespace": "a"},
+                "spec": {"selector": {"matchLabels": {"app": "x"}},
+                    "template": {"metadata": {"labels": {"app": "y", "b": "c"}}}}}),
+            json!({"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "s", "namespace": "a"},
+                "spec": {"selector": {}, "template": {}}}),
+        ]);
+        let g = Graph::build(&inv);
+        assert_eq!(
+            codes(&g),
+            vec![
+                ("selector-template-mismatch", "spec.template.metadata.labels: Invalid value: map[string]string{\"app\":\"y\", \"b\":\"c\"}: `selector` does not match template `labels`".to_string()),
+                ("selector-empty", "spec.selector: Invalid value: {}: empty selector is invalid for statefulset".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn network_policy_selects_pods_and_namespaces_by_their_labels() {
+        let inv = test_inventory(&[
+            json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "shop"}}),
+            json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "mon", "labels": {"team": "obs"}}}),
+            json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "shop"}}),
+            json!({"apiVersion": "networking.k8s.io/v1", "kind": "NetworkPolicy",
+                "metadata": {"name": "np", "namespace": "shop"},
+                "spec": {"podSelector": {}, "ingress": [{"from": [
+                    {"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "shop"}}},
+                    {"namespaceSelector": {"matchExpressions": [{"key": "team", "operator": "Exists"}]}}]}]}}),
+        ]);
+        let g = Graph::build(&inv);
+        assert_eq!(
+            edges(&g, &inv),
+            vec![
+                ("np".into(), "p".into(), "spec.podSelector"),
+                ("np".into(), "shop".into(), "namespaceSelector"),
+                ("np".into(), "mon".into(), "namespaceSelector"),
+            ]
+        );
+    }
+
+    #[test]
+    fn workloads_do_not_select_pods_they_own_but_do_select_strays() {
+        let inv = test_inventory(&[
+            json!({"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "rs", "namespace": "a", "uid": "u1"},
+                "spec": {"selector": {"matchLabels": {"app": "x"}}, "template": {"metadata": {"labels": {"app": "x"}}}}}),
+            json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "owned", "namespace": "a", "labels": {"app": "x"},
+                "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "rs", "uid": "u1", "controller": true}]}}),
+            json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "stray", "namespace": "a", "labels": {"app": "x"}}}),
+        ]);
+        let g = Graph::build(&inv);
+        assert_eq!(
+            edges(&g, &inv),
+            vec![("rs".into(), "stray".into(), "spec.selector")]
+        );
     }
 }

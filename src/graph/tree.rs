@@ -4,6 +4,8 @@
 //! The tree is flattened in pre-order; each node knows where its subtree ends, so skipping a
 //! collapsed subtree is O(1) and a window of visible rows costs only the rows before it.
 
+use std::collections::HashSet;
+
 use super::{Edge, EdgeKind, Graph};
 
 /// Which way to walk.
@@ -67,7 +69,15 @@ pub struct Tree {
     collapsed: Vec<bool>,
 }
 
-fn children<'g>(graph: &'g Graph, obj: usize, opts: &TreeOptions) -> Vec<(usize, &'g Edge)> {
+/// Children of `obj`: owner edges, then (when `selectors`) selector edges whose target is
+/// not already reachable through the owner edges of another child (a Service selecting a
+/// Deployment, its ReplicaSet and its Pods lists only the Deployment).
+fn children<'g>(
+    graph: &'g Graph,
+    obj: usize,
+    opts: &TreeOptions,
+    selectors: bool,
+) -> Vec<(usize, &'g Edge)> {
     let (owner_edges, sel_edges) = match opts.direction {
         Direction::Down => (graph.dependents(obj), graph.selects(obj)),
         Direction::Up => (graph.owners(obj), graph.selected_by(obj)),
@@ -77,10 +87,55 @@ fn children<'g>(graph: &'g Graph, obj: usize, opts: &TreeOptions) -> Vec<(usize,
         Direction::Up => e.from,
     };
     let mut out: Vec<(usize, &Edge)> = owner_edges.iter().map(|e| (other(e), e)).collect();
-    if opts.selectors {
-        out.extend(sel_edges.iter().map(|e| (other(e), e)));
+    if selectors && !sel_edges.is_empty() {
+        let mut shown: HashSet<usize> = HashSet::new();
+        for &(c, _) in &out {
+            shown.insert(c);
+            owner_reach(graph, c, opts.direction, &mut shown);
+        }
+        let mut below: HashSet<usize> = HashSet::new();
+        for e in sel_edges {
+            let mut reach = HashSet::new();
+            owner_reach(graph, other(e), opts.direction, &mut reach);
+            reach.remove(&other(e));
+            below.extend(reach);
+        }
+        let mut seen = HashSet::new();
+        out.extend(
+            sel_edges
+                .iter()
+                .map(|e| (other(e), e))
+                .filter(|(c, _)| !shown.contains(c) && !below.contains(c) && seen.insert(*c)),
+        );
     }
     out
+}
+
+/// Objects reachable from `start` through owner edges in `direction` (a few levels deep).
+fn owner_reach(graph: &Graph, start: usize, direction: Direction, out: &mut HashSet<usize>) {
+    let mut frontier = vec![start];
+    for _ in 0..4 {
+        let mut next = Vec::new();
+        for o in frontier {
+            let edges = match direction {
+                Direction::Down => graph.dependents(o),
+                Direction::Up => graph.owners(o),
+            };
+            for e in edges {
+                let n = match direction {
+                    Direction::Down => e.to,
+                    Direction::Up => e.from,
+                };
+                if out.insert(n) {
+                    next.push(n);
+                }
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        frontier = next;
+    }
 }
 
 impl Tree {
@@ -240,17 +295,19 @@ fn add_subtree(
 ) {
     // Work items: Enter(obj, parent, edge, last, depth) or Exit(node index, obj).
     enum Step {
-        Enter(usize, Option<usize>, Option<EdgeKind>, bool, usize),
+        /// obj, parent, edge, last, depth, and whether a selector edge is on the path
+        /// (selector edges are followed one hop only, so trees do not repeat).
+        Enter(usize, Option<usize>, Option<EdgeKind>, bool, usize, bool),
         Exit(usize, usize),
     }
-    let mut work = vec![Step::Enter(root, None, None, root_last, 0)];
+    let mut work = vec![Step::Enter(root, None, None, root_last, 0, false)];
     while let Some(step) = work.pop() {
         match step {
             Step::Exit(node, obj) => {
                 nodes[node].end = nodes.len();
                 on_path[obj] = false;
             }
-            Step::Enter(obj, parent, edge, last, depth) => {
+            Step::Enter(obj, parent, edge, last, depth, below_selector) => {
                 if nodes.len() >= opts.max_nodes {
                     continue;
                 }
@@ -270,7 +327,7 @@ fn add_subtree(
                 }
                 on_path[obj] = true;
                 work.push(Step::Exit(idx, obj));
-                let kids = children(graph, obj, opts);
+                let kids = children(graph, obj, opts, opts.selectors && !below_selector);
                 let n = kids.len();
                 for (k, (child, e)) in kids.into_iter().enumerate().rev() {
                     work.push(Step::Enter(
@@ -279,6 +336,7 @@ fn add_subtree(
                         Some(e.kind),
                         k + 1 == n,
                         depth + 1,
+                        below_selector || matches!(e.kind, EdgeKind::Selector { .. }),
                     ));
                 }
             }
