@@ -78,6 +78,10 @@ pub enum Action {
     },
     #[serde(skip)]
     Loaded(Box<Loaded>),
+    /// Part of the input, while loading goes on: shown at once (the table fills
+    /// progressively); a later `Partial` or the final `Loaded` replaces it.
+    #[serde(skip)]
+    Partial(Box<Loaded>),
     /// Text of the object shown in the detail view.
     #[serde(skip)]
     DetailSource {

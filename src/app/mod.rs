@@ -41,6 +41,17 @@ pub struct Loaded {
 }
 
 impl Loaded {
+    /// A partial load while loading goes on: indexed for the table and the bar, not
+    /// linked (the graph comes with the final load).
+    pub fn partial(inventory: Inventory) -> Loaded {
+        let index = LabelIndex::build(&inventory.objects);
+        Loaded {
+            inventory,
+            index,
+            graph: Graph::default(),
+        }
+    }
+
     /// Indexes and links a loaded inventory.
     pub fn new(inventory: Inventory) -> Loaded {
         let index = LabelIndex::build(&inventory.objects);
@@ -150,6 +161,8 @@ pub struct App {
     pub data: Arc<Loaded>,
     /// `None` once loading is done.
     pub loading: Option<Progress>,
+    /// The columns last chosen automatically (kept when the user has not changed them).
+    auto_columns: Option<Vec<Column>>,
     pub mode: Mode,
     /// Mode to return to when an overlay (help, picker) closes.
     pub under: Mode,
@@ -188,6 +201,7 @@ impl App {
         App {
             data: Arc::new(Loaded::default()),
             loading: Some(Progress::default()),
+            auto_columns: None,
             mode: Mode::Table,
             under: Mode::Table,
             screen: Screen::default(),
@@ -235,7 +249,15 @@ impl App {
                     });
                 }
             }
-            Action::Loaded(loaded) => self.loaded(*loaded),
+            Action::Loaded(loaded) => {
+                self.loading = None;
+                self.loaded(*loaded);
+            }
+            Action::Partial(partial) => {
+                if self.loading.is_some() {
+                    self.loaded(*partial);
+                }
+            }
             Action::DetailSource { object, text } => {
                 if let Some(d) = self.detail.as_mut().filter(|d| d.object == object) {
                     d.source = Some(text);
@@ -260,7 +282,20 @@ impl App {
     }
 
     fn loaded(&mut self, loaded: Loaded) {
-        self.loading = None;
+        // Columns are chosen from the data unless the user changed them since a partial load.
+        if self.auto_columns.is_none() || self.auto_columns.as_ref() == Some(&self.table.columns) {
+            self.table.columns = self.default_columns(&loaded);
+            self.auto_columns = Some(self.table.columns.clone());
+        }
+        self.problem_rows = problem_rows(&loaded);
+        self.data = Arc::new(loaded);
+        self.table.resort(&self.data.inventory.objects, self.now);
+        self.refilter();
+    }
+
+    /// NAMESPACE, KIND, NAME, the `-L` keys (else the two most common label keys), LABELS
+    /// with `--show-labels`, STATUS, AGE, SOURCE.
+    fn default_columns(&self, loaded: &Loaded) -> Vec<Column> {
         let mut columns = vec![Column::Namespace, Column::Kind, Column::Name];
         let keys = if self.options.label_columns.is_empty() {
             loaded.index.most_common_keys(2)
@@ -272,11 +307,7 @@ impl App {
             columns.push(Column::Labels);
         }
         columns.extend([Column::Status, Column::Age, Column::Source]);
-        self.table.columns = columns;
-        self.problem_rows = problem_rows(&loaded);
-        self.data = Arc::new(loaded);
-        self.table.resort(&self.data.inventory.objects, self.now);
-        self.refilter();
+        columns
     }
 
     /// The objects the namespace and kind filters let through.

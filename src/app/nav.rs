@@ -8,8 +8,18 @@ use super::{Action, App, Column, DetailState, Effect, Mode, TreeState};
 
 impl App {
     pub(super) fn user_action(&mut self, action: Action) {
-        if self.loading.is_some() && !matches!(action, Action::Help | Action::Back) {
-            return;
+        if self.loading.is_some() {
+            // Before the first batch there is nothing to act on; while later batches
+            // arrive everything works but the owner tree, which needs the final graph.
+            if self.data.inventory.objects.is_empty()
+                && !matches!(action, Action::Help | Action::Back)
+            {
+                return;
+            }
+            if matches!(action, Action::OpenTree) {
+                self.status = Some("the owner tree opens when loading has finished".into());
+                return;
+            }
         }
         match self.mode {
             Mode::Bar => self.bar_action(action),

@@ -22,8 +22,12 @@ pub fn draw(app: &App, frame: &mut Frame) {
     let theme = Theme::new(app.options.no_color);
     let screen = Screen::new(frame.area());
     if let Some(progress) = app.loading {
-        status::draw_loading(progress, frame, frame.area(), &theme);
-        return;
+        // Until the first batch arrives there is nothing to show but the gauge; after it,
+        // the table fills progressively and the header shows the progress.
+        if app.data.inventory.objects.is_empty() {
+            status::draw_loading(progress, frame, frame.area(), &theme);
+            return;
+        }
     }
     let main = Rect {
         height: screen.header.height + screen.table.height,

@@ -25,6 +25,12 @@ pub fn draw_header(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     if !app.bar.text.trim().is_empty() {
         filter("selector", app.bar.text.trim());
     }
+    if let Some(p) = app.loading {
+        spans.push(Span::styled(
+            format!("  loading {} of {} files…", p.files_done, p.files_total),
+            theme.key,
+        ));
+    }
     let errors = app.data.inventory.error_count();
     if errors > 0 {
         spans.push(Span::styled(

@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crossterm::event::{
     Event, EventStream, KeyCode, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
@@ -237,8 +237,16 @@ fn edit(terminal: &mut term::Term, path: &std::path::Path, line: u32) -> anyhow:
 
 /// Loads on a background thread, reporting per-file progress, then hands over the
 /// inventory and its label index.
+///
+/// Files are parsed in parallel in growing chunks; when loading takes longer than
+/// [`FIRST_BATCH_AFTER`], what has loaded so far is sent as a partial snapshot (at most every
+/// [`BATCH_EVERY`]), so the table appears and fills while the rest loads. Small folders load
+/// before the first deadline and pay nothing for this.
 fn spawn_loader(paths: Vec<PathBuf>, tx: UnboundedSender<Action>) {
+    const FIRST_BATCH_AFTER: Duration = Duration::from_millis(150);
+    const BATCH_EVERY: Duration = Duration::from_millis(400);
     std::thread::spawn(move || {
+        let started = Instant::now();
         let opts = LoadOptions::default();
         let (files, walk_problems) = discover(&paths, &opts);
         let total = files.len();
@@ -247,9 +255,15 @@ fn spawn_loader(paths: Vec<PathBuf>, tx: UnboundedSender<Action>) {
             files_total: total,
         });
         let done = AtomicUsize::new(0);
-        let loads = files
-            .par_iter()
-            .map(|f| {
+        let mut loads = Vec::with_capacity(total);
+        let mut next_batch = started + FIRST_BATCH_AFTER;
+        let mut chunk = 64usize;
+        let mut rest = &files[..];
+        while !rest.is_empty() {
+            let (now_files, later) = rest.split_at(chunk.min(rest.len()));
+            rest = later;
+            chunk = chunk.saturating_mul(2).min(2048);
+            loads.par_extend(now_files.par_iter().map(|f| {
                 let load = load_file(f, &opts);
                 let n = done.fetch_add(1, Ordering::Relaxed) + 1;
                 let _ = tx.send(Action::LoadProgress {
@@ -257,8 +271,13 @@ fn spawn_loader(paths: Vec<PathBuf>, tx: UnboundedSender<Action>) {
                     files_total: total,
                 });
                 load
-            })
-            .collect();
+            }));
+            if !rest.is_empty() && Instant::now() >= next_batch {
+                let partial = Inventory::build(loads.clone(), walk_problems.clone());
+                let _ = tx.send(Action::Partial(Box::new(Loaded::partial(partial))));
+                next_batch = Instant::now() + BATCH_EVERY;
+            }
+        }
         let inventory = Inventory::build(loads, walk_problems);
         tracing::info!(
             objects = inventory.objects.len(),
