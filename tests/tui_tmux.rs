@@ -341,3 +341,47 @@ fn editor_runs_and_history_is_saved_outside_the_manifests() {
         "nothing written next to the manifests"
     );
 }
+
+#[test]
+fn a_saved_edit_shows_in_place_and_keeps_the_selection() {
+    let Some(pane) = Pane::start("") else { return };
+    pane.wait_loaded();
+    pane.literal("/");
+    pane.literal("~storefront");
+    pane.key("Enter");
+    let screen = pane.wait_for("storefront rows", |s| {
+        s[0].starts_with("4 of 10 objects") && s[HEIGHT - 1].contains("q quit")
+    });
+    assert!(screen[2].contains("Deployment"), "first row: {}", screen[2]);
+
+    // An editor's atomic save: write a hidden temp file, rename it over the original. The
+    // new document sorts above the selected Deployment, so its row moves down by one.
+    let file = pane.dir().join("m/shop/web.yaml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let edited = format!(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: storefront-flags\n  namespace: shop\n---\n{}",
+        text.replacen("replicas: 2", "replicas: 4", 1)
+    );
+    let tmp = pane.dir().join("m/shop/.web.yaml.swp");
+    std::fs::write(&tmp, edited).unwrap();
+    std::fs::rename(&tmp, &file).unwrap();
+    let screen = pane.wait_for("the edit applied", |s| {
+        s[0].starts_with("5 of 11 objects") && s[0].contains("changed")
+    });
+    assert!(screen[2].contains("storefront-flags"), "{}", screen[2]);
+    assert!(screen[3].contains("Deployment"), "{}", screen[3]);
+    // The selection followed the Deployment: the detail view opens on it, edited.
+    pane.literal("d");
+    let detail = pane.wait_for("detail", |s| {
+        s[0].contains("Deployment.apps/shop/storefront")
+    });
+    assert!(
+        detail.iter().any(|l| l.contains("replicas: 4")),
+        "{}",
+        detail.join("\n")
+    );
+    pane.key("Escape");
+    pane.wait_for("table", |s| s[HEIGHT - 1].contains("q quit"));
+    pane.literal("q");
+    pane.assert_restored(0);
+}

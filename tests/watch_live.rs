@@ -441,3 +441,27 @@ fn scope_change_from_a_crd_moves_identity() {
         ]
     );
 }
+
+#[test]
+fn a_live_set_built_from_existing_loads_equals_a_fresh_load_and_follows_edits() {
+    let dir = tmp();
+    let a = dir.path().join("a.yaml");
+    let b = dir.path().join("sub/b.yaml");
+    write(&a, &docs(&[cm("one", "1"), cm("two", "2")]));
+    write(&b, &cm("three", "3"));
+    let opts = LoadOptions::default();
+    let roots = [dir.path().to_path_buf()];
+    let (files, walk) = kubesift::model::load::discover(&roots, &opts);
+    let loads = files
+        .iter()
+        .map(|f| kubesift::model::load::load_file(f, &opts))
+        .collect();
+    let mut set = LiveSet::from_loads(&roots, &opts, loads, walk);
+    assert_same_inventory(&set, dir.path(), "from_loads");
+    write(&b, &cm("three", "changed"));
+    assert_eq!(
+        summary(&set.apply(std::slice::from_ref(&b))),
+        [(DeltaKind::Modified, "three".into())]
+    );
+    assert_same_inventory(&set, dir.path(), "edit after from_loads");
+}

@@ -2,7 +2,7 @@
 
 use serde::Deserialize;
 
-use super::Loaded;
+use super::{Change, Loaded};
 
 /// One thing that can change the app's state.
 ///
@@ -82,6 +82,9 @@ pub enum Action {
     /// progressively); a later `Partial` or the final `Loaded` replaces it.
     #[serde(skip)]
     Partial(Box<Loaded>),
+    /// A watched batch of file changes, applied in place.
+    #[serde(skip)]
+    Changed(Box<Change>),
     /// Text of the object shown in the detail view.
     #[serde(skip)]
     DetailSource {

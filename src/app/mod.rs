@@ -7,6 +7,7 @@ mod bar;
 pub mod columns;
 mod keymap;
 mod layout;
+mod live;
 mod nav;
 mod picker;
 mod table;
@@ -22,6 +23,7 @@ pub use bar::{BarState, Completion};
 pub use columns::Column;
 pub use keymap::{Key, Keymap, DEFAULT_KEYMAP};
 pub use layout::Screen;
+pub use live::{Change, LastChange, FLASH_SECONDS};
 pub use picker::{Picker, PickerKind, ALL};
 pub use table::{Row, Sort, TableState};
 pub use tree::TreeState;
@@ -38,6 +40,8 @@ pub struct Loaded {
     pub inventory: Inventory,
     pub index: LabelIndex,
     pub graph: Graph,
+    /// Objects kept from an earlier read of a file that now fails to load.
+    pub stale: RoaringBitmap,
 }
 
 impl Loaded {
@@ -49,6 +53,7 @@ impl Loaded {
             inventory,
             index,
             graph: Graph::default(),
+            stale: RoaringBitmap::new(),
         }
     }
 
@@ -60,6 +65,7 @@ impl Loaded {
             inventory,
             index,
             graph,
+            stale: RoaringBitmap::new(),
         }
     }
 }
@@ -163,6 +169,11 @@ pub struct App {
     pub loading: Option<Progress>,
     /// The columns last chosen automatically (kept when the user has not changed them).
     auto_columns: Option<Vec<Column>>,
+    /// Objects changed by the last watched batch, highlighted until `flash_until`.
+    pub flash: RoaringBitmap,
+    pub flash_until: i64,
+    /// The last watched batch applied.
+    pub last_change: Option<LastChange>,
     pub mode: Mode,
     /// Mode to return to when an overlay (help, picker) closes.
     pub under: Mode,
@@ -202,6 +213,9 @@ impl App {
             data: Arc::new(Loaded::default()),
             loading: Some(Progress::default()),
             auto_columns: None,
+            flash: RoaringBitmap::new(),
+            flash_until: 0,
+            last_change: None,
             mode: Mode::Table,
             under: Mode::Table,
             screen: Screen::default(),
@@ -253,6 +267,7 @@ impl App {
                 self.loading = None;
                 self.loaded(*loaded);
             }
+            Action::Changed(change) => self.apply_change(*change),
             Action::Partial(partial) => {
                 if self.loading.is_some() {
                     self.loaded(*partial);

@@ -229,6 +229,29 @@ impl App {
         self.push(effect);
     }
 
+    /// Points an open detail view at `object` again (after a change), re-reading its text
+    /// and keeping the scroll position and the mode.
+    pub(super) fn open_detail_of_keeping(&mut self, object: u32, scroll: usize, from: Mode) {
+        let Some(obj) = self.data.inventory.objects.get(object as usize) else {
+            return;
+        };
+        let src = &obj.source;
+        let effect = Effect::ReadSource {
+            object,
+            path: src.path.clone(),
+            start: src.start,
+            end: src.end,
+        };
+        let previous = self.detail.take().and_then(|d| d.source);
+        self.detail = Some(DetailState {
+            object,
+            source: previous,
+            scroll,
+        });
+        self.detail_from = from;
+        self.push(effect);
+    }
+
     fn open_detail(&mut self) {
         if let Some(i) = self.table.selected_object() {
             self.open_detail_of(i);

@@ -297,3 +297,79 @@ fn partial_loads_fill_the_table_while_loading_goes_on() {
     app.update(Action::Partial(Box::new(Loaded::partial(inv(1)))));
     assert_eq!(app.counts().1, 3);
 }
+
+fn change(text: &str, changed: &[&str], deleted: usize, at: i64) -> Box<Change> {
+    let objects = parse_text(&Arc::from(Path::new("x.yaml")), text).objects;
+    let ids = objects
+        .iter()
+        .filter(|o| changed.contains(&&*o.id.name))
+        .map(|o| o.id.clone())
+        .collect();
+    let inventory = crate::model::Inventory {
+        objects,
+        ..Default::default()
+    };
+    Box::new(Change {
+        loaded: Loaded::new(inventory),
+        changed: ids,
+        deleted,
+        at,
+    })
+}
+
+#[test]
+fn a_watched_change_keeps_the_selected_object_and_flashes_changed_rows() {
+    let mut app = app();
+    app.update(Action::Down);
+    assert_eq!(visible_names(&app)[app.table.selected], "db-1");
+    // A new object lands above db-1 and db-1 itself changes.
+    let edited = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: new-0, namespace: shop}}\n---\n{}",
+        FIXTURE.replace("tier: be", "tier: db")
+    );
+    app.update(Action::Changed(change(&edited, &["new-0", "db-1"], 0, 5)));
+    assert_eq!(visible_names(&app), ["new-0", "web-1", "db-1", "web"]);
+    assert_eq!(visible_names(&app)[app.table.selected], "db-1");
+    let db = app.table.selected_object().unwrap();
+    assert!(app.flashing(db));
+    assert_eq!(
+        app.last_change,
+        Some(LastChange {
+            at: 5,
+            changed: 2,
+            deleted: 0
+        })
+    );
+    // Flashing ends with the clock.
+    app.update(Action::Tick(5 + FLASH_SECONDS));
+    assert!(!app.flashing(db));
+}
+
+#[test]
+fn a_deleted_selection_falls_back_to_the_nearest_row_and_closes_its_detail() {
+    let mut app = app();
+    app.update(Action::Down);
+    app.update(Action::OpenDetail);
+    assert_eq!(app.mode, Mode::Detail);
+    let without_db: String = FIXTURE
+        .split("---\n")
+        .filter(|d| !d.contains("db-1"))
+        .collect::<Vec<_>>()
+        .join("---\n");
+    app.update(Action::Changed(change(&without_db, &[], 1, 9)));
+    assert_eq!(app.mode, Mode::Table);
+    assert!(app.detail.is_none());
+    assert_eq!(visible_names(&app), ["web-1", "web"]);
+    assert_eq!(app.table.selected, 1, "the row that took its place");
+}
+
+#[test]
+fn the_bar_filter_applies_to_changed_data() {
+    let mut app = app();
+    app.update(Action::FocusBar);
+    type_text(&mut app, "app=web");
+    let edited = FIXTURE.replace("{app: db, tier: be}", "{app: web, tier: be}");
+    app.update(Action::Changed(change(&edited, &["db-1"], 0, 1)));
+    assert_eq!(visible_names(&app), ["web-1", "db-1", "web"]);
+    assert_eq!(app.bar.text, "app=web");
+}

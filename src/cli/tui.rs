@@ -29,6 +29,9 @@ pub struct TuiArgs {
     /// Show all labels in a LABELS column, like `kubectl get --show-labels`.
     #[arg(long)]
     pub show_labels: bool,
+    /// Poll the file system for changes instead of using OS events (network filesystems).
+    #[arg(long)]
+    pub poll: bool,
 }
 
 /// Runs the UI until the user quits or a signal arrives.
@@ -59,7 +62,7 @@ pub fn run(args: TuiArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    match runtime.block_on(event_loop::run(app, paths)) {
+    match runtime.block_on(event_loop::run(app, paths, args.poll)) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
             tracing::error!("ui failed: {e:#}");

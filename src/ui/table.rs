@@ -31,6 +31,22 @@ pub fn draw_header(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
             theme.key,
         ));
     }
+    if let Some(c) = &app.last_change {
+        let at = chrono::DateTime::from_timestamp(c.at, 0)
+            .map(|t| {
+                t.with_timezone(&chrono::Local)
+                    .format("%H:%M:%S")
+                    .to_string()
+            })
+            .unwrap_or_default();
+        spans.push(Span::styled(
+            format!(
+                "  changed {at}: {} updated, {} deleted",
+                c.changed, c.deleted
+            ),
+            theme.dim,
+        ));
+    }
     let errors = app.data.inventory.error_count();
     if errors > 0 {
         spans.push(Span::styled(
@@ -51,7 +67,22 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         .map(|(_, r)| match r {
             Row::Object(i) => objects
                 .get(*i as usize)
-                .map(|o| t.columns.iter().map(|c| c.cell(o, app.now)).collect())
+                .map(|o| {
+                    t.columns
+                        .iter()
+                        .map(|c| match c {
+                            Column::Status if app.is_stale(*i) => {
+                                let s = c.cell(o, app.now);
+                                if s.is_empty() {
+                                    "stale (file fails to load)".to_string()
+                                } else {
+                                    format!("stale · {s}")
+                                }
+                            }
+                            _ => c.cell(o, app.now),
+                        })
+                        .collect()
+                })
                 .unwrap_or_default(),
             Row::Group { .. } => Vec::new(),
         })
@@ -68,7 +99,14 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
                 let arrow = if *collapsed { "▶" } else { "▼" };
                 Line::styled(format!("{arrow} {key}  ({count})"), theme.group)
             }
-            Row::Object(_) => object_line(app, cells, &widths, theme),
+            Row::Object(i) => {
+                let line = object_line(app, cells, &widths, theme);
+                if app.flashing(*i) {
+                    line.patch_style(theme.changed)
+                } else {
+                    line
+                }
+            }
         };
         if *row_no == t.selected {
             line = line.patch_style(theme.selected);
@@ -155,6 +193,9 @@ fn object_line(app: &App, cells: &[String], widths: &[usize], theme: &Theme) -> 
             (Column::Name, Some(hits)) => spans.extend(highlight(&text, &hits, theme)),
             (Column::Status, _) if text.starts_with("Terminating") => {
                 spans.push(Span::styled(text, theme.warning))
+            }
+            (Column::Status, _) if text.starts_with("stale") => {
+                spans.push(Span::styled(text, theme.error))
             }
             _ => spans.push(Span::raw(text)),
         }

@@ -13,6 +13,8 @@ pub struct Theme {
     pub matched: Style,
     pub key: Style,
     pub warning: Style,
+    /// Rows changed by the last watched batch.
+    pub changed: Style,
 }
 
 impl Theme {
@@ -29,6 +31,7 @@ impl Theme {
                 matched: Style::new().add_modifier(Modifier::UNDERLINED),
                 key: bold,
                 warning: bold,
+                changed: bold.add_modifier(Modifier::ITALIC),
             };
         }
         Theme {
@@ -40,6 +43,7 @@ impl Theme {
             matched: bold.fg(Color::Magenta),
             key: Style::new().fg(Color::Cyan),
             warning: Style::new().fg(Color::Yellow),
+            changed: bold.fg(Color::Green),
         }
     }
 }

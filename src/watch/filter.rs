@@ -12,13 +12,42 @@ use std::path::{Component, Path, PathBuf};
 pub struct PathFilter {
     dirs: Vec<PathBuf>,
     files: Vec<PathBuf>,
+    /// `dirs` and `files` made absolute and normalized: OS events name absolute paths
+    /// (`/cwd/./a.yaml` when watching `.`), the loader keeps the user's spelling.
+    dirs_abs: Vec<PathBuf>,
+    files_abs: Vec<PathBuf>,
 }
 
 impl PathFilter {
     /// Classifies each root by what it is now: a directory, or else a named file.
     pub fn new(roots: &[PathBuf]) -> PathFilter {
-        let (dirs, files) = roots.iter().cloned().partition(|p| p.is_dir());
-        PathFilter { dirs, files }
+        let (dirs, files): (Vec<PathBuf>, Vec<PathBuf>) =
+            roots.iter().cloned().partition(|p| p.is_dir());
+        PathFilter {
+            dirs_abs: dirs.iter().map(|p| absolute(p)).collect(),
+            files_abs: files.iter().map(|p| absolute(p)).collect(),
+            dirs,
+            files,
+        }
+    }
+
+    /// `path` spelled as the loader spells it: under the root it lies in, as that root was
+    /// given (`./shop/a.yaml` for an event on `/cwd/shop/a.yaml` when watching `.`).
+    pub fn respell(&self, path: &Path) -> PathBuf {
+        if let Some(named) = self.explicit(path) {
+            return named.to_path_buf();
+        }
+        let abs = absolute(path);
+        for (root, root_abs) in self.dirs.iter().zip(&self.dirs_abs) {
+            if let Ok(rel) = abs.strip_prefix(root_abs) {
+                return if rel.as_os_str().is_empty() {
+                    root.clone()
+                } else {
+                    root.join(rel)
+                };
+            }
+        }
+        path.to_path_buf()
     }
 
     /// Directory roots.
@@ -34,11 +63,11 @@ impl PathFilter {
     /// The file root `path` designates, spelled as the user gave it (`./a.yaml` and `a.yaml`
     /// name the same root; notify reports the former when watching `.`).
     pub fn explicit(&self, path: &Path) -> Option<&Path> {
-        let wanted = normalize(path);
-        self.files
+        let wanted = absolute(path);
+        self.files_abs
             .iter()
-            .find(|f| normalize(f) == wanted)
-            .map(PathBuf::as_path)
+            .position(|f| *f == wanted)
+            .map(|i| self.files[i].as_path())
     }
 
     /// Whether the loader would read `path` as a file.
@@ -49,9 +78,9 @@ impl PathFilter {
     /// Whether `path` lies under a directory root with no hidden component in between
     /// (the root itself counts as visible).
     pub fn visible_under_dir(&self, path: &Path) -> bool {
-        let path = normalize(path);
-        self.dirs.iter().any(|root| {
-            path.strip_prefix(normalize(root))
+        let path = absolute(path);
+        self.dirs_abs.iter().any(|root| {
+            path.strip_prefix(root)
                 .is_ok_and(|rel| !rel.components().any(|c| is_hidden(&c)))
         })
     }
@@ -70,6 +99,12 @@ fn is_hidden(c: &Component<'_>) -> bool {
     matches!(c, Component::Normal(name) if name.to_string_lossy().starts_with('.'))
 }
 
+/// `path` made absolute against the current directory (without touching the file system
+/// beyond that) and normalized.
+fn absolute(path: &Path) -> PathBuf {
+    normalize(&std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()))
+}
+
 /// Drops `.` components so `./a/b.yaml` and `a/b.yaml` compare equal.
 pub fn normalize(path: &Path) -> PathBuf {
     path.components()
@@ -82,9 +117,13 @@ mod tests {
     use super::*;
 
     fn filter(dir: &Path) -> PathFilter {
+        let dirs = vec![dir.to_path_buf()];
+        let files = vec![PathBuf::from("./named.txt")];
         PathFilter {
-            dirs: vec![dir.to_path_buf()],
-            files: vec![PathBuf::from("./named.txt")],
+            dirs_abs: dirs.iter().map(|p| absolute(p)).collect(),
+            files_abs: files.iter().map(|p| absolute(p)).collect(),
+            dirs,
+            files,
         }
     }
 
@@ -124,5 +163,28 @@ mod tests {
         let f = filter(Path::new("."));
         assert!(f.wants_file(Path::new("./x/a.yaml")));
         assert!(f.wants_file(Path::new("x/a.yaml")));
+    }
+
+    #[test]
+    fn absolute_event_paths_are_spelled_as_the_relative_root_was_given() {
+        let cwd = std::env::current_dir().unwrap();
+        let f = filter(Path::new("."));
+        let event = cwd.join("./shop/a.yaml");
+        assert!(f.wants_file(&event));
+        assert_eq!(f.respell(&event), PathBuf::from("./shop/a.yaml"));
+        let f = filter(Path::new("manifests"));
+        let event = cwd.join("manifests/x/b.yaml");
+        assert!(f.visible_under_dir(&event));
+        assert_eq!(f.respell(&event), PathBuf::from("manifests/x/b.yaml"));
+        assert_eq!(
+            f.respell(&cwd.join("manifests")),
+            PathBuf::from("manifests")
+        );
+        assert!(!f.visible_under_dir(&cwd.join("elsewhere/b.yaml")));
+        // The named file root keeps the user's spelling too.
+        assert_eq!(
+            f.respell(&cwd.join("named.txt")),
+            PathBuf::from("./named.txt")
+        );
     }
 }

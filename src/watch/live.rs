@@ -88,6 +88,33 @@ impl LiveSet {
         live
     }
 
+    /// Builds the live set from loads already made (the UI's progressive first load:
+    /// `discover` then `load_file` per file). Each file is stamped now; a change made
+    /// while loading reaches the caller as a watch event (watch before loading) and is
+    /// re-read then.
+    pub fn from_loads(
+        paths: &[PathBuf],
+        opts: &LoadOptions,
+        loads: Vec<FileLoad>,
+        walk_problems: Vec<LoadError>,
+    ) -> LiveSet {
+        let mut live = LiveSet {
+            roots: paths.to_vec(),
+            filter: PathFilter::new(paths),
+            opts: opts.clone(),
+            files: BTreeMap::new(),
+            walk_problems,
+            snap: Snapshot::default(),
+        };
+        for load in loads {
+            let path = load.path.to_path_buf();
+            let entry = merge(&path, None, load, stamp(&path));
+            live.files.insert(path, entry);
+        }
+        live.snap = live.build();
+        live
+    }
+
     /// The current snapshot.
     pub fn inventory(&self) -> &Inventory {
         &self.snap.inventory

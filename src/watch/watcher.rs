@@ -165,7 +165,7 @@ pub fn relevant_paths(filter: &PathFilter, events: &[DebouncedEvent]) -> Vec<Pat
             if let Some(named) = filter.explicit(path) {
                 out.insert(named.to_path_buf());
             } else if relevant(filter, &event.kind, path) {
-                out.insert(path.clone());
+                out.insert(filter.respell(path));
             }
         }
     }

@@ -17,14 +17,15 @@ use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 use tokio::sync::oneshot;
 
 use super::{files, term};
-use crate::app::{Action, App, Effect, Key, Loaded, Mode};
+use crate::app::{Action, App, Change, Effect, Key, Loaded, Mode};
 use crate::model::load::{discover, load_file, LoadOptions};
 use crate::model::Inventory;
+use crate::watch::{DeltaKind, LiveSet, Pending, WatchEvent, Watcher};
 
 /// Runs until quit; returns the process exit code (128 + signal number after a signal).
-pub async fn run(mut app: App, paths: Vec<PathBuf>) -> anyhow::Result<u8> {
+pub async fn run(mut app: App, paths: Vec<PathBuf>, poll: bool) -> anyhow::Result<u8> {
     let (tx, mut rx) = unbounded_channel();
-    spawn_loader(paths, tx);
+    spawn_loader(paths, poll, tx);
     let mut terminal = term::enter()?;
     let result = event_loop(&mut app, &mut terminal, &mut rx).await;
     term::restore();
@@ -235,18 +236,28 @@ fn edit(terminal: &mut term::Term, path: &std::path::Path, line: u32) -> anyhow:
     })
 }
 
-/// Loads on a background thread, reporting per-file progress, then hands over the
-/// inventory and its label index.
+/// Loads on a background thread, then follows the files: hands over partial snapshots
+/// while loading, the final inventory with its index and graph, and one [`Change`] per
+/// applied batch of file-system events.
 ///
 /// Files are parsed in parallel in growing chunks; when loading takes longer than
 /// [`FIRST_BATCH_AFTER`], what has loaded so far is sent as a partial snapshot (at most every
 /// [`BATCH_EVERY`]), so the table appears and fills while the rest loads. Small folders load
-/// before the first deadline and pay nothing for this.
-fn spawn_loader(paths: Vec<PathBuf>, tx: UnboundedSender<Action>) {
+/// before the first deadline and pay nothing for this. Watching starts before loading, so
+/// a file saved meanwhile is re-read, not missed.
+fn spawn_loader(paths: Vec<PathBuf>, poll: bool, tx: UnboundedSender<Action>) {
     const FIRST_BATCH_AFTER: Duration = Duration::from_millis(150);
     const BATCH_EVERY: Duration = Duration::from_millis(400);
     std::thread::spawn(move || {
         let started = Instant::now();
+        let (watch_tx, watch_rx) = std::sync::mpsc::channel();
+        let watcher = match Watcher::start(&paths, poll, watch_tx) {
+            Ok(w) => Some(w),
+            Err(e) => {
+                let _ = tx.send(Action::Notice(format!("not watching the files: {e:#}")));
+                None
+            }
+        };
         let opts = LoadOptions::default();
         let (files, walk_problems) = discover(&paths, &opts);
         let total = files.len();
@@ -278,13 +289,81 @@ fn spawn_loader(paths: Vec<PathBuf>, tx: UnboundedSender<Action>) {
                 next_batch = Instant::now() + BATCH_EVERY;
             }
         }
-        let inventory = Inventory::build(loads, walk_problems);
+        let mut live = LiveSet::from_loads(&paths, &opts, loads, walk_problems);
         tracing::info!(
-            objects = inventory.objects.len(),
-            files = inventory.files,
+            objects = live.inventory().objects.len(),
+            files = live.inventory().files,
+            elapsed_ms = started.elapsed().as_millis() as u64,
             "loaded"
         );
-        let _ = tx.send(Action::Loaded(Box::new(Loaded::new(inventory))));
+        if tx
+            .send(Action::Loaded(Box::new(Loaded::new(
+                live.inventory().clone(),
+            ))))
+            .is_err()
+        {
+            return;
+        }
         let _ = io::stderr().flush();
+        let Some(_watcher) = watcher else { return };
+        follow_changes(&mut live, &watch_rx, &tx);
     });
+}
+
+/// Applies watched batches to `live` and hands each result to the UI, until the UI or the
+/// watcher goes away.
+fn follow_changes(
+    live: &mut LiveSet,
+    events: &std::sync::mpsc::Receiver<WatchEvent>,
+    tx: &UnboundedSender<Action>,
+) {
+    let signature = |live: &LiveSet| (live.inventory().problems.len(), live.stale_files().len());
+    while let Ok(first) = events.recv() {
+        let mut pending = Pending::default();
+        pending.add(first);
+        pending.extend(events.try_iter());
+        for e in std::mem::take(&mut pending.errors) {
+            tracing::warn!("watch: {e}");
+            let _ = tx.send(Action::Notice(format!("watch: {e}")));
+        }
+        if !pending.has_work() {
+            continue;
+        }
+        let started = Instant::now();
+        let before = signature(live);
+        let deltas = pending.apply(live);
+        if deltas.is_empty() && signature(live) == before {
+            continue;
+        }
+        let inventory = live.inventory().clone();
+        let stale = (0..inventory.objects.len())
+            .filter(|&i| live.is_stale(i))
+            .filter_map(|i| u32::try_from(i).ok())
+            .collect();
+        let mut loaded = Loaded::new(inventory);
+        loaded.stale = stale;
+        let changed = deltas
+            .iter()
+            .filter(|d| d.kind != DeltaKind::Deleted)
+            .map(|d| d.id.clone())
+            .collect();
+        let deleted = deltas
+            .iter()
+            .filter(|d| d.kind == DeltaKind::Deleted)
+            .count();
+        tracing::info!(
+            deltas = deltas.len(),
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            "applied a watched batch"
+        );
+        let change = Change {
+            loaded,
+            changed,
+            deleted,
+            at: chrono::Utc::now().timestamp(),
+        };
+        if tx.send(Action::Changed(Box::new(change))).is_err() {
+            return;
+        }
+    }
 }
