@@ -231,6 +231,9 @@ impl Parser {
                         return Ok(set);
                     }
                     if t2 == Token::Comma {
+                        // Upstream consumes the second comma here, so `(a,,)` then meets
+                        // `)` where it wants a value and fails, while `(a,,b)` parses.
+                        self.consume(Context::Values);
                         insert(&mut set, String::new());
                     }
                 }
@@ -308,6 +311,25 @@ mod tests {
         assert_eq!(ok("in in (in, notin)"), "in in (in,notin)");
         assert_eq!(ok(""), "");
         assert_eq!(ok("x>5,y<3"), "x>5,y<3");
+    }
+
+    #[test]
+    fn double_commas_in_value_lists_skip_a_token() {
+        // Upstream consumes the comma after a comma, so what follows it must be a value.
+        assert_eq!(ok("x in (a,,b)"), "x in (,a,b)");
+        assert_eq!(ok("x in (,)"), "x in ()");
+        assert_eq!(ok("x in (,,,)"), "x in ()");
+        assert_eq!(ok("x in (a,,,b)"), "x in (,a,b)");
+        let e = fail("x in (a,,)");
+        assert_eq!(
+            e.message,
+            "unable to parse requirement: found ')', expected: ',', or identifier"
+        );
+        assert_eq!(e.offset, 9);
+        assert_eq!(
+            fail("x in (,,)").message,
+            "unable to parse requirement: found ')', expected: ',', or identifier"
+        );
     }
 
     #[test]
