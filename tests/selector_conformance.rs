@@ -5,6 +5,8 @@ use kubesift::selector::protocol::respond_line;
 use serde_json::Value;
 
 const CASES: &str = include_str!("fixtures/selector/selector-cases.jsonl");
+/// Requirement orders recorded from Go's `sort.Sort` (see fixtures/selector/README.md).
+const GO_SORT_CASES: &str = include_str!("fixtures/selector/gosort-cases.jsonl");
 
 struct Case {
     id: String,
@@ -13,8 +15,11 @@ struct Case {
 }
 
 fn cases() -> Vec<Case> {
-    CASES
-        .lines()
+    cases_of(CASES)
+}
+
+fn cases_of(text: &str) -> Vec<Case> {
+    text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(n, l)| {
@@ -33,8 +38,19 @@ fn cases() -> Vec<Case> {
 fn every_shared_vector_matches_upstream() {
     let cases = cases();
     assert!(cases.len() > 1000, "fixture truncated: {}", cases.len());
+    assert_all_agree(&cases);
+}
+
+#[test]
+fn equal_keys_are_ordered_like_go_sort_sort() {
+    let cases = cases_of(GO_SORT_CASES);
+    assert_eq!(cases.len(), 240);
+    assert_all_agree(&cases);
+}
+
+fn assert_all_agree(cases: &[Case]) {
     let mut failures = Vec::new();
-    for c in &cases {
+    for c in cases {
         let got = respond_line(&c.input.to_string());
         if got != c.expected {
             failures.push(format!(
