@@ -4,6 +4,7 @@
 //! `NewRequirement`, so every path (parser, `matchExpressions`, node affinity)
 //! validates and words its errors the same way.
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 use super::error::{field_invalid, field_not_supported, go_quote, go_string_slice, FieldPath};
@@ -100,6 +101,33 @@ pub(crate) fn validate_label_key(key: &str, path: &FieldPath) -> Option<String> 
 fn validate_label_value(key: &str, value: &str, path: &FieldPath) -> Option<String> {
     let errs = is_valid_label_value(value);
     (!errs.is_empty()).then(|| field_invalid(&path.key(key), &go_quote(value), &errs.join("; ")))
+}
+
+/// Upstream `labels.ConvertSelectorToLabelsMap`: `k=v,k2=v2` into a label set. Each
+/// comma-separated part must hold exactly one `=`; key and value are trimmed of Unicode
+/// white space and validated; a repeated key keeps its last value.
+pub fn convert_selector_to_labels_map(selector: &str) -> Result<BTreeMap<String, String>, String> {
+    let mut map = BTreeMap::new();
+    if selector.is_empty() {
+        return Ok(map);
+    }
+    for label in selector.split(',') {
+        let parts: Vec<&str> = label.split('=').collect();
+        let [key, value] = parts.as_slice() else {
+            // Go prints the split slice with %s: `[a b c]`.
+            return Err(format!("invalid selector: [{}]", parts.join(" ")));
+        };
+        let key = key.trim();
+        if let Some(e) = validate_label_key(key, &FieldPath::nil()) {
+            return Err(e);
+        }
+        let value = value.trim();
+        if let Some(e) = validate_label_value(key, value, &FieldPath::nil()) {
+            return Err(e);
+        }
+        map.insert(key.to_string(), value.to_string());
+    }
+    Ok(map)
 }
 
 /// Go's `strconv.ParseInt(s, 10, 64)` success test.
@@ -362,6 +390,27 @@ mod tests {
         assert_eq!(r.value_set(), vec!["a", "b"]);
         assert_eq!(req("x", Operator::DoesNotExist, &[]).to_string(), "!x");
         assert_eq!(req("x", Operator::LessThan, &["5"]).to_string(), "x<5");
+    }
+
+    #[test]
+    fn labels_map_from_text() {
+        let m = convert_selector_to_labels_map(" a = 1 ,b=,a=2");
+        assert_eq!(m, Ok(labels(&[("a", "2"), ("b", "")])));
+        assert_eq!(convert_selector_to_labels_map(""), Ok(BTreeMap::new()));
+        assert_eq!(
+            convert_selector_to_labels_map("a=b=c"),
+            Err("invalid selector: [a b c]".to_string())
+        );
+        assert_eq!(
+            convert_selector_to_labels_map("a,b=1"),
+            Err("invalid selector: [a]".to_string())
+        );
+        assert!(convert_selector_to_labels_map("a=-x")
+            .err()
+            .is_some_and(|e| e.starts_with("[a]: Invalid value: \"-x\": a valid label")));
+        assert!(convert_selector_to_labels_map("=x").err().is_some_and(
+            |e| e.starts_with("<nil>: Invalid value: \"\": name part must be non-empty")
+        ));
     }
 
     #[test]

@@ -7,6 +7,7 @@
 use super::error::{aggregate, FieldPath, ParseError};
 use super::labels::{new_requirement, validate_label_key, Operator, Requirement, Selector};
 use super::lex::{scan, Item, Token};
+use crate::validate::names::is_valid_label_value;
 
 /// Upstream's `binaryOperators`, as listed in "expected: …" messages.
 const BINARY_OPERATORS: &str = "in, notin, =, ==, !=, gt, lt";
@@ -121,7 +122,14 @@ impl Parser {
             Operator::In | Operator::NotIn => self.parse_values()?,
             _ => self.parse_exact_value()?,
         };
-        build(&key, op, values, values_off)
+        // Point a value error at the first invalid value (upstream reports them in
+        // sorted order), else at the start of the values.
+        let offset = values
+            .iter()
+            .find(|(v, _)| !is_valid_label_value(v).is_empty())
+            .map_or(values_off, |(_, off)| *off);
+        let values = values.into_iter().map(|(v, _)| v).collect();
+        build(&key, op, values, offset)
     }
 
     /// Returns the key, its offset and `Some(op)` when the operator is implied
@@ -171,7 +179,8 @@ impl Parser {
         })
     }
 
-    fn parse_values(&mut self) -> Result<Vec<String>, ReqError> {
+    /// The values of `in`/`notin`, each with the offset of its first occurrence.
+    fn parse_values(&mut self) -> Result<Vec<(String, usize)>, ReqError> {
         let (tok, lit, off) = self.consume(Context::Values);
         if tok != Token::OpenPar {
             return Err(req_err(format!("found '{lit}' expected: '('"), off));
@@ -189,7 +198,7 @@ impl Parser {
             }
             Token::ClosedPar => {
                 self.consume(Context::Values);
-                Ok(vec![String::new()])
+                Ok(vec![(String::new(), off)])
             }
             _ => Err(req_err(
                 format!("found '{lit}', expected: ',', ')' or identifier"),
@@ -200,18 +209,18 @@ impl Parser {
 
     /// A possibly empty, comma-separated list of possibly empty identifiers, as a
     /// sorted set (upstream collects into `sets.String` and lists it sorted).
-    fn parse_identifiers_list(&mut self) -> Result<Vec<String>, ReqError> {
-        let mut set: Vec<String> = Vec::new();
-        let insert = |set: &mut Vec<String>, v: String| {
-            if let Err(i) = set.binary_search(&v) {
-                set.insert(i, v);
+    fn parse_identifiers_list(&mut self) -> Result<Vec<(String, usize)>, ReqError> {
+        let mut set: Vec<(String, usize)> = Vec::new();
+        let insert = |set: &mut Vec<(String, usize)>, v: String, off: usize| {
+            if let Err(i) = set.binary_search_by(|(x, _)| x.cmp(&v)) {
+                set.insert(i, (v, off));
             }
         };
         loop {
             let (tok, lit, off) = self.consume(Context::Values);
             match tok {
                 Token::Identifier => {
-                    insert(&mut set, lit);
+                    insert(&mut set, lit, off);
                     let (t2, l2, o2) = self.lookahead(Context::Values);
                     match t2 {
                         Token::Comma => continue,
@@ -223,15 +232,18 @@ impl Parser {
                 }
                 Token::Comma => {
                     if set.is_empty() {
-                        insert(&mut set, String::new());
+                        insert(&mut set, String::new(), off);
                     }
                     let (t2, _, _) = self.lookahead(Context::Values);
                     if t2 == Token::ClosedPar {
-                        insert(&mut set, String::new());
+                        insert(&mut set, String::new(), off);
                         return Ok(set);
                     }
                     if t2 == Token::Comma {
-                        insert(&mut set, String::new());
+                        // Upstream consumes the second comma here, so `(a,,)` then meets
+                        // `)` where it wants a value and fails, while `(a,,b)` parses.
+                        self.consume(Context::Values);
+                        insert(&mut set, String::new(), off);
                     }
                 }
                 _ => {
@@ -244,14 +256,14 @@ impl Parser {
         }
     }
 
-    fn parse_exact_value(&mut self) -> Result<Vec<String>, ReqError> {
-        let (tok, _, _) = self.lookahead(Context::Values);
+    fn parse_exact_value(&mut self) -> Result<Vec<(String, usize)>, ReqError> {
+        let (tok, _, off) = self.lookahead(Context::Values);
         if tok == Token::EndOfString || tok == Token::Comma {
-            return Ok(vec![String::new()]);
+            return Ok(vec![(String::new(), off)]);
         }
         let (tok, lit, off) = self.consume(Context::Values);
         if tok == Token::Identifier {
-            return Ok(vec![lit]);
+            return Ok(vec![(lit, off)]);
         }
         Err(req_err(format!("found '{lit}', expected: identifier"), off))
     }
@@ -311,6 +323,25 @@ mod tests {
     }
 
     #[test]
+    fn double_commas_in_value_lists_skip_a_token() {
+        // Upstream consumes the comma after a comma, so what follows it must be a value.
+        assert_eq!(ok("x in (a,,b)"), "x in (,a,b)");
+        assert_eq!(ok("x in (,)"), "x in ()");
+        assert_eq!(ok("x in (,,,)"), "x in ()");
+        assert_eq!(ok("x in (a,,,b)"), "x in (,a,b)");
+        let e = fail("x in (a,,)");
+        assert_eq!(
+            e.message,
+            "unable to parse requirement: found ')', expected: ',', or identifier"
+        );
+        assert_eq!(e.offset, 9);
+        assert_eq!(
+            fail("x in (,,)").message,
+            "unable to parse requirement: found ')', expected: ',', or identifier"
+        );
+    }
+
+    #[test]
     fn errors_and_offsets() {
         let e = fail("x,,y");
         assert_eq!(e.message, "found ',', expected: identifier after ','");
@@ -334,5 +365,7 @@ mod tests {
             .message
             .starts_with("unable to parse requirement: <nil>: Invalid value: \"/x\""));
         assert_eq!(fail("a=-b").offset, 2);
+        assert_eq!(fail("x in (a, -b, c)").offset, 9);
+        assert_eq!(fail("x in (zz, -b, -a)").offset, 14);
     }
 }
