@@ -184,6 +184,11 @@ impl Default for KindRegistry {
     }
 }
 
+/// Whether (group, kind) is one of the built-in Kubernetes kinds.
+pub fn is_builtin(group: &str, kind: &str) -> bool {
+    BUILTIN.iter().any(|e| e.0 == group && e.2 == kind)
+}
+
 impl KindRegistry {
     /// The built-in Kubernetes kinds.
     pub fn builtin() -> Self {

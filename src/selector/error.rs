@@ -34,7 +34,7 @@ fn go_is_print(c: char) -> bool {
 }
 
 /// Go's `strconv.Quote` (also what `%q` and `%#v` print for strings).
-pub(crate) fn go_quote(s: &str) -> String {
+pub fn go_quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {
