@@ -206,16 +206,20 @@ impl App {
         self.resort();
     }
 
-    pub(super) fn open_detail_of(&mut self, object: u32) {
-        let Some(obj) = self.data.inventory.objects.get(object as usize) else {
-            return;
-        };
-        let src = &obj.source;
-        let effect = Effect::ReadSource {
+    /// The effect that reads `object`'s text for the detail view.
+    fn read_source(&self, object: u32) -> Option<Effect> {
+        let src = &self.data.inventory.objects.get(object as usize)?.source;
+        Some(Effect::ReadSource {
             object,
             path: src.path.clone(),
             start: src.start,
             end: src.end,
+        })
+    }
+
+    pub(super) fn open_detail_of(&mut self, object: u32) {
+        let Some(effect) = self.read_source(object) else {
+            return;
         };
         if self.mode != Mode::Detail {
             self.detail_from = self.mode;
@@ -232,15 +236,8 @@ impl App {
     /// Points an open detail view at `object` again (after a change), re-reading its text
     /// and keeping the scroll position and the mode.
     pub(super) fn open_detail_of_keeping(&mut self, object: u32, scroll: usize, from: Mode) {
-        let Some(obj) = self.data.inventory.objects.get(object as usize) else {
+        let Some(effect) = self.read_source(object) else {
             return;
-        };
-        let src = &obj.source;
-        let effect = Effect::ReadSource {
-            object,
-            path: src.path.clone(),
-            start: src.start,
-            end: src.end,
         };
         let previous = self.detail.take().and_then(|d| d.source);
         self.detail = Some(DetailState {

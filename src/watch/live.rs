@@ -73,14 +73,7 @@ impl LiveSet {
     /// Loads everything under `paths`, as `load_paths` does.
     pub fn load(paths: &[PathBuf], opts: &LoadOptions) -> LiveSet {
         let (found, walk_problems) = discover(paths, opts);
-        let mut live = LiveSet {
-            roots: paths.to_vec(),
-            filter: PathFilter::new(paths),
-            opts: opts.clone(),
-            files: BTreeMap::new(),
-            walk_problems,
-            snap: Snapshot::default(),
-        };
+        let mut live = LiveSet::empty(paths, opts, walk_problems);
         for (path, entry) in live.read_files(found) {
             live.files.insert(path, entry);
         }
@@ -98,14 +91,7 @@ impl LiveSet {
         loads: Vec<FileLoad>,
         walk_problems: Vec<LoadError>,
     ) -> LiveSet {
-        let mut live = LiveSet {
-            roots: paths.to_vec(),
-            filter: PathFilter::new(paths),
-            opts: opts.clone(),
-            files: BTreeMap::new(),
-            walk_problems,
-            snap: Snapshot::default(),
-        };
+        let mut live = LiveSet::empty(paths, opts, walk_problems);
         for load in loads {
             let path = load.path.to_path_buf();
             let entry = merge(&path, None, load, stamp(&path));
@@ -113,6 +99,17 @@ impl LiveSet {
         }
         live.snap = live.build();
         live
+    }
+
+    fn empty(paths: &[PathBuf], opts: &LoadOptions, walk_problems: Vec<LoadError>) -> LiveSet {
+        LiveSet {
+            roots: paths.to_vec(),
+            filter: PathFilter::new(paths),
+            opts: opts.clone(),
+            files: BTreeMap::new(),
+            walk_problems,
+            snap: Snapshot::default(),
+        }
     }
 
     /// The current snapshot.
