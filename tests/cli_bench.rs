@@ -2,7 +2,6 @@
 //! corpus: shapes and sane values, no timing thresholds.
 
 #[path = "../examples/gen_corpus.rs"]
-#[allow(dead_code, unused_imports)]
 mod gen_corpus;
 
 use std::collections::HashMap;
