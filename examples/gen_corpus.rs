@@ -195,11 +195,9 @@ impl App {
             "name": self.component,
             "image": self.image,
             "imagePullPolicy": "IfNotPresent",
-            "ports": [{"containerPort": 8080, "name": "http", "protocol": "TCP"},
-                      {"containerPort": 9090, "name": "metrics", "protocol": "TCP"}],
+            "ports": [{"containerPort": 8080, "name": "http", "protocol": "TCP"}],
             "env": [{"name": "APP_NAME", "value": self.name},
-                    {"name": "LOG_LEVEL", "value": "info"},
-                    {"name": "POD_NAMESPACE", "valueFrom": {"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.namespace"}}}],
+                    {"name": "LOG_LEVEL", "value": "info"}],
             "resources": {"limits": {"cpu": "500m", "memory": "512Mi"}, "requests": {"cpu": "100m", "memory": "128Mi"}},
             "volumeMounts": [{"mountPath": "/etc/app", "name": "config", "readOnly": true}]
         }])
