@@ -32,8 +32,11 @@ fn bench(c: &mut Criterion) {
     let path: Arc<std::path::Path> = Arc::from(dir.path().join(&file.path));
     let edits: Vec<String> = (0..2)
         .map(|i| {
-            file.text
-                .replacen("app.kubernetes.io/managed-by: Helm", &format!("app.kubernetes.io/managed-by: edit-{i}"), 1)
+            file.text.replacen(
+                "app.kubernetes.io/managed-by: Helm",
+                &format!("app.kubernetes.io/managed-by: edit-{i}"),
+                1,
+            )
         })
         .collect();
 
@@ -55,7 +58,9 @@ fn bench(c: &mut Criterion) {
     group.bench_function("label_index_rebuild", |b| {
         b.iter(|| LabelIndex::build(&live.inventory().objects))
     });
-    group.bench_function("graph_rebuild", |b| b.iter(|| Graph::build(live.inventory())));
+    group.bench_function("graph_rebuild", |b| {
+        b.iter(|| Graph::build(live.inventory()))
+    });
     group.finish();
 }
 

@@ -26,12 +26,19 @@ fn inventory(n: usize) -> (Inventory, usize) {
     let loads = files
         .par_iter()
         .map(|f| {
-            let ext = if f.format == gen_corpus::Format::JsonList { "json" } else { "yaml" };
+            let ext = if f.format == gen_corpus::Format::JsonList {
+                "json"
+            } else {
+                "yaml"
+            };
             let path: Arc<Path> = Arc::from(Path::new("corpus").join(&f.path).with_extension(ext));
             parse_text(&path, &f.text)
         })
         .collect();
-    (Inventory::build(loads, Vec::new()), summary.default_selector_matches)
+    (
+        Inventory::build(loads, Vec::new()),
+        summary.default_selector_matches,
+    )
 }
 
 fn bench(c: &mut Criterion) {
@@ -46,14 +53,22 @@ fn bench(c: &mut Criterion) {
     let index = LabelIndex::build(&inv.objects);
     let universe = index.universe();
     group.sample_size(50);
-    for text in [SELECTOR, "tier=cache", "!tier", "app.kubernetes.io/part-of notin (shop),tier"] {
+    for text in [
+        SELECTOR,
+        "tier=cache",
+        "!tier",
+        "app.kubernetes.io/part-of notin (shop),tier",
+    ] {
         let query = Query::parse(text).expect("selector");
         group.bench_function(BenchmarkId::new("query_filter", text), |b| {
             b.iter(|| query.filter(&inv.objects, &index, &universe))
         });
     }
     let query = Query::parse(SELECTOR).expect("selector");
-    assert_eq!(query.filter(&inv.objects, &index, &universe).len() as usize, expected);
+    assert_eq!(
+        query.filter(&inv.objects, &index, &universe).len() as usize,
+        expected
+    );
     group.bench_function(BenchmarkId::new("query_parse", SELECTOR), |b| {
         b.iter(|| Query::parse(SELECTOR))
     });
@@ -66,16 +81,21 @@ fn bench(c: &mut Criterion) {
     let mut terminal = Terminal::new(TestBackend::new(200, 50)).expect("terminal");
     let mut group = c.benchmark_group("keystroke");
     group.sample_size(10);
-    group.bench_function(BenchmarkId::new("type_whole_selector_100k", SELECTOR.len()), |b| {
-        b.iter(|| {
-            app.update(Action::FocusBar);
-            for ch in SELECTOR.chars() {
-                app.update(Action::Insert(ch));
-                terminal.draw(|f| kubesift::ui::draw(&app, f)).expect("draw");
-            }
-            app.update(Action::ClearBar);
-        })
-    });
+    group.bench_function(
+        BenchmarkId::new("type_whole_selector_100k", SELECTOR.len()),
+        |b| {
+            b.iter(|| {
+                app.update(Action::FocusBar);
+                for ch in SELECTOR.chars() {
+                    app.update(Action::Insert(ch));
+                    terminal
+                        .draw(|f| kubesift::ui::draw(&app, f))
+                        .expect("draw");
+                }
+                app.update(Action::ClearBar);
+            })
+        },
+    );
     group.finish();
 }
 

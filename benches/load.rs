@@ -70,13 +70,16 @@ fn parse(c: &mut Criterion) {
         } else {
             "bench.yaml"
         }));
-        group.bench_function(format!("{format:?}_one_file_{}_objects", file.objects), |b| {
-            b.iter(|| {
-                let load = parse_text(&p, &file.text);
-                assert_eq!(load.objects.len(), file.objects);
-                load
-            })
-        });
+        group.bench_function(
+            format!("{format:?}_one_file_{}_objects", file.objects),
+            |b| {
+                b.iter(|| {
+                    let load = parse_text(&p, &file.text);
+                    assert_eq!(load.objects.len(), file.objects);
+                    load
+                })
+            },
+        );
     }
     group.finish();
 }

@@ -15,7 +15,7 @@ use crate::app::{Action, App, Loaded};
 use crate::graph::Graph;
 use crate::index::LabelIndex;
 use crate::model::load::{parse_text, FileLoad, LoadOptions};
-use crate::model::Severity;
+use crate::model::{Object, Severity};
 use crate::watch::{DeltaKind, LiveSet};
 
 /// Times edits are applied (each a different value); medians are reported.
@@ -35,8 +35,9 @@ pub struct DeltaReport {
     pub parse: Duration,
     /// `LiveSet::apply_load`: snapshot patch and per-identity deltas.
     pub apply: Duration,
-    /// Copying the snapshot for the UI.
+    /// Copying the snapshot and index for the UI.
     pub handoff: Duration,
+    /// Label index: per-file replace (a rebuild when the file's object count changed).
     pub index: Duration,
     pub graph: Duration,
     /// `App::update(Loaded)` and one draw.
@@ -100,6 +101,22 @@ fn edit_text(path: &Arc<Path>, text: &str, value: &str) -> Option<String> {
     Some(out)
 }
 
+/// Position and copies of the objects `path` contributes to the live snapshot (they are
+/// contiguous).
+fn file_objects(live: &LiveSet, path: &Path) -> (u32, Vec<Object>) {
+    let objects = &live.inventory().objects;
+    let at = objects
+        .iter()
+        .position(|o| &*o.source.path == path)
+        .unwrap_or(objects.len());
+    let len = objects[at..]
+        .iter()
+        .take_while(|o| &*o.source.path == path)
+        .count();
+    let at32 = u32::try_from(at).unwrap_or(u32::MAX);
+    (at32, objects[at..at + len].to_vec())
+}
+
 /// Runs [`ROUNDS`] edits of the file holding the middle object; `app` is the UI state
 /// after typing (its query stays active while the table is refreshed).
 pub fn measure(paths: &[PathBuf], opts: &LoadOptions, mut app: App) -> DeltaReport {
@@ -125,6 +142,7 @@ pub fn measure(paths: &[PathBuf], opts: &LoadOptions, mut app: App) -> DeltaRepo
     report.file = path.to_path_buf();
     report.file_bytes = text.len();
     let Ok(mut terminal) = Terminal::new(TestBackend::new(WIDTH, HEIGHT));
+    let mut index = LabelIndex::build(&live.inventory().objects);
     let mut steps: [Vec<Duration>; 7] = Default::default();
     for round in 0..ROUNDS {
         let Some(new_text) = edit_text(&path, &text, &format!("edit-{round}")) else {
@@ -136,6 +154,7 @@ pub fn measure(paths: &[PathBuf], opts: &LoadOptions, mut app: App) -> DeltaRepo
         load.bytes = new_text.len() as u64;
         let parse = t.elapsed();
         report.file_objects = load.objects.len();
+        let before = file_objects(&live, &path);
         let t = Instant::now();
         let deltas = live.apply_load(&path, load);
         let apply = t.elapsed();
@@ -145,18 +164,23 @@ pub fn measure(paths: &[PathBuf], opts: &LoadOptions, mut app: App) -> DeltaRepo
             .filter(|d| d.kind == DeltaKind::Modified)
             .count();
         let t = Instant::now();
-        let inventory = live.inventory().clone();
-        let handoff = t.elapsed();
-        let t = Instant::now();
-        let index = LabelIndex::build(&inventory.objects);
+        let (at, old) = before;
+        let (_, new) = file_objects(&live, &path);
+        if !index.replace(at, &old, &new) {
+            index = LabelIndex::build(&live.inventory().objects);
+        }
         let index_time = t.elapsed();
+        let t = Instant::now();
+        let inventory = live.inventory().clone();
+        let handoff_index = index.clone();
+        let handoff = t.elapsed();
         let t = Instant::now();
         let graph = Graph::build(&inventory);
         let graph_time = t.elapsed();
         let t = Instant::now();
         app.update(Action::Loaded(Box::new(Loaded {
             inventory,
-            index,
+            index: handoff_index,
             graph,
         })));
         let Ok(_) = terminal.draw(|f| crate::ui::draw(&app, f));

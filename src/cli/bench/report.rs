@@ -142,7 +142,7 @@ impl Report {
                 line("  parse", t(d.parse));
                 line("  apply (live set)", t(d.apply));
                 line("  handoff (copy)", t(d.handoff));
-                line("  index", t(d.index));
+                line("  index (per-file update)", t(d.index));
                 line("  graph", t(d.graph));
                 line("  table + frame", t(d.frame));
                 line("  total", t(d.total));
