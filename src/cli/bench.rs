@@ -1,13 +1,98 @@
-//! `kubesift bench` (in progress).
+//! `kubesift bench`: load phases, per-keystroke latency through the real `App::update` +
+//! draw path, and the cost of a one-file edit, on the user's manifests. Read-only: the
+//! one-file edit is made in memory, never written.
 
+mod delta;
+mod keys;
+mod load;
+mod report;
+
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 
+use super::{paths_or_cwd, LoadArgs};
+
+/// The selector typed by default (issue 8's target).
+pub const DEFAULT_TYPE: &str = "app.kubernetes.io/part-of in (shop,data),tier!=cache";
+
+/// Terminal size of the off-screen frames.
+pub const WIDTH: u16 = 200;
+pub const HEIGHT: u16 = 50;
+
+/// `kubesift bench [-f PATH]… [--type TEXT] [-o json]`
+///
+/// Loads PATH (default `.`) and reports the wall time of each load phase (walk, read,
+/// parse, inventory, index, graph, table), objects, files and bytes, and the peak RSS; then
+/// types TEXT into the selector bar one character at a time, each followed by a draw into
+/// an off-screen 200x50 terminal, and reports per-keystroke latency; then re-parses one
+/// file in memory with one object changed and applies it as the watcher would, plus a draw.
 #[derive(Debug, Args)]
-pub struct BenchArgs {}
+pub struct BenchArgs {
+    /// File or directory to read (repeatable; directories are walked recursively).
+    #[arg(short = 'f', long = "filename", value_name = "PATH")]
+    pub files: Vec<PathBuf>,
+    /// Text typed into the selector bar, one character per keystroke.
+    #[arg(long = "type", value_name = "TEXT", default_value = DEFAULT_TYPE)]
+    pub text: String,
+    /// How many times TEXT is typed (the bar is cleared in between).
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    pub rounds: u32,
+    /// Output format (default: a human table).
+    #[arg(short = 'o', long, value_enum, value_name = "FORMAT")]
+    pub output: Option<BenchOutput>,
+    #[command(flatten)]
+    pub load: LoadArgs,
+}
 
-pub fn run(_args: BenchArgs) -> ExitCode {
-    eprintln!("kubesift: this command is not available yet");
-    ExitCode::from(1)
+/// `-o` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BenchOutput {
+    Json,
+}
+
+/// Runs the measurements and prints them.
+pub fn run(args: BenchArgs) -> ExitCode {
+    let paths = paths_or_cwd(&args.files);
+    let opts = args.load.options();
+    let (loaded, load) = load::measure(&paths, &opts);
+    if loaded.inventory.objects.is_empty() {
+        eprintln!(
+            "kubesift: no objects found under {}",
+            paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        return ExitCode::from(1);
+    }
+    let (app, keys) = match keys::measure(loaded, &args.text, args.rounds) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("kubesift: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    // Peak RSS of loading and typing, before the delta step loads a second, live copy.
+    let rss = load::Rss::now();
+    let delta = delta::measure(&paths, &opts, app);
+    let report = report::Report {
+        paths,
+        load,
+        rss,
+        keys,
+        delta,
+    };
+    match args.output {
+        Some(BenchOutput::Json) => println!("{}", report.json()),
+        None => print!("{}", report.table()),
+    }
+    ExitCode::SUCCESS
+}
+
+/// Milliseconds in a duration, as a float.
+fn ms(d: std::time::Duration) -> f64 {
+    d.as_secs_f64() * 1e3
 }

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use super::intern::intern;
 use super::object::{group_of, Labels, Object, ObjectId, OwnerRef, SourceSpan, Str};
 
 /// Why a value is not a Kubernetes object.
@@ -41,8 +42,8 @@ fn string_map(meta: &Map<String, Value>, field: &str) -> Result<Labels, NotAnObj
         Some(Value::Object(m)) => m
             .iter()
             .map(|(k, v)| match v {
-                Value::String(s) => Ok((Str::from(k.as_str()), Str::from(s.as_str()))),
-                Value::Null => Ok((Str::from(k.as_str()), Str::from(""))),
+                Value::String(s) => Ok((intern(k), intern(s))),
+                Value::Null => Ok((intern(k), intern(""))),
                 other => Err(NotAnObject::BadMetadata(format!(
                     "metadata.{field}.{k}: expected a string, found {}",
                     json_type(other)
@@ -73,6 +74,14 @@ fn opt_str(map: &Map<String, Value>, key: &str) -> Option<Str> {
         .and_then(Value::as_str)
         .filter(|s| !s.is_empty())
         .map(Str::from)
+}
+
+/// As [`opt_str`], shared with other objects carrying the same value.
+fn opt_interned(map: &Map<String, Value>, key: &str) -> Option<Str> {
+    map.get(key)
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
+        .map(intern)
 }
 
 fn owner_refs(meta: &Map<String, Value>) -> Result<Vec<OwnerRef>, NotAnObject> {
@@ -124,8 +133,8 @@ impl Object {
         if let Some(missing) = missing_type_meta(map) {
             return Err(NotAnObject::MissingTypeMeta(missing));
         }
-        let api_version = opt_str(map, "apiVersion").unwrap_or_else(|| Str::from(""));
-        let kind = opt_str(map, "kind").unwrap_or_else(|| Str::from(""));
+        let api_version = opt_interned(map, "apiVersion").unwrap_or_else(|| intern(""));
+        let kind = opt_interned(map, "kind").unwrap_or_else(|| intern(""));
         let empty = Map::new();
         let meta = match map.get("metadata") {
             None | Some(Value::Null) => &empty,
@@ -137,15 +146,15 @@ impl Object {
                 )))
             }
         };
-        let declared_namespace = opt_str(meta, "namespace");
+        let declared_namespace = opt_interned(meta, "namespace");
         let finalizers = match meta.get("finalizers") {
-            Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).map(Str::from).collect(),
+            Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).map(intern).collect(),
             _ => Vec::new(),
         };
         let id = ObjectId {
-            group: Str::from(group_of(&api_version)),
+            group: intern(group_of(&api_version)),
             kind,
-            namespace: declared_namespace.clone().unwrap_or_else(|| Str::from("")),
+            namespace: declared_namespace.clone().unwrap_or_else(|| intern("")),
             name: opt_str(meta, "name")
                 .or_else(|| opt_str(meta, "generateName"))
                 .unwrap_or_else(|| Str::from("")),

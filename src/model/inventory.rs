@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use super::diagnostic::{LoadError, Severity};
 use super::load::FileLoad;
-use super::object::{Object, ObjectId, Str};
+use super::object::{Object, ObjectId};
 use crate::kinds::KindRegistry;
 
 /// All objects and problems of one load.
@@ -99,7 +99,7 @@ pub fn resolve_scope(kinds: &KindRegistry, obj: &mut Object) -> Option<LoadError
         .unwrap_or(obj.declared_namespace.is_some());
     match (&obj.declared_namespace, obj.namespaced) {
         (None, true) => {
-            obj.id.namespace = Str::from("default");
+            obj.id.namespace = super::intern::intern("default");
             None
         }
         (Some(ns), false) => Some(LoadError::new(

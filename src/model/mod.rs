@@ -3,6 +3,7 @@
 mod diagnostic;
 mod extract;
 pub mod fields;
+mod intern;
 mod inventory;
 pub mod load;
 mod object;

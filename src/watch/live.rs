@@ -10,7 +10,7 @@
 //! Snapshot: a batch of up to [`PATCH_LIMIT`] files whose objects are all of built-in kinds
 //! is patched into the [`Inventory`] file by file (see `snapshot.rs`); anything else (CRDs,
 //! guessed kinds, large batches, rescans) rebuilds it from the per-file map. The cost at
-//! 100k objects is measured by `tests/watch_bench.rs`.
+//! 100k objects is measured by `benches/delta.rs` and `kubesift bench`.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -166,6 +166,15 @@ impl LiveSet {
         self.commit(removed, reread)
     }
 
+    /// Applies one file's contents obtained elsewhere (an editor buffer, `kubesift bench`)
+    /// as if `path` had just been re-read with this result: same merge (stale objects),
+    /// same snapshot patching, same deltas as [`LiveSet::apply`].
+    pub fn apply_load(&mut self, path: &Path, load: FileLoad) -> Vec<Delta> {
+        let key = path.to_path_buf();
+        let entry = merge(path, self.files.get(&key), load, stamp(path));
+        self.commit_entries(BTreeSet::new(), vec![(key, entry)])
+    }
+
     /// Walks every root again (after an event-queue overflow): new files are read, vanished
     /// ones removed, and files whose size or modification time moved re-read.
     pub fn rescan(&mut self) -> Vec<Delta> {
@@ -243,9 +252,18 @@ impl LiveSet {
 
     /// Stores the batch's results and brings the snapshot up to date.
     fn commit(&mut self, removed: BTreeSet<PathBuf>, reread: Vec<PathBuf>) -> Vec<Delta> {
+        let entries = self.read_files(reread);
+        self.commit_entries(removed, entries)
+    }
+
+    fn commit_entries(
+        &mut self,
+        removed: BTreeSet<PathBuf>,
+        entries: Vec<(PathBuf, FileEntry)>,
+    ) -> Vec<Delta> {
         let mut updates: BTreeMap<PathBuf, Option<FileEntry>> =
             removed.into_iter().map(|p| (p, None)).collect();
-        for (path, entry) in self.read_files(reread) {
+        for (path, entry) in entries {
             updates.insert(path, Some(entry));
         }
         if self.patchable(&updates) {

@@ -1,0 +1,205 @@
+//! A one-file edit, in memory: one file's text with one object changed is parsed, applied
+//! to a [`LiveSet`] as the watcher applies a re-read file, and the UI gets the new snapshot
+//! (label index, graph, table) and draws. Nothing is written to disk.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use serde_json::Value;
+
+use super::{HEIGHT, WIDTH};
+use crate::app::{Action, App, Loaded};
+use crate::graph::Graph;
+use crate::index::LabelIndex;
+use crate::model::load::{parse_text, FileLoad, LoadOptions};
+use crate::model::{Object, Severity};
+use crate::watch::{DeltaKind, LiveSet};
+
+/// Times edits are applied (each a different value); medians are reported.
+const ROUNDS: usize = 5;
+
+/// Annotation the in-memory edit sets.
+const ANNOTATION: &str = "kubesift.dev/bench-edit";
+
+/// Median cost of each step of a one-file edit.
+#[derive(Clone, Debug, Default)]
+pub struct DeltaReport {
+    pub file: PathBuf,
+    pub file_objects: usize,
+    pub file_bytes: usize,
+    /// Loading the live set (not part of the edit; the watcher's initial load).
+    pub live_load: Duration,
+    pub parse: Duration,
+    /// `LiveSet::apply_load`: snapshot patch and per-identity deltas.
+    pub apply: Duration,
+    /// Copying the snapshot and index for the UI.
+    pub handoff: Duration,
+    /// Label index: per-file replace (a rebuild when the file's object count changed).
+    pub index: Duration,
+    pub graph: Duration,
+    /// `App::update(Loaded)` and one draw.
+    pub frame: Duration,
+    /// Median of the per-round sums.
+    pub total: Duration,
+    /// Deltas of the last round (1 MODIFIED expected).
+    pub deltas: usize,
+    pub modified: usize,
+    /// Why nothing was measured, if so.
+    pub skipped: Option<String>,
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v.get(v.len() / 2).copied().unwrap_or_default()
+}
+
+/// `raw` with the bench annotation set to `value`.
+fn edited(raw: &Value, value: &str) -> Option<Value> {
+    let mut v = raw.clone();
+    let meta = v.get_mut("metadata")?.as_object_mut()?;
+    let ann = meta
+        .entry("annotations")
+        .or_insert_with(|| Value::Object(serde_json::Map::new()));
+    if !ann.is_object() {
+        *ann = Value::Object(serde_json::Map::new());
+    }
+    ann.as_object_mut()?
+        .insert(ANNOTATION.into(), Value::String(value.into()));
+    Some(v)
+}
+
+/// The file's text with its first object's annotation set to `value`: the object's own
+/// span replaced by the edited object as one-line JSON (valid YAML too) when that re-parses
+/// to the same objects; otherwise the whole file as JSON documents.
+fn edit_text(path: &Arc<Path>, text: &str, value: &str) -> Option<String> {
+    let original = parse_text(path, text);
+    let first = original.objects.first()?;
+    let new = serde_json::to_string(&edited(&first.raw, value)?).ok()?;
+    let (s, e) = (first.source.start, first.source.end);
+    if s < e && e <= text.len() && text.is_char_boundary(s) && text.is_char_boundary(e) {
+        let candidate = format!("{}{}\n{}", &text[..s], new, &text[e..]);
+        let check = parse_text(path, &candidate);
+        let errors = |l: &FileLoad| {
+            l.problems
+                .iter()
+                .filter(|p| p.severity == Severity::Error)
+                .count()
+        };
+        if check.objects.len() == original.objects.len() && errors(&check) == errors(&original) {
+            return Some(candidate);
+        }
+    }
+    let mut out = format!("---\n{new}\n");
+    for o in &original.objects[1..] {
+        out.push_str("---\n");
+        out.push_str(&serde_json::to_string(&*o.raw).ok()?);
+        out.push('\n');
+    }
+    Some(out)
+}
+
+/// Position and copies of the objects `path` contributes to the live snapshot (they are
+/// contiguous).
+fn file_objects(live: &LiveSet, path: &Path) -> (u32, Vec<Object>) {
+    let objects = &live.inventory().objects;
+    let at = objects
+        .iter()
+        .position(|o| &*o.source.path == path)
+        .unwrap_or(objects.len());
+    let len = objects[at..]
+        .iter()
+        .take_while(|o| &*o.source.path == path)
+        .count();
+    let at32 = u32::try_from(at).unwrap_or(u32::MAX);
+    (at32, objects[at..at + len].to_vec())
+}
+
+/// Runs [`ROUNDS`] edits of the file holding the middle object; `app` is the UI state
+/// after typing (its query stays active while the table is refreshed).
+pub fn measure(paths: &[PathBuf], opts: &LoadOptions, mut app: App) -> DeltaReport {
+    let t = Instant::now();
+    let mut live = LiveSet::load(paths, opts);
+    let mut report = DeltaReport {
+        live_load: t.elapsed(),
+        ..DeltaReport::default()
+    };
+    let objects = &live.inventory().objects;
+    let Some(middle) = objects.get(objects.len() / 2) else {
+        report.skipped = Some("no objects".into());
+        return report;
+    };
+    let path = Arc::clone(&middle.source.path);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) => {
+            report.skipped = Some(format!("cannot read {}: {e}", path.display()));
+            return report;
+        }
+    };
+    report.file = path.to_path_buf();
+    report.file_bytes = text.len();
+    let Ok(mut terminal) = Terminal::new(TestBackend::new(WIDTH, HEIGHT));
+    let mut index = LabelIndex::build(&live.inventory().objects);
+    let mut steps: [Vec<Duration>; 7] = Default::default();
+    for round in 0..ROUNDS {
+        let Some(new_text) = edit_text(&path, &text, &format!("edit-{round}")) else {
+            report.skipped = Some(format!("{}: no object to edit", path.display()));
+            return report;
+        };
+        let t = Instant::now();
+        let mut load = parse_text(&path, &new_text);
+        load.bytes = new_text.len() as u64;
+        let parse = t.elapsed();
+        report.file_objects = load.objects.len();
+        let before = file_objects(&live, &path);
+        let t = Instant::now();
+        let deltas = live.apply_load(&path, load);
+        let apply = t.elapsed();
+        report.deltas = deltas.len();
+        report.modified = deltas
+            .iter()
+            .filter(|d| d.kind == DeltaKind::Modified)
+            .count();
+        let t = Instant::now();
+        let (at, old) = before;
+        let (_, new) = file_objects(&live, &path);
+        if !index.replace(at, &old, &new) {
+            index = LabelIndex::build(&live.inventory().objects);
+        }
+        let index_time = t.elapsed();
+        let t = Instant::now();
+        let inventory = live.inventory().clone();
+        let handoff_index = index.clone();
+        let handoff = t.elapsed();
+        let t = Instant::now();
+        let graph = Graph::build(&inventory);
+        let graph_time = t.elapsed();
+        let t = Instant::now();
+        app.update(Action::Loaded(Box::new(Loaded {
+            inventory,
+            index: handoff_index,
+            graph,
+        })));
+        let Ok(_) = terminal.draw(|f| crate::ui::draw(&app, f));
+        let frame = t.elapsed();
+        let parts = [parse, apply, handoff, index_time, graph_time, frame];
+        for (v, d) in steps.iter_mut().zip(parts) {
+            v.push(d);
+        }
+        steps[6].push(parts.iter().sum());
+    }
+    let [parse, apply, handoff, index, graph, frame, total] = steps.map(median);
+    DeltaReport {
+        parse,
+        apply,
+        handoff,
+        index,
+        graph,
+        frame,
+        total,
+        ..report
+    }
+}

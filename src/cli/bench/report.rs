@@ -1,0 +1,153 @@
+//! The bench's output: a human table, or JSON (`-o json`).
+
+use std::fmt::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde_json::json;
+
+use super::delta::DeltaReport;
+use super::keys::KeyReport;
+use super::load::{LoadReport, Rss};
+use super::ms;
+
+/// Everything measured.
+#[derive(Debug)]
+pub struct Report {
+    pub paths: Vec<PathBuf>,
+    pub load: LoadReport,
+    pub rss: Rss,
+    pub keys: KeyReport,
+    pub delta: DeltaReport,
+}
+
+fn round3(d: Duration) -> f64 {
+    (ms(d) * 1000.0).round() / 1000.0
+}
+
+impl Report {
+    /// Load until the table is on screen: load phases, the table's first sort and filter,
+    /// and its first frame.
+    pub fn to_table(&self) -> Duration {
+        self.load.total() + self.keys.table + self.keys.table_frame
+    }
+
+    fn rss_ratio(&self) -> f64 {
+        self.rss.peak as f64 / self.load.bytes.max(1) as f64
+    }
+
+    pub fn json(&self) -> serde_json::Value {
+        let l = &self.load;
+        let k = &self.keys;
+        let d = &self.delta;
+        json!({
+            "paths": self.paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+            "corpus": {"files": l.files, "objects": l.objects, "bytes": l.bytes, "problems": l.problems},
+            "load_ms": {
+                "walk": round3(l.walk), "read": round3(l.read), "parse": round3(l.parse),
+                "inventory": round3(l.inventory), "index": round3(l.index), "graph": round3(l.graph),
+                "table": round3(k.table), "table_frame": round3(k.table_frame),
+                "total": round3(l.total()), "to_table": round3(self.to_table()),
+                "first_file": round3(l.first_file), "loading_frame": round3(k.loading_frame),
+            },
+            "rss": {"peak_bytes": self.rss.peak, "current_bytes": self.rss.current,
+                    "peak_per_corpus_byte": (self.rss_ratio() * 1000.0).round() / 1000.0},
+            "keystrokes": {
+                "text": k.text, "rounds": k.rounds, "samples": k.samples.len(),
+                "min_ms": round3(k.percentile(0.0)), "p50_ms": round3(k.percentile(0.5)),
+                "p99_ms": round3(k.percentile(0.99)), "max_ms": round3(k.percentile(1.0)),
+                "matched": k.matched, "total": k.total, "error": k.error,
+            },
+            "delta": {
+                "file": d.file.display().to_string(), "file_objects": d.file_objects,
+                "file_bytes": d.file_bytes, "deltas": d.deltas, "modified": d.modified,
+                "live_load_ms": round3(d.live_load), "parse_ms": round3(d.parse),
+                "apply_ms": round3(d.apply), "handoff_ms": round3(d.handoff),
+                "index_ms": round3(d.index), "graph_ms": round3(d.graph),
+                "frame_ms": round3(d.frame), "total_ms": round3(d.total), "skipped": d.skipped,
+            },
+        })
+    }
+
+    pub fn table(&self) -> String {
+        let l = &self.load;
+        let k = &self.keys;
+        let d = &self.delta;
+        let mut s = String::new();
+        let mut line = |name: &str, value: String| {
+            let _ = writeln!(s, "  {name:<28} {value}");
+        };
+        let t = |d: Duration| format!("{:>10.1} ms", ms(d));
+        line(
+            "corpus",
+            format!(
+                "{} objects, {} files, {:.1} MB, {} problems",
+                l.objects,
+                l.files,
+                l.bytes as f64 / 1e6,
+                l.problems
+            ),
+        );
+        line("walk", t(l.walk));
+        line("read", t(l.read));
+        line("parse", t(l.parse));
+        line("inventory", t(l.inventory));
+        line("index", t(l.index));
+        line("graph", t(l.graph));
+        line("table (sort + filter)", t(k.table));
+        line("first table frame", t(k.table_frame));
+        line("load to full table", t(self.to_table()));
+        line("first file parsed", t(l.first_file));
+        line("loading frame", t(k.loading_frame));
+        line(
+            "peak RSS",
+            format!(
+                "{:>10.1} MB ({:.2}x corpus bytes)",
+                self.rss.peak as f64 / 1e6,
+                self.rss_ratio()
+            ),
+        );
+        line(
+            "keystrokes",
+            format!(
+                "{} x {:?} → {} of {} objects{}",
+                k.rounds,
+                k.text,
+                k.matched,
+                k.total,
+                k.error
+                    .as_ref()
+                    .map(|e| format!(" (error: {e})"))
+                    .unwrap_or_default()
+            ),
+        );
+        line("  min", t(k.percentile(0.0)));
+        line("  p50", t(k.percentile(0.5)));
+        line("  p99", t(k.percentile(0.99)));
+        line("  max", t(k.percentile(1.0)));
+        match &d.skipped {
+            Some(why) => line("one-file edit", format!("skipped: {why}")),
+            None => {
+                line(
+                    "one-file edit",
+                    format!(
+                        "{} ({} objects, {} bytes): {} delta(s), {} modified",
+                        d.file.display(),
+                        d.file_objects,
+                        d.file_bytes,
+                        d.deltas,
+                        d.modified
+                    ),
+                );
+                line("  parse", t(d.parse));
+                line("  apply (live set)", t(d.apply));
+                line("  handoff (copy)", t(d.handoff));
+                line("  index (per-file update)", t(d.index));
+                line("  graph", t(d.graph));
+                line("  table + frame", t(d.frame));
+                line("  total", t(d.total));
+            }
+        }
+        s
+    }
+}

@@ -1,0 +1,233 @@
+//! The corpus generator (examples/gen_corpus.rs) and `kubesift bench` on a small generated
+//! corpus: shapes and sane values, no timing thresholds.
+
+#[path = "../examples/gen_corpus.rs"]
+mod gen_corpus;
+
+use std::collections::HashMap;
+
+use kubesift::model::load::{load_paths, LoadOptions};
+
+#[test]
+fn generated_corpus_loads_with_exact_counts() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let summary = gen_corpus::write_corpus(dir.path(), 500, 7, false).expect("generate");
+    assert_eq!(summary.objects, 500);
+    assert_eq!(summary.files, 10);
+
+    let inv = load_paths(&[dir.path().to_path_buf()], &LoadOptions::default());
+    assert_eq!(inv.error_count(), 0, "{:?}", inv.problems);
+    assert_eq!(inv.objects.len(), 500);
+    assert_eq!(inv.files, 10);
+    assert_eq!(inv.bytes, summary.bytes);
+
+    let mut kinds: HashMap<&str, usize> = HashMap::new();
+    for o in &inv.objects {
+        *kinds.entry(o.kind()).or_default() += 1;
+    }
+    for k in ["Deployment", "ReplicaSet", "Pod", "Service", "ConfigMap"] {
+        assert!(kinds.get(k).copied().unwrap_or(0) > 0, "no {k}: {kinds:?}");
+    }
+    // Every Pod's owner is a ReplicaSet whose uid is in the corpus (unless its file was cut).
+    let uids: std::collections::HashSet<&str> = inv
+        .objects
+        .iter()
+        .filter_map(|o| o.uid.as_deref())
+        .collect();
+    let pods: Vec<_> = inv.objects.iter().filter(|o| o.kind() == "Pod").collect();
+    let linked = pods
+        .iter()
+        .filter(|p| p.owner_refs.iter().any(|r| uids.contains(r.uid.as_str())))
+        .count();
+    assert_eq!(linked, pods.len());
+    let matches = inv
+        .objects
+        .iter()
+        .filter(|o| {
+            let part_of = o.labels.get("app.kubernetes.io/part-of").map(|v| &**v);
+            matches!(part_of, Some("shop" | "data"))
+                && o.labels.get("tier").map(|v| &**v) != Some("cache")
+        })
+        .count();
+    assert_eq!(matches, summary.default_selector_matches);
+    assert!(matches > 0 && matches < 500);
+    assert_eq!(
+        inv.objects.iter().filter(|o| o.is_terminating()).count(),
+        summary.terminating
+    );
+    let formats: std::collections::HashSet<_> = gen_corpus::corpus(500, 7)
+        .0
+        .iter()
+        .map(|f| f.format)
+        .collect();
+    assert!(formats.len() >= 2, "{formats:?}");
+}
+
+#[test]
+fn generator_is_deterministic_and_refuses_non_empty_dirs() {
+    let (a, sa) = gen_corpus::corpus(300, 1);
+    let (b, sb) = gen_corpus::corpus(300, 1);
+    let (c, _) = gen_corpus::corpus(300, 2);
+    assert_eq!(sa, sb);
+    assert!(a
+        .iter()
+        .zip(&b)
+        .all(|(x, y)| x.text == y.text && x.path == y.path));
+    assert!(a.iter().zip(&c).any(|(x, y)| x.text != y.text));
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("keep.txt"), "mine").expect("write");
+    let err = gen_corpus::write_corpus(dir.path(), 10, 1, false).expect_err("non-empty");
+    assert!(err.contains("not empty"), "{err}");
+    assert_eq!(
+        std::fs::read_dir(dir.path()).expect("read_dir").count(),
+        1,
+        "nothing written"
+    );
+    gen_corpus::write_corpus(dir.path(), 10, 1, true).expect("--force");
+}
+
+fn kubesift(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_kubesift"))
+        .args(args)
+        .output()
+        .expect("run kubesift")
+}
+
+fn listing(dir: &std::path::Path) -> Vec<(std::path::PathBuf, u64, std::time::SystemTime)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("read_dir") {
+            let e = e.expect("entry");
+            let meta = e.metadata().expect("metadata");
+            if meta.is_dir() {
+                stack.push(e.path());
+            } else {
+                out.push((e.path(), meta.len(), meta.modified().expect("mtime")));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn bench_json_reports_phases_keystrokes_and_an_in_memory_edit() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let summary = gen_corpus::write_corpus(dir.path(), 500, 11, false).expect("generate");
+    let before = listing(dir.path());
+    let root = dir.path().to_str().expect("utf-8 temp path");
+    let out = kubesift(&["bench", "-f", root, "-o", "json", "--rounds", "2"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+
+    assert_eq!(v["paths"], serde_json::json!([root]));
+    assert_eq!(v["corpus"]["objects"], 500);
+    assert_eq!(v["corpus"]["files"], 10);
+    assert_eq!(v["corpus"]["bytes"], summary.bytes);
+    assert_eq!(v["corpus"]["problems"], 0);
+
+    let load = &v["load_ms"];
+    let phase = |k: &str| {
+        load[k]
+            .as_f64()
+            .unwrap_or_else(|| panic!("load_ms.{k}: {load}"))
+    };
+    let phases = ["walk", "read", "parse", "inventory", "index", "graph"];
+    for k in phases
+        .iter()
+        .chain(&["table", "table_frame", "first_file", "loading_frame"])
+    {
+        assert!(phase(k) >= 0.0, "{k}");
+    }
+    let sum: f64 = phases.iter().map(|k| phase(k)).sum();
+    assert!((phase("total") - sum).abs() < 0.01 * sum.max(1.0), "{load}");
+    assert!(phase("to_table") >= phase("total"));
+    assert!(phase("parse") > 0.0);
+    assert!(phase("first_file") <= phase("walk") + phase("read") + phase("parse") + 1.0);
+
+    let rss = &v["rss"];
+    if cfg!(target_os = "linux") {
+        let peak = rss["peak_bytes"].as_u64().expect("peak");
+        assert!(
+            peak > summary.bytes,
+            "the corpus is in memory at the peak: {rss}"
+        );
+        assert!(peak >= rss["current_bytes"].as_u64().expect("current"));
+    }
+
+    let keys = &v["keystrokes"];
+    let text = gen_corpus_default_text();
+    assert_eq!(keys["text"], text);
+    assert_eq!(keys["samples"], 2 * text.chars().count());
+    assert_eq!(keys["matched"], summary.default_selector_matches);
+    assert_eq!(keys["total"], 500);
+    assert!(keys["error"].is_null());
+    let k = |name: &str| keys[name].as_f64().expect("keystroke stat");
+    assert!(0.0 < k("min_ms") && k("min_ms") <= k("p50_ms"));
+    assert!(k("p50_ms") <= k("p99_ms") && k("p99_ms") <= k("max_ms"));
+
+    let delta = &v["delta"];
+    assert!(delta["skipped"].is_null(), "{delta}");
+    assert_eq!(delta["deltas"], 1, "{delta}");
+    assert_eq!(delta["modified"], 1, "{delta}");
+    assert_eq!(delta["file_objects"], 50);
+    assert!(delta["file"].as_str().expect("file").starts_with(root));
+    for step in ["parse_ms", "apply_ms", "index_ms", "graph_ms", "frame_ms"] {
+        assert!(delta[step].as_f64().expect(step) > 0.0, "{step}");
+    }
+
+    assert_eq!(listing(dir.path()), before, "bench wrote into the corpus");
+}
+
+fn gen_corpus_default_text() -> &'static str {
+    "app.kubernetes.io/part-of in (shop,data),tier!=cache"
+}
+
+#[test]
+fn bench_table_output_and_a_selector_that_does_not_parse() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    gen_corpus::write_corpus(dir.path(), 120, 3, false).expect("generate");
+    let root = dir.path().to_str().expect("utf-8 temp path");
+    let out = kubesift(&[
+        "bench",
+        "-f",
+        root,
+        "--rounds",
+        "1",
+        "--type",
+        "tier=cache,a b",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    for row in [
+        "walk",
+        "parse",
+        "graph",
+        "load to full table",
+        "peak RSS",
+        "p99",
+        "one-file edit",
+    ] {
+        assert!(text.contains(row), "no {row:?} in\n{text}");
+    }
+    assert!(text.contains("120 objects"), "{text}");
+    assert!(
+        text.contains("(error: "),
+        "the bar error is reported:\n{text}"
+    );
+
+    let empty = tempfile::tempdir().expect("tempdir");
+    let out = kubesift(&["bench", "-f", empty.path().to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no objects found"));
+}
