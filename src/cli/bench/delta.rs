@@ -11,7 +11,7 @@ use ratatui::Terminal;
 use serde_json::Value;
 
 use super::{HEIGHT, WIDTH};
-use crate::app::{Action, App, Loaded};
+use crate::app::{Action, App, Change, Loaded};
 use crate::graph::Graph;
 use crate::index::LabelIndex;
 use crate::model::load::{parse_text, FileLoad, LoadOptions};
@@ -178,11 +178,26 @@ pub fn measure(paths: &[PathBuf], opts: &LoadOptions, mut app: App) -> DeltaRepo
         let graph = Graph::build(&inventory);
         let graph_time = t.elapsed();
         let t = Instant::now();
-        app.update(Action::Loaded(Box::new(Loaded {
-            inventory,
-            index: handoff_index,
-            graph,
-        })));
+        // The UI's own path for a watched batch (selection and bar kept, rows flash).
+        let change = Change {
+            loaded: Loaded {
+                inventory,
+                index: handoff_index,
+                graph,
+                stale: Default::default(),
+            },
+            changed: deltas
+                .iter()
+                .filter(|d| d.kind != DeltaKind::Deleted)
+                .map(|d| d.id.clone())
+                .collect(),
+            deleted: deltas
+                .iter()
+                .filter(|d| d.kind == DeltaKind::Deleted)
+                .count(),
+            at: 0,
+        };
+        app.update(Action::Changed(Box::new(change)));
         let Ok(_) = terminal.draw(|f| crate::ui::draw(&app, f));
         let frame = t.elapsed();
         let parts = [parse, apply, handoff, index_time, graph_time, frame];

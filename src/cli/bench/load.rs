@@ -151,6 +151,7 @@ pub fn measure(paths: &[PathBuf], opts: &LoadOptions) -> (Loaded, LoadReport) {
         inventory,
         index,
         graph,
+        stale: Default::default(),
     };
     (loaded, report)
 }
