@@ -27,7 +27,11 @@ pub fn respond_line(line: &str) -> Value {
 
 /// Answers one decoded request; `Err` is a malformed request (not an upstream error).
 pub fn respond(req: &Map<String, Value>) -> Result<Value, String> {
-    match str_field(req, "op")? {
+    let op = match req.get("op") {
+        Some(Value::String(op)) => op.as_str(),
+        _ => return Err("missing string field \"op\"".to_string()),
+    };
+    match op {
         "parse" => Ok(op_parse(str_field(req, "selector")?, None)),
         "match" => Ok(op_parse(
             str_field(req, "selector")?,
@@ -133,10 +137,11 @@ fn failure(error: String) -> Value {
     json!({"ok": false, "error": error})
 }
 
+/// A string field; absent or `null` is `""`, as Go's `encoding/json` leaves a string.
 fn str_field<'a>(req: &'a Map<String, Value>, name: &str) -> Result<&'a str, String> {
     match req.get(name) {
         Some(Value::String(s)) => Ok(s),
-        None | Some(Value::Null) => Err(format!("missing string field {name:?}")),
+        None | Some(Value::Null) => Ok(""),
         Some(other) => Err(format!("field {name:?} must be a string, got {other}")),
     }
 }
@@ -157,6 +162,7 @@ fn labels_field_named(req: &Map<String, Value>, name: &str) -> Result<Option<Lab
     obj.iter()
         .map(|(k, v)| match v {
             Value::String(s) => Ok((k.clone(), s.clone())),
+            Value::Null => Ok((k.clone(), String::new())),
             other => Err(format!("{name}.{k} must be a string, got {other}")),
         })
         .collect::<Result<Labels, String>>()
@@ -213,10 +219,11 @@ fn string_list(req: &Map<String, Value>, name: &str) -> Result<Option<Vec<String
         None | Some(Value::Null) => Ok(None),
         Some(Value::Array(items)) => items
             .iter()
-            .map(|v| {
-                v.as_str()
-                    .map(str::to_string)
-                    .ok_or_else(|| format!("{name} must hold strings"))
+            .map(|v| match v {
+                Value::String(s) => Ok(s.clone()),
+                // Go decodes `null` into a string as the zero value.
+                Value::Null => Ok(String::new()),
+                _ => Err(format!("{name} must hold strings")),
             })
             .collect::<Result<Vec<_>, _>>()
             .map(Some),
