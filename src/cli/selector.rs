@@ -49,7 +49,11 @@ Examples:
 /// Parse, explain and test a label selector (or, with `--field`, a field selector),
 /// exactly as k8s.io/apimachinery does.
 #[derive(Debug, Args)]
-#[command(after_long_help = AFTER_HELP)]
+#[command(
+    after_help = "Exit status: 0 valid (and matching), 1 no match, 2 invalid selector or usage \
+                  (see --help).",
+    after_long_help = AFTER_HELP
+)]
 pub struct SelectorArgs {
     /// The selector, e.g. 'env in (prod,qa),tier,!canary' (quote it for the shell).
     #[arg(
