@@ -116,6 +116,35 @@ fn jsonl_answers_garbage_and_goes_on() {
 }
 
 #[test]
+fn jsonl_reads_bad_bytes_and_lone_surrogates_as_go_does() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kubesift"))
+        .args(["selector", "--jsonl"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run kubesift");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all(b"{\"op\":\"parse\",\"selector\":\"k\xff\"}\n{\"op\":\"parse\",\"selector\":\"k\\udc00\"}\n")
+        .expect("write");
+    drop(stdin);
+    let out = child.wait_with_output().expect("wait");
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    assert_eq!(lines.len(), 2);
+    for v in &lines {
+        let e = v["error"].as_str().unwrap_or_default();
+        assert!(
+            e.starts_with("unable to parse requirement: <nil>: Invalid value: \"k\u{fffd}\""),
+            "{e}"
+        );
+    }
+}
+
+#[test]
 fn jsonl_answers_each_line_before_the_next_arrives() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_kubesift"))
         .args(["selector", "--jsonl"])

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use unicode_width::UnicodeWidthChar;
 
 use crate::selector::labels::convert_selector_to_labels_map;
-use crate::selector::protocol::respond_line;
+use crate::selector::protocol::respond_bytes;
 use crate::selector::{explain, parse_fields, parse_labels, ParseError};
 
 /// Exit status: the selector is valid (and matches, when labels are given).
@@ -35,7 +35,8 @@ Exit status, like grep:
 --jsonl reads one JSON request per line on stdin and writes one JSON response per line on
 stdout, in order, flushed after each line (ops: parse, match, field_parse, field_match,
 requirement, labelselector, nodeselector, validate; see shared/conformance/README.md).
-A line that is not a valid request, blank lines included, is answered with
+Bytes that are not UTF-8 and lone UTF-16 surrogate escapes read as U+FFFD, as Go decodes
+JSON. A line that is not a valid request, blank lines included, is answered with
 {\"ok\":false,\"error\":\"...\"} so responses stay paired with requests, and the stream
 goes on. Exit status 0 unless reading stdin or writing stdout fails (2).
 
@@ -48,7 +49,11 @@ Examples:
 /// Parse, explain and test a label selector (or, with `--field`, a field selector),
 /// exactly as k8s.io/apimachinery does.
 #[derive(Debug, Args)]
-#[command(after_long_help = AFTER_HELP)]
+#[command(
+    after_help = "Exit status: 0 valid (and matching), 1 no match, 2 invalid selector or usage \
+                  (see --help).",
+    after_long_help = AFTER_HELP
+)]
 pub struct SelectorArgs {
     /// The selector, e.g. 'env in (prod,qa),tier,!canary' (quote it for the shell).
     #[arg(
@@ -121,12 +126,10 @@ pub fn serve_jsonl(mut input: impl BufRead, mut output: impl Write) -> std::io::
         if input.read_until(b'\n', &mut buf)? == 0 {
             return Ok(());
         }
-        let response = match std::str::from_utf8(&buf) {
-            Ok(line) if line.trim().is_empty() => {
-                json!({"ok": false, "error": "empty request line"})
-            }
-            Ok(line) => respond_line(line),
-            Err(e) => json!({"ok": false, "error": format!("request line is not UTF-8: {e}")}),
+        let response = if buf.iter().all(u8::is_ascii_whitespace) {
+            json!({"ok": false, "error": "empty request line"})
+        } else {
+            respond_bytes(&buf)
         };
         serde_json::to_writer(&mut output, &response)?;
         output.write_all(b"\n")?;

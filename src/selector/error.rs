@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use finl_unicode::categories::CharacterCategories;
+use super::goprint::is_print as go_is_print;
 
 /// A selector that failed to parse: the upstream message and where it failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,14 +24,6 @@ impl fmt::Display for ParseError {
 }
 
 impl std::error::Error for ParseError {}
-
-/// Go's `unicode.IsPrint`: letters, marks, numbers, punctuation, symbols and ASCII space.
-fn go_is_print(c: char) -> bool {
-    if c == ' ' {
-        return true;
-    }
-    c.is_letter() || c.is_mark() || c.is_number() || c.is_punctuation() || c.is_symbol()
-}
 
 /// Go's `strconv.Quote` (also what `%q` and `%#v` print for strings).
 pub fn go_quote(s: &str) -> String {
@@ -157,6 +149,11 @@ mod tests {
         assert_eq!(go_quote("\u{200b}"), "\"\\u200b\"");
         assert_eq!(go_quote("\u{e0001}"), "\"\\U000e0001\"");
         assert_eq!(go_quote("\u{7f}"), "\"\\x7f\"");
+        // NBSP and soft hyphen are not printable for Go; U+1F600 is (Unicode 6).
+        assert_eq!(go_quote("\u{a0}\u{ad}😀"), "\"\\u00a0\\u00ad😀\"");
+        // Assigned in Unicode 15.1 / 16.0, after the 15.0.0 tables Go carries.
+        assert_eq!(go_quote("\u{2FFC}\u{1CC00}"), "\"\\u2ffc\\U0001cc00\"");
+        assert_eq!(go_quote("\u{1FAE8}"), "\"\u{1FAE8}\"");
     }
 
     #[test]

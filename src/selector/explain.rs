@@ -32,6 +32,9 @@ pub fn requirement(r: &Requirement) -> String {
         Operator::Equals | Operator::DoubleEquals => format!("{k} is {one}"),
         Operator::NotEquals => format!("{k} is not {one} (or {k} is not set)"),
         Operator::In => format!("{k} is {}", listed(&r.values, "or")),
+        Operator::NotIn if r.value_set().len() == 1 => {
+            format!("{k} is not {one} (or {k} is not set)")
+        }
         Operator::NotIn => format!(
             "{k} is neither {} (or {k} is not set)",
             listed(&r.values, "nor")
@@ -74,5 +77,10 @@ mod tests {
             vec!["t is neither a nor b (or t is not set)"]
         );
         assert_eq!(words("n>3"), vec!["n is an integer greater than 3"]);
+        assert_eq!(words("t notin (a)"), vec!["t is not a (or t is not set)"]);
+        assert_eq!(
+            words("t notin ()"),
+            vec!["t is not \"\" (empty) (or t is not set)"]
+        );
     }
 }

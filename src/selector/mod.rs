@@ -11,6 +11,7 @@ use std::sync::Arc;
 pub mod error;
 pub mod explain;
 pub mod fields;
+mod goprint;
 mod gosort;
 pub mod labels;
 mod lex;

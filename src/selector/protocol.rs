@@ -4,6 +4,7 @@
 //! One request object in, one response object out. A request that cannot be read
 //! (bad JSON, unknown op, wrong field types) gets `{"ok":false,"error":…}`.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value};
@@ -16,7 +17,8 @@ use crate::validate::names;
 
 /// Answers one request line (a JSON object) with one response object.
 pub fn respond_line(line: &str) -> Value {
-    match serde_json::from_str::<Value>(line) {
+    let line = replace_lone_surrogates(line);
+    match serde_json::from_str::<Value>(&line) {
         Ok(Value::Object(req)) => respond(&req).unwrap_or_else(failure),
         Ok(other) => failure(format!("request must be a JSON object, got {other}")),
         Err(e) => failure(format!("invalid JSON: {e}")),
@@ -25,7 +27,11 @@ pub fn respond_line(line: &str) -> Value {
 
 /// Answers one decoded request; `Err` is a malformed request (not an upstream error).
 pub fn respond(req: &Map<String, Value>) -> Result<Value, String> {
-    match str_field(req, "op")? {
+    let op = match req.get("op") {
+        Some(Value::String(op)) => op.as_str(),
+        _ => return Err("missing string field \"op\"".to_string()),
+    };
+    match op {
         "parse" => Ok(op_parse(str_field(req, "selector")?, None)),
         "match" => Ok(op_parse(
             str_field(req, "selector")?,
@@ -44,14 +50,98 @@ pub fn respond(req: &Map<String, Value>) -> Result<Value, String> {
     }
 }
 
+/// Answers one request line given as raw bytes. Bytes that are not UTF-8 read as U+FFFD,
+/// one per byte, as Go's `encoding/json` decodes them inside strings.
+pub fn respond_bytes(line: &[u8]) -> Value {
+    respond_line(&go_lossy_utf8(line))
+}
+
+/// `String::from_utf8_lossy`, but with one U+FFFD per invalid byte (Go's
+/// `utf8.DecodeRune` steps one byte at a time over bad input).
+fn go_lossy_utf8(mut bytes: &[u8]) -> Cow<'_, str> {
+    if let Ok(s) = std::str::from_utf8(bytes) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(bytes.len() + 8);
+    loop {
+        match std::str::from_utf8(bytes) {
+            Ok(s) => {
+                out.push_str(s);
+                return Cow::Owned(out);
+            }
+            Err(e) => {
+                let (good, rest) = bytes.split_at(e.valid_up_to());
+                out.push_str(std::str::from_utf8(good).unwrap_or_default());
+                let bad = e.error_len().unwrap_or(rest.len());
+                out.extend(std::iter::repeat_n('\u{FFFD}', bad));
+                bytes = &rest[bad..];
+            }
+        }
+    }
+}
+
+/// The value of a `\uXXXX` escape starting at `at` (which holds the backslash).
+fn escape_at(text: &[u8], at: usize) -> Option<u32> {
+    let hex = text.get(at + 2..at + 6)?;
+    if text.get(at + 1) != Some(&b'u') {
+        return None;
+    }
+    u32::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()
+}
+
+/// Go's `encoding/json` turns a `\uD800`–`\uDFFF` escape that is not half of a valid
+/// pair into U+FFFD, where serde_json rejects the whole line: rewrite those escapes to
+/// `\uFFFD` first (a pair is kept; a backslash escaping a backslash is skipped).
+fn replace_lone_surrogates(line: &str) -> Cow<'_, str> {
+    if !line.contains("\\u") {
+        return Cow::Borrowed(line);
+    }
+    let b = line.as_bytes();
+    let mut out: Option<String> = None;
+    let mut copied = 0;
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        let Some(unit) = escape_at(b, i) else {
+            i += 2; // `\\`, `\"`, … or a bad escape serde_json will report
+            continue;
+        };
+        if !(0xD800..=0xDFFF).contains(&unit) {
+            i += 6;
+            continue;
+        }
+        let low = escape_at(b, i + 6).filter(|u| (0xDC00..=0xDFFF).contains(u));
+        if unit < 0xDC00 && low.is_some() {
+            i += 12;
+            continue;
+        }
+        let o = out.get_or_insert_with(|| String::with_capacity(line.len()));
+        o.push_str(&line[copied..i]);
+        o.push_str("\\ufffd");
+        i += 6;
+        copied = i;
+    }
+    match out {
+        Some(mut o) => {
+            o.push_str(&line[copied..]);
+            Cow::Owned(o)
+        }
+        None => Cow::Borrowed(line),
+    }
+}
+
 fn failure(error: String) -> Value {
     json!({"ok": false, "error": error})
 }
 
+/// A string field; absent or `null` is `""`, as Go's `encoding/json` leaves a string.
 fn str_field<'a>(req: &'a Map<String, Value>, name: &str) -> Result<&'a str, String> {
     match req.get(name) {
         Some(Value::String(s)) => Ok(s),
-        None | Some(Value::Null) => Err(format!("missing string field {name:?}")),
+        None | Some(Value::Null) => Ok(""),
         Some(other) => Err(format!("field {name:?} must be a string, got {other}")),
     }
 }
@@ -72,6 +162,7 @@ fn labels_field_named(req: &Map<String, Value>, name: &str) -> Result<Option<Lab
     obj.iter()
         .map(|(k, v)| match v {
             Value::String(s) => Ok((k.clone(), s.clone())),
+            Value::Null => Ok((k.clone(), String::new())),
             other => Err(format!("{name}.{k} must be a string, got {other}")),
         })
         .collect::<Result<Labels, String>>()
@@ -128,10 +219,11 @@ fn string_list(req: &Map<String, Value>, name: &str) -> Result<Option<Vec<String
         None | Some(Value::Null) => Ok(None),
         Some(Value::Array(items)) => items
             .iter()
-            .map(|v| {
-                v.as_str()
-                    .map(str::to_string)
-                    .ok_or_else(|| format!("{name} must hold strings"))
+            .map(|v| match v {
+                Value::String(s) => Ok(s.clone()),
+                // Go decodes `null` into a string as the zero value.
+                Value::Null => Ok(String::new()),
+                _ => Err(format!("{name} must hold strings")),
             })
             .collect::<Result<Vec<_>, _>>()
             .map(Some),
@@ -230,6 +322,31 @@ mod tests {
         );
         assert_eq!(respond_line(r#"{"op":"nope"}"#)["ok"], json!(false));
         assert_eq!(respond_line("[]")["ok"], json!(false));
+    }
+
+    #[test]
+    fn lone_surrogates_and_bad_bytes_read_as_replacement_characters() {
+        let err = |v: Value| v["error"].as_str().unwrap_or_default().to_string();
+        let lone = err(respond_line(r#"{"op":"parse","selector":"a\ud800"}"#));
+        assert!(lone.contains("Invalid value: \"a\u{fffd}\""), "{lone}");
+        let low = err(respond_line(
+            r#"{"op":"parse","selector":"\udc00\ud83d\ude00"}"#,
+        ));
+        assert!(low.contains("Invalid value: \"\u{fffd}😀\""), "{low}");
+        let twice = err(respond_line(
+            r#"{"op":"parse","selector":"\ud800\ud800\udc00"}"#,
+        ));
+        assert!(twice.contains("Invalid value: \"\u{fffd}𐀀\""), "{twice}");
+        // An escaped backslash followed by `ud800` is text, not an escape.
+        let text = respond_line(r#"{"op":"field_parse","selector":"a=\\\\ud800"}"#);
+        assert_eq!(text["string"], r"a=\\ud800");
+        let bytes = err(respond_bytes(
+            b"{\"op\":\"parse\",\"selector\":\"a\xe2\x82\"}",
+        ));
+        assert!(
+            bytes.contains("Invalid value: \"a\u{fffd}\u{fffd}\""),
+            "{bytes}"
+        );
     }
 
     #[test]

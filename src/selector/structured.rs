@@ -25,6 +25,8 @@ fn string_map<'a>(v: Option<&'a Value>, what: &str) -> Result<Vec<(&'a str, &'a 
     for (k, val) in obj {
         match val {
             Value::String(s) => pairs.push((k.as_str(), s.as_str())),
+            // Go decodes `null` into a string as the zero value.
+            Value::Null => pairs.push((k.as_str(), "")),
             other => return Err(format!("{what}.{k}: expected a string, got {other}")),
         }
     }
@@ -60,6 +62,7 @@ fn string_list(obj: &Map<String, Value>, name: &str) -> Result<Option<Vec<String
         .iter()
         .map(|v| match v {
             Value::String(s) => Ok(s.clone()),
+            Value::Null => Ok(String::new()),
             other => Err(format!("{name}: expected strings, got {other}")),
         })
         .collect::<Result<Vec<_>, _>>()
