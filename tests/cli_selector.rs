@@ -194,7 +194,7 @@ fn explains_a_valid_selector() {
 #[test]
 fn a_selector_starting_with_a_dash_is_an_argument_not_a_flag() {
     let run = selector(&["-a"], "");
-    assert_eq!(run.code, 2);
+    assert_eq!(run.code, 1);
     assert!(
         run.stderr
             .starts_with("error: unable to parse requirement: <nil>: Invalid value: \"-a\": name part must consist"),
@@ -207,7 +207,7 @@ fn a_selector_starting_with_a_dash_is_an_argument_not_a_flag() {
 #[test]
 fn invalid_selector_prints_upstream_error_and_caret() {
     let run = selector(&["env in (prod,qa),,tier"], "");
-    assert_eq!(run.code, 2);
+    assert_eq!(run.code, 1);
     assert_eq!(run.stdout, "");
     assert_eq!(
         run.stderr,
@@ -219,7 +219,7 @@ fn invalid_selector_prints_upstream_error_and_caret() {
 fn caret_counts_display_columns_not_bytes() {
     // 'é' is two bytes, one column; '環' three bytes, two columns.
     let run = selector(&["é=1,環 in (a"], "");
-    assert_eq!(run.code, 2);
+    assert_eq!(run.code, 1);
     let lines: Vec<&str> = run.stderr.lines().collect();
     assert_eq!(lines.len(), 3, "{}", run.stderr);
     assert!(lines[0].starts_with("error: unable to parse requirement: <nil>: Invalid value: \"é\""));
@@ -257,7 +257,7 @@ fn labels_match_exit_0_no_match_exit_1() {
     assert!(yes.stdout.ends_with("\nmatch\n"), "{}", yes.stdout);
 
     let no = selector(&[sel, "--labels", "env=dev,canary=true"], "");
-    assert_eq!(no.code, 1);
+    assert_eq!(no.code, 3);
     assert!(
         no.stdout
             .ends_with("\nno match: !canary, env in (prod,qa), tier\n"),
@@ -275,12 +275,12 @@ fn labels_match_exit_0_no_match_exit_1() {
 }
 
 #[test]
-fn bad_labels_and_usage_exit_2() {
+fn bad_labels_exit_1_and_clap_usage_errors_exit_2() {
     let bad = selector(&["a", "--labels", "a=b=c"], "");
-    assert_eq!(bad.code, 2);
+    assert_eq!(bad.code, 1);
     assert_eq!(bad.stderr, "error: --labels: invalid selector: [a b c]\n");
     let bad_json = selector(&["a", "--labels-json", r#"{"a":1}"#], "");
-    assert_eq!(bad_json.code, 2);
+    assert_eq!(bad_json.code, 1);
     let no_expr = selector(&[], "");
     assert_eq!(no_expr.code, 2);
     let both = selector(&["a", "--jsonl"], "");
@@ -317,10 +317,10 @@ fn field_selectors() {
         ],
         "",
     );
-    assert_eq!(n.code, 1);
+    assert_eq!(n.code, 3);
     assert!(n.stdout.ends_with("no match: metadata.name=web\n"));
     let bad = selector(&["--field", "a=b=c"], "");
-    assert_eq!(bad.code, 2);
+    assert_eq!(bad.code, 1);
     assert_eq!(
         bad.stderr,
         "error: invalid field selector: unescaped character in value: 61\n  a=b=c\n    ^\n"

@@ -15,10 +15,11 @@ use crate::selector::{explain, parse_fields, parse_labels, ParseError};
 
 /// Exit status: the selector is valid (and matches, when labels are given).
 pub const EXIT_MATCH: u8 = 0;
-/// Exit status: the selector is valid but does not match the given labels or fields.
-pub const EXIT_NO_MATCH: u8 = 1;
-/// Exit status: invalid selector, invalid labels/fields, or bad usage.
-pub const EXIT_ERROR: u8 = 2;
+/// Exit status: invalid selector (as `kubesift get` exits on one) or invalid labels/fields.
+pub const EXIT_ERROR: u8 = 1;
+/// Exit status: the selector is valid but does not match the given labels or fields
+/// (2 stays clap's usage error).
+pub const EXIT_NO_MATCH: u8 = 3;
 
 /// Help text for the exit status and batch mode, shown by `--help`.
 const AFTER_HELP: &str = "\
@@ -26,11 +27,12 @@ Prints the selector normalized as Kubernetes prints it (String()), then one line
 requirement in words. With --labels / --labels-json (or --fields), says for each
 requirement whether it holds, then `match` or `no match: <failing requirements>`.
 
-Exit status, like grep:
+Exit status:
   0  valid, and matching when labels or fields were given
-  1  valid, but no match
-  2  invalid selector (upstream's exact error, the input, and a caret under the failing
-     byte, on stderr), invalid --labels/--fields, or bad usage
+  1  invalid selector (upstream's exact error, the input, and a caret under the failing
+     byte, on stderr), or invalid --labels/--fields
+  2  bad command-line usage
+  3  valid, but no match
 
 --jsonl reads one JSON request per line on stdin and writes one JSON response per line on
 stdout, in order, flushed after each line (ops: parse, match, field_parse, field_match,
@@ -38,7 +40,7 @@ requirement, labelselector, nodeselector, validate; see shared/conformance/READM
 Bytes that are not UTF-8 and lone UTF-16 surrogate escapes read as U+FFFD, as Go decodes
 JSON. A line that is not a valid request, blank lines included, is answered with
 {\"ok\":false,\"error\":\"...\"} so responses stay paired with requests, and the stream
-goes on. Exit status 0 unless reading stdin or writing stdout fails (2).
+goes on. Exit status 0 unless reading stdin or writing stdout fails (1).
 
 Examples:
   kubesift selector 'env in (prod,qa),tier,!canary'
@@ -50,7 +52,7 @@ Examples:
 /// exactly as k8s.io/apimachinery does.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Exit status: 0 valid (and matching), 1 no match, 2 invalid selector or usage \
+    after_help = "Exit status: 0 valid (and matching), 1 invalid selector, 2 usage, 3 no match \
                   (see --help).",
     after_long_help = AFTER_HELP
 )]
