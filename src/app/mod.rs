@@ -59,8 +59,11 @@ impl Loaded {
 
     /// Indexes and links a loaded inventory.
     pub fn new(inventory: Inventory) -> Loaded {
-        let index = LabelIndex::build(&inventory.objects);
-        let graph = Graph::build(&inventory);
+        // Independent: build them on both cores.
+        let (index, graph) = rayon::join(
+            || LabelIndex::build(&inventory.objects),
+            || Graph::build(&inventory),
+        );
         Loaded {
             inventory,
             index,

@@ -268,7 +268,8 @@ fn spawn_loader(paths: Vec<PathBuf>, poll: bool, tx: UnboundedSender<Action>) {
         let done = AtomicUsize::new(0);
         let mut loads = Vec::with_capacity(total);
         let mut next_batch = started + FIRST_BATCH_AFTER;
-        let mut chunk = 64usize;
+        // Small first chunks so the first rows show early; larger ones later for throughput.
+        let mut chunk = 16usize;
         let mut rest = &files[..];
         while !rest.is_empty() {
             let (now_files, later) = rest.split_at(chunk.min(rest.len()));
@@ -285,6 +286,12 @@ fn spawn_loader(paths: Vec<PathBuf>, poll: bool, tx: UnboundedSender<Action>) {
             }));
             if !rest.is_empty() && Instant::now() >= next_batch {
                 let partial = Inventory::build(loads.clone(), walk_problems.clone());
+                tracing::info!(
+                    objects = partial.objects.len(),
+                    files = loads.len(),
+                    elapsed_ms = started.elapsed().as_millis() as u64,
+                    "partial snapshot"
+                );
                 let _ = tx.send(Action::Partial(Box::new(Loaded::partial(partial))));
                 next_batch = Instant::now() + BATCH_EVERY;
             }
