@@ -1,7 +1,9 @@
 //! Recommended labels (`app.kubernetes.io/*`): grouping objects into applications and
 //! flagging objects of one application instance that disagree on `version`/`managed-by`.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use super::findings::Finding;
 use crate::model::{Inventory, Object, Severity};
@@ -76,7 +78,7 @@ fn disagreements(
     members: &[usize],
     key: &str,
 ) -> Vec<Finding> {
-    let mut counts: HashMap<&str, usize> = HashMap::new();
+    let mut counts: HashMap<&str, usize> = HashMap::default();
     for &i in members {
         if let Some(v) = inv.objects[i].labels.get(key) {
             *counts.entry(&**v).or_default() += 1;

@@ -110,12 +110,31 @@ impl Graph {
         let (owner_edges, mut findings, owner_stats) = owners::resolve(inv);
         let owners_of = Adjacency::build(n, &owner_edges, |e| e.to);
         let dependents_of = Adjacency::build(n, &owner_edges, |e| e.from);
-        findings.extend(cycles::findings(inv, &dependents_of));
-        findings.extend(lifecycle::findings(inv, &dependents_of));
-        let (sel_edges, sel_findings) = selectors::resolve(inv, &owners_of);
+        // Everything below depends only on the owner edges: run it on all cores.
+        let ((cyc, life), ((sel_edges, sel_findings), (app, valid))) = rayon::join(
+            || {
+                rayon::join(
+                    || cycles::findings(inv, &dependents_of),
+                    || lifecycle::findings(inv, &dependents_of),
+                )
+            },
+            || {
+                rayon::join(
+                    || selectors::resolve(inv, &owners_of),
+                    || {
+                        rayon::join(
+                            || apps::findings(inv),
+                            || crate::validate::objects::findings(inv),
+                        )
+                    },
+                )
+            },
+        );
+        findings.extend(cyc);
+        findings.extend(life);
         findings.extend(sel_findings);
-        findings.extend(apps::findings(inv));
-        findings.extend(crate::validate::objects::findings(inv));
+        findings.extend(app);
+        findings.extend(valid);
         findings::sort(&mut findings);
         Graph {
             len: n,

@@ -5,7 +5,7 @@
 //! a cluster-scoped owner kind) and comparing uids. Manifests in git usually have no uids,
 //! so without one kubesift resolves by (group, kind, namespace, name) and says so.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::findings::Finding;
 use super::{Edge, EdgeKind};
@@ -42,9 +42,10 @@ struct Index<'a> {
 
 impl<'a> Index<'a> {
     fn build(objects: &'a [Object]) -> Index<'a> {
-        let mut by_uid = HashMap::with_capacity(objects.len());
-        let mut by_id = HashMap::with_capacity(objects.len());
-        let mut by_name_any_ns = HashMap::with_capacity(objects.len());
+        let mut by_uid = HashMap::with_capacity_and_hasher(objects.len(), Default::default());
+        let mut by_id = HashMap::with_capacity_and_hasher(objects.len(), Default::default());
+        let mut by_name_any_ns =
+            HashMap::with_capacity_and_hasher(objects.len(), Default::default());
         for (i, o) in objects.iter().enumerate() {
             if let Some(uid) = &o.uid {
                 by_uid.entry(&**uid).or_insert(i);

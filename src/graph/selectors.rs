@@ -7,7 +7,9 @@
 //! first equality requirement of the selector), then checked against the whole selector, so
 //! building stays near-linear in objects.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use serde_json::{Map, Value};
 

@@ -102,11 +102,18 @@ fn invalid(path: &str, value: &str, msg: &str) -> String {
 
 /// Validation findings for every object.
 pub fn findings(inv: &Inventory) -> Vec<Finding> {
-    let mut out = Vec::new();
-    for (i, o) in inv.objects.iter().enumerate() {
-        object_findings(i, o, &mut out);
-    }
-    out
+    use rayon::prelude::*;
+    inv.objects
+        .par_iter()
+        .enumerate()
+        .fold(Vec::new, |mut out, (i, o)| {
+            object_findings(i, o, &mut out);
+            out
+        })
+        .reduce(Vec::new, |mut a, b| {
+            a.extend(b);
+            a
+        })
 }
 
 fn object_findings(i: usize, o: &Object, out: &mut Vec<Finding>) {
