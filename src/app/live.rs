@@ -1,8 +1,9 @@
 //! Applying a watched change: the new snapshot replaces the old one while the selection,
 //! scroll position, bar and open views stay on the same objects; changed rows flash.
 
-use std::collections::HashMap;
 use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
 
 use roaring::RoaringBitmap;
 
@@ -53,7 +54,7 @@ impl App {
 
         self.problem_rows = super::problem_rows(&change.loaded);
         self.data = Arc::new(change.loaded);
-        let positions: HashMap<&ObjectId, u32> = self
+        let positions: FxHashMap<&ObjectId, u32> = self
             .data
             .inventory
             .objects
@@ -129,6 +130,11 @@ impl App {
             }
         }
 
+        // Freeing the previous snapshot (every object's value tree) takes longer than all of
+        // the above at 100k objects: do it off the UI thread.
+        if Arc::strong_count(&old) == 1 {
+            std::thread::spawn(move || drop(old));
+        }
         self.flash = flash;
         self.flash_until = change.at.max(self.now) + FLASH_SECONDS;
         self.last_change = Some(LastChange {
