@@ -36,7 +36,7 @@ pub enum Action {
     PickColumns,
     /// Show or hide the LABELS column.
     ToggleLabels,
-    /// Enter: open the row (a group header collapses/expands, an object opens its detail).
+    /// Enter: open the row (a group header collapses/expands, an object opens its owner tree).
     Open,
     OpenDetail,
     /// Owner tree of the selected object.

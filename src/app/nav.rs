@@ -16,10 +16,6 @@ impl App {
             {
                 return;
             }
-            if matches!(action, Action::OpenTree) {
-                self.status = Some("the owner tree opens when loading has finished".into());
-                return;
-            }
         }
         match self.mode {
             Mode::Bar => self.bar_action(action),
@@ -362,6 +358,11 @@ impl App {
     }
 
     fn open_tree(&mut self) {
+        if self.loading.is_some() {
+            // Partial snapshots carry no graph yet.
+            self.status = Some("the owner tree opens when loading has finished".into());
+            return;
+        }
         if let Some(i) = self.table.selected_object() {
             let selectors = self.tree.as_ref().is_some_and(|t| t.selectors);
             let mut tree = TreeState::open(&self.data.graph, i, selectors);

@@ -282,6 +282,10 @@ fn partial_loads_fill_the_table_while_loading_goes_on() {
     app.update(Action::Partial(Box::new(Loaded::partial(inv(1)))));
     assert!(app.loading.is_some(), "still loading");
     assert_eq!(visible_names(&app), ["web-1"]);
+    // Enter on an object opens its owner tree, which needs the final graph.
+    app.update(Action::Open);
+    assert_eq!(app.mode, Mode::Table);
+    assert!(app.status.as_deref().is_some_and(|s| s.contains("loading")));
     // The bar filters partial data, and the filter carries over to later batches.
     app.update(Action::FocusBar);
     type_text(&mut app, "app=web");
