@@ -3,9 +3,8 @@
 
 use std::sync::Arc;
 
-use rustc_hash::FxHashMap;
-
 use roaring::RoaringBitmap;
+use rustc_hash::FxHashMap;
 
 use super::table::Row;
 use super::{App, Loaded, Mode, TreeState};
@@ -88,7 +87,7 @@ impl App {
         self.table.offset = self.table.selected.saturating_sub(rows_above);
         self.table.clamp();
 
-        // Detail: follow the object; it stays open with its last text if it vanished.
+        // Detail: follow the object (its text is re-read); close it if the object vanished.
         match (self.detail.as_mut(), new_detail) {
             (Some(d), Some(i)) => {
                 let scroll = d.scroll;
