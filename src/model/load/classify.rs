@@ -30,6 +30,27 @@ fn file_name(path: &Path) -> String {
         .unwrap_or_default()
 }
 
+/// The strategic-merge-patch directive at the top of a document or of its metadata
+/// (`$patch: delete`, `$retainKeys`, …), if any: such a document patches an object, it is not
+/// one.
+fn patch_directive(m: &Map<String, Value>) -> Option<String> {
+    const DIRECTIVES: [&str; 4] = [
+        "$patch",
+        "$retainKeys",
+        "$setElementOrder",
+        "$deleteFromPrimitiveList",
+    ];
+    let meta = m.get("metadata").and_then(Value::as_object);
+    [Some(m), meta].into_iter().flatten().find_map(|map| {
+        map.keys().find_map(|k| {
+            DIRECTIVES.iter().any(|d| k.starts_with(d)).then(|| match map.get(k) {
+                Some(Value::String(v)) => format!("{k}: {v}"),
+                _ => k.clone(),
+            })
+        })
+    })
+}
+
 fn str_field<'a>(m: &'a Map<String, Value>, k: &str) -> &'a str {
     m.get(k).and_then(Value::as_str).unwrap_or("")
 }
@@ -62,6 +83,11 @@ pub(super) fn classify(path: &Path, value: &Value) -> Option<Verdict> {
         return Some(note(
             "a kubeconfig (client configuration, not a cluster object)",
         ));
+    }
+    if let Some(directive) = patch_directive(m) {
+        return Some(note(&format!(
+            "a strategic-merge patch (`{directive}`; kustomize or `kubectl patch` input)"
+        )));
     }
     if !api_version.is_empty() && !kind.is_empty() {
         return None;
@@ -240,6 +266,14 @@ mod tests {
         )
         .contains("Chart.yaml"));
         assert!(msg("values.yaml", json!({"replicas": 1})).contains("values"));
+        assert_eq!(
+            msg(
+                "delete.patch.yaml",
+                json!({"apiVersion": "apps/v1", "kind": "Deployment",
+                    "metadata": {"name": "loadgenerator"}, "$patch": "delete"})
+            ),
+            "not a Kubernetes object: a strategic-merge patch (`$patch: delete`; kustomize or `kubectl patch` input)"
+        );
         assert!(msg(
             "c",
             json!({"apiVersion": "v1", "kind": "Config", "clusters": []})
