@@ -43,10 +43,13 @@ fn patch_directive(m: &Map<String, Value>) -> Option<String> {
     let meta = m.get("metadata").and_then(Value::as_object);
     [Some(m), meta].into_iter().flatten().find_map(|map| {
         map.keys().find_map(|k| {
-            DIRECTIVES.iter().any(|d| k.starts_with(d)).then(|| match map.get(k) {
-                Some(Value::String(v)) => format!("{k}: {v}"),
-                _ => k.clone(),
-            })
+            DIRECTIVES
+                .iter()
+                .any(|d| k.starts_with(d))
+                .then(|| match map.get(k) {
+                    Some(Value::String(v)) => format!("{k}: {v}"),
+                    _ => k.clone(),
+                })
         })
     })
 }
