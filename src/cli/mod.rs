@@ -46,6 +46,22 @@ pub enum Command {
     Bench(bench::BenchArgs),
 }
 
+/// `-L` and `--show-labels`, shared by `get` and the UI so they read the same.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct LabelColumnArgs {
+    /// Label keys to show as columns (repeatable, comma-separated), like `kubectl get -L`.
+    #[arg(
+        short = 'L',
+        long = "label-columns",
+        value_name = "KEY",
+        value_delimiter = ','
+    )]
+    pub label_columns: Vec<String>,
+    /// Show all labels in a LABELS column, like `kubectl get --show-labels`.
+    #[arg(long)]
+    pub show_labels: bool,
+}
+
 /// Options shared by every command that loads manifests.
 #[derive(Debug, Clone, Args)]
 pub struct LoadArgs {

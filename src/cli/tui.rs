@@ -18,17 +18,8 @@ pub struct TuiArgs {
     /// Files or directories to load (default: the current directory).
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
-    /// Label keys to show as columns (repeatable, comma-separated), like `kubectl get -L`.
-    #[arg(
-        short = 'L',
-        long = "label-columns",
-        value_name = "KEY",
-        value_delimiter = ','
-    )]
-    pub label_columns: Vec<String>,
-    /// Show all labels in a LABELS column, like `kubectl get --show-labels`.
-    #[arg(long)]
-    pub show_labels: bool,
+    #[command(flatten)]
+    pub labels: crate::cli::LabelColumnArgs,
     /// Poll the file system for changes instead of using OS events (network filesystems).
     #[arg(long)]
     pub poll: bool,
@@ -45,8 +36,8 @@ pub fn run(args: TuiArgs) -> ExitCode {
         }
     };
     let options = Options {
-        label_columns: args.label_columns,
-        show_labels: args.show_labels,
+        label_columns: args.labels.label_columns,
+        show_labels: args.labels.show_labels,
         no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
         history: files::load_history(),
     };

@@ -90,13 +90,7 @@ impl FieldSelector {
 impl fmt::Display for FieldSelector {
     /// Upstream `String()`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, r) in self.reqs.iter().enumerate() {
-            if i > 0 {
-                f.write_str(",")?;
-            }
-            write!(f, "{r}")?;
-        }
-        Ok(())
+        super::write_joined(f, &self.reqs)
     }
 }
 

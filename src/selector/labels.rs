@@ -333,13 +333,7 @@ impl Selector {
 impl fmt::Display for Selector {
     /// Upstream `String()`: requirements joined by `,`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, r) in self.reqs.iter().enumerate() {
-            if i > 0 {
-                f.write_str(",")?;
-            }
-            write!(f, "{r}")?;
-        }
-        Ok(())
+        super::write_joined(f, &self.reqs)
     }
 }
 

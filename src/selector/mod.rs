@@ -24,6 +24,20 @@ pub use fields::{parse as parse_fields, FieldOperator, FieldRequirement, FieldSe
 pub use labels::{parse as parse_labels, Operator, Requirement, Selector};
 pub use structured::{label_selector_from_value, map_selector, NodeSelector};
 
+/// Writes `items` joined by `,` (upstream's `String()` of label and field selectors).
+pub(crate) fn write_joined<T: std::fmt::Display>(
+    f: &mut std::fmt::Formatter<'_>,
+    items: &[T],
+) -> std::fmt::Result {
+    for (i, r) in items.iter().enumerate() {
+        if i > 0 {
+            f.write_str(",")?;
+        }
+        write!(f, "{r}")?;
+    }
+    Ok(())
+}
+
 /// Read access to a label set, whatever map holds it.
 pub trait LabelGet {
     /// The value of label `key`, if present.

@@ -218,6 +218,11 @@ pub fn is_valid_path_segment_name(v: &str) -> Vec<String> {
             return vec![format!("may not be '{bad}'")];
         }
     }
+    is_valid_path_segment_prefix(v)
+}
+
+/// `path.IsValidPathSegmentPrefix`: no `/` or `%` (a `generateName` prefix).
+pub fn is_valid_path_segment_prefix(v: &str) -> Vec<String> {
     ["/", "%"]
         .iter()
         .filter(|bad| v.contains(**bad))

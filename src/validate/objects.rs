@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::names::{
     is_dns1035_label, is_dns1123_label, is_dns1123_subdomain, is_qualified_name,
-    is_valid_label_value, is_valid_path_segment_name,
+    is_valid_label_value, is_valid_path_segment_name, is_valid_path_segment_prefix,
 };
 use crate::graph::Finding;
 use crate::model::{Inventory, Object, Severity};
@@ -83,14 +83,7 @@ fn name_errors(rule: NameRule, name: &str, prefix: bool) -> Vec<String> {
         NameRule::Dns1123Subdomain => is_dns1123_subdomain(name),
         NameRule::Dns1123Label => is_dns1123_label(name),
         NameRule::Dns1035Label => is_dns1035_label(name),
-        NameRule::PathSegment if prefix => {
-            // ValidatePathSegmentName with prefix only checks for '/' and '%'.
-            ["/", "%"]
-                .iter()
-                .filter(|bad| name.contains(**bad))
-                .map(|bad| format!("may not contain '{bad}'"))
-                .collect()
-        }
+        NameRule::PathSegment if prefix => is_valid_path_segment_prefix(name),
         NameRule::PathSegment => is_valid_path_segment_name(name),
     }
 }

@@ -44,17 +44,8 @@ pub struct GetArgs {
     /// All namespaces (the default; accepted for kubectl compatibility).
     #[arg(short = 'A', long = "all-namespaces", conflicts_with = "namespace")]
     pub all_namespaces: bool,
-    /// Label keys to show as columns (repeatable, comma-separated).
-    #[arg(
-        short = 'L',
-        long = "label-columns",
-        value_name = "KEY",
-        value_delimiter = ','
-    )]
-    pub label_columns: Vec<String>,
-    /// Show all labels as the last column.
-    #[arg(long)]
-    pub show_labels: bool,
+    #[command(flatten)]
+    pub labels: crate::cli::LabelColumnArgs,
     /// Output format.
     #[arg(short = 'o', long, value_enum, value_name = "FORMAT")]
     pub output: Option<OutputArg>,
@@ -160,8 +151,8 @@ fn render_options(args: &GetArgs, reqs: &Requests) -> RenderOptions {
             Some(OutputArg::Yaml) => Format::Yaml,
         },
         with_namespace: args.namespace.is_none(),
-        label_columns: args.label_columns.clone(),
-        show_labels: args.show_labels,
+        label_columns: args.labels.label_columns.clone(),
+        show_labels: args.labels.show_labels,
         no_headers: args.no_headers,
         single_item: reqs.single_item_implied(),
         kind_prefix: false,
