@@ -15,6 +15,9 @@ pub const COMPONENT: &str = "app.kubernetes.io/component";
 pub const VERSION: &str = "app.kubernetes.io/version";
 pub const MANAGED_BY: &str = "app.kubernetes.io/managed-by";
 
+/// Code of the findings this module makes.
+pub const DISAGREEMENT: &str = "app-label-disagreement";
+
 /// component → object indices.
 pub type Components = BTreeMap<String, Vec<usize>>;
 /// part-of → name → instance → component → object indices; a missing label is `""`.
@@ -55,10 +58,24 @@ pub fn group(objects: &[Object]) -> AppGroups {
 /// One warning per object whose `version` or `managed-by` differs from the value most
 /// objects of the same application instance (part-of, name, instance) carry.
 pub fn findings(inv: &Inventory) -> Vec<Finding> {
+    findings_where(inv, |_| true)
+}
+
+/// The application instance `o` belongs to: (part-of, name, instance), `""` for a missing
+/// label; `None` without a name or instance label.
+pub fn instance_of(o: &Object) -> Option<(&str, &str, &str)> {
+    (o.labels.contains_key(NAME) || o.labels.contains_key(INSTANCE))
+        .then(|| (label(o, PART_OF), label(o, NAME), label(o, INSTANCE)))
+}
+
+/// [`findings`] for the instances `wanted` accepts only.
+pub fn findings_where(
+    inv: &Inventory,
+    wanted: impl Fn(&(&str, &str, &str)) -> bool,
+) -> Vec<Finding> {
     let mut instances: BTreeMap<(&str, &str, &str), Vec<usize>> = BTreeMap::new();
     for (i, o) in inv.objects.iter().enumerate() {
-        if o.labels.contains_key(NAME) || o.labels.contains_key(INSTANCE) {
-            let key = (label(o, PART_OF), label(o, NAME), label(o, INSTANCE));
+        if let Some(key) = instance_of(o).filter(|k| wanted(k)) {
             instances.entry(key).or_default().push(i);
         }
     }
@@ -104,7 +121,7 @@ fn disagreements(
                     i,
                     o,
                     Severity::Warning,
-                    "app-label-disagreement",
+                    DISAGREEMENT,
                     format!(
                         "{key} is {:?} but {n} other object(s) of app {name:?} (instance {instance:?}) say {major:?}",
                         &**v

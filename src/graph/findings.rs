@@ -39,9 +39,9 @@ impl Finding {
     }
 }
 
-/// Sorts findings by path, then line, keeping discovery order otherwise.
+/// Sorts findings by path, line and object, keeping discovery order otherwise.
 pub fn sort(findings: &mut [Finding]) {
-    findings.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
+    findings.sort_by(|a, b| (&a.path, a.line, a.object).cmp(&(&b.path, b.line, b.object)));
 }
 
 /// Renders a list as Go's `%#v` does for `[]string` (`[]string{"a", "b"}`), which upstream

@@ -9,6 +9,7 @@ mod cycles;
 pub mod findings;
 pub mod lifecycle;
 pub mod owners;
+mod patch;
 pub mod selectors;
 #[cfg(test)]
 mod testutil;
@@ -19,8 +20,11 @@ pub(crate) use testutil::test_inventory;
 pub use findings::Finding;
 pub use lifecycle::{explain_finalizer, lifecycle, DeletionPolicy, FinalizerInfo, Lifecycle};
 pub use owners::OwnerStats;
+pub use patch::{PatchOutcome, Replaced};
 
-use crate::model::Inventory;
+use rustc_hash::FxHashMap;
+
+use crate::model::{Inventory, Str};
 
 /// One relationship between two objects.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,7 +51,7 @@ pub enum EdgeKind {
 }
 
 /// Edges grouped by one endpoint: `edges[offsets[i]..offsets[i + 1]]` belong to object `i`.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Adjacency {
     offsets: Vec<usize>,
     edges: Vec<Edge>,
@@ -91,7 +95,7 @@ impl Adjacency {
 }
 
 /// Owner and selector relationships of one inventory, with every finding.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Graph {
     len: usize,
     owners_of: Adjacency,
@@ -99,51 +103,49 @@ pub struct Graph {
     selects: Adjacency,
     selected_by: Adjacency,
     findings: Vec<Finding>,
-    owner_stats: OwnerStats,
+    /// How ownerReferences resolved, by the dependent's namespace (`""`: cluster-scoped).
+    stats_by_ns: FxHashMap<Str, OwnerStats>,
+}
+
+/// What computing a graph yields before it is assembled (see [`Graph::assemble`]).
+#[derive(Default)]
+struct Parts {
+    /// Grouped by dependent (`to`), in ownerReference order within one dependent.
+    owner_edges: Vec<Edge>,
+    /// Grouped by selecting object (`from`).
+    selector_edges: Vec<Edge>,
+    /// Every finding except the app-label ones, in discovery order.
+    findings: Vec<Finding>,
+    /// App-label findings (`apps`), which group objects across namespaces.
+    app_findings: Vec<Finding>,
+    stats_by_ns: FxHashMap<Str, OwnerStats>,
 }
 
 impl Graph {
     /// Builds the graph and all findings (owners, selectors, lifecycle, recommended labels,
     /// name/label/annotation validation), sorted by path then line.
     pub fn build(inv: &Inventory) -> Graph {
-        let n = inv.objects.len();
-        let (owner_edges, mut findings, owner_stats) = owners::resolve(inv);
-        let owners_of = Adjacency::build(n, &owner_edges, |e| e.to);
-        let dependents_of = Adjacency::build(n, &owner_edges, |e| e.from);
-        // Everything below depends only on the owner edges: run it on all cores.
-        let ((cyc, life), ((sel_edges, sel_findings), (app, valid))) = rayon::join(
-            || {
-                rayon::join(
-                    || cycles::findings(inv, &dependents_of),
-                    || lifecycle::findings(inv, &dependents_of),
-                )
-            },
-            || {
-                rayon::join(
-                    || selectors::resolve(inv, &owners_of),
-                    || {
-                        rayon::join(
-                            || apps::findings(inv),
-                            || crate::validate::objects::findings(inv),
-                        )
-                    },
-                )
-            },
-        );
-        findings.extend(cyc);
-        findings.extend(life);
-        findings.extend(sel_findings);
-        findings.extend(app);
-        findings.extend(valid);
+        Graph::assemble(inv.objects.len(), compute(inv))
+    }
+
+    /// Sorts the parts into adjacency arrays and the finding order. A full build and a
+    /// patch (see `patch.rs`) both end here, so both order edges and findings alike: edges
+    /// of one object in the order they were found, findings by path, line and object, then
+    /// non-app findings before app-label ones, each in discovery order.
+    fn assemble(n: usize, mut parts: Parts) -> Graph {
+        parts.owner_edges.sort_by_key(|e| e.to);
+        parts.selector_edges.sort_by_key(|e| e.from);
+        let mut findings = parts.findings;
+        findings.append(&mut parts.app_findings);
         findings::sort(&mut findings);
         Graph {
             len: n,
-            owners_of,
-            dependents_of,
-            selects: Adjacency::build(n, &sel_edges, |e| e.from),
-            selected_by: Adjacency::build(n, &sel_edges, |e| e.to),
+            owners_of: Adjacency::build(n, &parts.owner_edges, |e| e.to),
+            dependents_of: Adjacency::build(n, &parts.owner_edges, |e| e.from),
+            selects: Adjacency::build(n, &parts.selector_edges, |e| e.from),
+            selected_by: Adjacency::build(n, &parts.selector_edges, |e| e.to),
             findings,
-            owner_stats,
+            stats_by_ns: parts.stats_by_ns,
         }
     }
 
@@ -198,7 +200,48 @@ impl Graph {
 
     /// How the ownerReferences resolved.
     pub fn owner_stats(&self) -> OwnerStats {
-        self.owner_stats
+        self.stats_by_ns
+            .values()
+            .fold(OwnerStats::default(), |a, b| a.plus(b))
+    }
+}
+
+/// Every edge and finding of `inv`, unsorted.
+fn compute(inv: &Inventory) -> Parts {
+    let n = inv.objects.len();
+    let (owner_edges, mut findings, stats_by_ns) = owners::resolve(inv);
+    let owners_of = Adjacency::build(n, &owner_edges, |e| e.to);
+    let dependents_of = Adjacency::build(n, &owner_edges, |e| e.from);
+    // Everything below depends only on the owner edges: run it on all cores.
+    let ((cyc, life), ((sel_edges, sel_findings), (app, valid))) = rayon::join(
+        || {
+            rayon::join(
+                || cycles::findings(inv, &dependents_of),
+                || lifecycle::findings(inv, &dependents_of),
+            )
+        },
+        || {
+            rayon::join(
+                || selectors::resolve(inv, &owners_of),
+                || {
+                    rayon::join(
+                        || apps::findings(inv),
+                        || crate::validate::objects::findings(inv),
+                    )
+                },
+            )
+        },
+    );
+    findings.extend(cyc);
+    findings.extend(life);
+    findings.extend(sel_findings);
+    findings.extend(valid);
+    Parts {
+        owner_edges,
+        selector_edges: sel_edges,
+        findings,
+        app_findings: app,
+        stats_by_ns,
     }
 }
 

@@ -5,11 +5,13 @@
 //! a cluster-scoped owner kind) and comparing uids. Manifests in git usually have no uids,
 //! so without one kubesift resolves by (group, kind, namespace, name) and says so.
 
+use std::sync::Arc;
+
 use rustc_hash::FxHashMap as HashMap;
 
 use super::findings::Finding;
 use super::{Edge, EdgeKind};
-use crate::model::{Inventory, Object, OwnerRef, Severity};
+use crate::model::{Inventory, Object, OwnerRef, Severity, Str};
 
 /// Counts of ownerReferences by outcome.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -29,6 +31,16 @@ impl OwnerStats {
     /// References resolved either way.
     pub fn resolved(&self) -> usize {
         self.by_uid + self.by_name
+    }
+
+    /// Both counts added up.
+    pub fn plus(self, other: &OwnerStats) -> OwnerStats {
+        OwnerStats {
+            by_uid: self.by_uid + other.by_uid,
+            by_name: self.by_name + other.by_name,
+            dangling: self.dangling + other.dangling,
+            invalid: self.invalid + other.invalid,
+        }
     }
 }
 
@@ -73,16 +85,17 @@ enum Outcome {
     Invalid(&'static str, String),
 }
 
-/// Owner edges (owner → dependent), findings, and counts for the whole inventory.
-pub fn resolve(inv: &Inventory) -> (Vec<Edge>, Vec<Finding>, OwnerStats) {
+/// Owner edges (owner → dependent), findings, and counts by the dependent's namespace.
+pub fn resolve(inv: &Inventory) -> (Vec<Edge>, Vec<Finding>, HashMap<Str, OwnerStats>) {
     let index = Index::build(&inv.objects);
     let mut edges = Vec::new();
     let mut findings = Vec::new();
-    let mut stats = OwnerStats::default();
+    let mut by_ns: HashMap<Str, OwnerStats> = HashMap::default();
     for (i, obj) in inv.objects.iter().enumerate() {
         if obj.owner_refs.is_empty() {
             continue;
         }
+        let stats = by_ns.entry(Arc::clone(&obj.id.namespace)).or_default();
         findings.extend(validate_refs(i, obj));
         for r in &obj.owner_refs {
             if r.kind.is_empty() || r.name.is_empty() {
@@ -115,7 +128,7 @@ pub fn resolve(inv: &Inventory) -> (Vec<Edge>, Vec<Finding>, OwnerStats) {
             }
         }
     }
-    (edges, findings, stats)
+    (edges, findings, by_ns)
 }
 
 fn owner_edge(owner: usize, dependent: usize, r: &OwnerRef, by_uid: bool) -> Edge {
@@ -444,6 +457,7 @@ mod tests {
             EdgeKind::Owner { by_uid: false, .. }
         ));
         assert!(findings.is_empty(), "{findings:?}");
+        let stats = stats.values().fold(OwnerStats::default(), |a, b| a.plus(b));
         assert_eq!(
             stats,
             OwnerStats {
@@ -529,6 +543,7 @@ mod tests {
             findings[3].message,
             r#"owner ConfigMap/gone (v1) not found in the input in namespace "a""#
         );
+        let stats = stats.values().fold(OwnerStats::default(), |a, b| a.plus(b));
         assert_eq!(
             stats,
             OwnerStats {

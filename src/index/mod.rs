@@ -81,6 +81,39 @@ impl LabelIndex {
         true
     }
 
+    /// Replaces the objects `at..at + removed.len()` (`removed` as indexed before) with
+    /// `added`, of any length: ids after the run move by the difference. Cost: the labels
+    /// of `removed` and `added`, plus, when the lengths differ, one pass over the ids above
+    /// `at` (no label is hashed again).
+    pub fn splice(&mut self, at: u32, removed: &[Object], added: &[Object]) {
+        if self.replace(at, removed, added) {
+            return;
+        }
+        for (id, o) in (at..).zip(removed) {
+            for (k, v) in &o.labels {
+                self.remove_label(k, v, id);
+            }
+        }
+        let to_u32 = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        let end = at.saturating_add(to_u32(removed.len()));
+        let (less, more) = (to_u32(removed.len()), to_u32(added.len()));
+        let shift = |i: u32| i - less + more;
+        for entry in self.keys.values_mut() {
+            shift_above(&mut entry.all, end, shift);
+            for ids in entry.values.values_mut() {
+                shift_above(ids, end, shift);
+            }
+        }
+        self.len = self.len - less + more;
+        for (id, o) in (at..).zip(added) {
+            for (k, v) in &o.labels {
+                let entry = self.keys.entry(k.clone()).or_default();
+                entry.values.entry(v.clone()).or_default().insert(id);
+                entry.all.insert(id);
+            }
+        }
+    }
+
     fn remove_label(&mut self, key: &str, value: &str, id: u32) {
         let Some(entry) = self.keys.get_mut(key) else {
             return;
@@ -165,6 +198,20 @@ impl LabelIndex {
     }
 }
 
+/// Moves the ids `>= from` of `ids` to `shift(id)` (which keeps them above every id below
+/// `from`, as a splice does).
+fn shift_above(ids: &mut RoaringBitmap, from: u32, shift: impl Fn(u32) -> u32) {
+    if ids.max().is_none_or(|m| m < from) {
+        return;
+    }
+    let moved: Vec<u32> = ids.range(from..).map(shift).collect();
+    ids.remove_range(from..);
+    // `moved` is ascending and above what is left: appended without a search.
+    if ids.append(moved.iter().copied()).is_err() {
+        ids.extend(moved);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,6 +270,34 @@ apiVersion: v1\nkind: Pod\nmetadata: {name: c, labels: {tier: be}}\n";
         // `app=db` had one object: its value is gone, not left empty.
         assert!(idx.values("app").iter().all(|(v, _)| *v != "db"));
         assert!(!idx.replace(0, &before[..1], &edited));
+    }
+
+    #[test]
+    fn splice_of_any_length_equals_a_rebuild() {
+        let before = objects();
+        let text = "\
+apiVersion: v1\nkind: Pod\nmetadata: {name: n, labels: {app: web, new: x}}\n---
+apiVersion: v1\nkind: Pod\nmetadata: {name: m, labels: {tier: be}}\n---
+apiVersion: v1\nkind: Pod\nmetadata: {name: o, labels: {app: db}}\n";
+        let three = parse_text(&Arc::from(Path::new("y.yaml")), text).objects;
+        // Every run of `before` replaced by every prefix of `three`: shorter, equal, longer.
+        for at in 0..=before.len() {
+            for end in at..=before.len() {
+                for n in 0..=three.len() {
+                    let mut after = before.clone();
+                    after.splice(at..end, three[..n].iter().cloned());
+                    let mut idx = LabelIndex::build(&before);
+                    idx.splice(at as u32, &before[at..end], &three[..n]);
+                    let label = format!("{at}..{end} ← {n}");
+                    assert_eq!(
+                        summary(&idx),
+                        summary(&LabelIndex::build(&after)),
+                        "{label}"
+                    );
+                    assert_eq!(idx.len(), after.len() as u32, "{label}");
+                }
+            }
+        }
     }
 
     #[test]
