@@ -4,23 +4,42 @@
 use std::sync::Arc;
 
 use roaring::RoaringBitmap;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::patch::{Moves, Patch};
 use super::table::Row;
 use super::{App, Loaded, Mode, TreeState};
-use crate::model::ObjectId;
+use crate::model::{Object, ObjectId};
 
 /// One applied batch of file changes, as the watcher thread hands it over.
 #[derive(Clone, Debug, Default)]
 pub struct Change {
-    /// The snapshot after the batch (index and graph rebuilt for it).
-    pub loaded: Loaded,
+    /// The data after the batch.
+    pub data: ChangeData,
     /// Identities added or modified by the batch.
     pub changed: Vec<ObjectId>,
     /// How many identities the batch deleted.
     pub deleted: usize,
     /// When the batch was applied (Unix seconds).
     pub at: i64,
+    /// Nothing visible changed (no delta, same problem count): the data is brought up to
+    /// date without flashing rows or touching the header.
+    pub quiet: bool,
+}
+
+/// How a change brings the data up to date.
+#[derive(Clone, Debug)]
+pub enum ChangeData {
+    /// A whole new snapshot, indexed and linked (the watcher rebuilt it).
+    Full(Box<Loaded>),
+    /// Splices of the current snapshot: applied in place, index and graph patched.
+    Patch(Patch),
+}
+
+impl Default for ChangeData {
+    fn default() -> Self {
+        ChangeData::Full(Box::default())
+    }
 }
 
 /// What the header says about the last applied change.
@@ -35,43 +54,72 @@ pub struct LastChange {
 pub const FLASH_SECONDS: i64 = 2;
 
 impl App {
-    /// Replaces the data with a changed snapshot, keeping the user's place.
+    /// Brings the data up to date with a watched batch, keeping the user's place.
     pub(super) fn apply_change(&mut self, change: Change) {
-        let old = Arc::clone(&self.data);
-        let id_of = |i: u32| old.inventory.objects.get(i as usize).map(|o| o.id.clone());
-        let selected = self.table.selected_object().and_then(id_of);
+        // Where the user is, as (position, identity) in the current data.
+        let at = |i: u32| -> Option<(u32, ObjectId)> {
+            Some((i, self.data.inventory.objects.get(i as usize)?.id.clone()))
+        };
+        let selected = self.table.selected_object().and_then(at);
         let rows_above = self.table.selected.saturating_sub(self.table.offset);
         let old_selected = self.table.selected;
-        let detail = self.detail.as_ref().and_then(|d| id_of(d.object));
-        let tree = self.tree.as_ref().map(|t| {
-            (
-                id_of(t.object),
-                t.selected_object().and_then(id_of),
-                t.selectors,
-            )
-        });
+        let detail = self.detail.as_ref().and_then(|d| at(d.object));
+        let tree = self
+            .tree
+            .as_ref()
+            .map(|t| (at(t.object), t.selected_object().and_then(at), t.selectors));
 
-        self.problem_rows = super::problem_rows(&change.loaded);
-        self.data = Arc::new(change.loaded);
-        let positions: FxHashMap<&ObjectId, u32> = self
-            .data
-            .inventory
-            .objects
-            .iter()
-            .enumerate()
-            .rev()
-            .filter_map(|(i, o)| Some((&o.id, u32::try_from(i).ok()?)))
+        let moves = match change.data {
+            ChangeData::Full(loaded) => {
+                self.last_patch = None;
+                let old = std::mem::replace(&mut self.data, Arc::new(*loaded));
+                // Freeing the previous snapshot (every object's value tree) takes longer
+                // than all of this at 100k objects: do it off the UI thread.
+                if Arc::strong_count(&old) == 1 {
+                    std::thread::spawn(move || drop(old));
+                }
+                None
+            }
+            ChangeData::Patch(patch) => {
+                let data = Arc::make_mut(&mut self.data);
+                match data.apply_patch(patch) {
+                    Some((moves, report)) => {
+                        tracing::debug!(?report, "data patched");
+                        self.last_patch = Some(report);
+                        Some(moves)
+                    }
+                    None => {
+                        // Cannot happen while the watcher and the UI see the same batches;
+                        // if it does, say so rather than show a wrong picture silently.
+                        self.status =
+                            Some("a change did not fit the data shown; restart to reload".into());
+                        return;
+                    }
+                }
+            }
+        };
+        self.problem_rows = super::problem_rows(&self.data);
+        let wanted: Vec<&(u32, ObjectId)> = [&selected, &detail]
+            .into_iter()
+            .flatten()
+            .chain(tree.iter().flat_map(|(r, s, _)| r.iter().chain(s.iter())))
             .collect();
-        let find = |id: &Option<ObjectId>| id.as_ref().and_then(|id| positions.get(id).copied());
+        let found = locate(
+            &self.data.inventory.objects,
+            moves.as_ref(),
+            &wanted,
+            &change.changed,
+        );
+        let find =
+            |p: &Option<(u32, ObjectId)>| p.as_ref().and_then(|(_, id)| found.get(id).copied());
         let flash: RoaringBitmap = change
             .changed
             .iter()
-            .filter_map(|id| positions.get(id).copied())
+            .filter_map(|id| found.get(id).copied())
             .collect();
         let new_selected = find(&selected);
         let new_detail = find(&detail);
         let new_tree = tree.map(|(root, sel, selectors)| (find(&root), find(&sel), selectors));
-        drop(positions);
 
         // Table: same object selected, at the same height on screen; else the nearest row.
         let data = Arc::clone(&self.data);
@@ -129,10 +177,8 @@ impl App {
             }
         }
 
-        // Freeing the previous snapshot (every object's value tree) takes longer than all of
-        // the above at 100k objects: do it off the UI thread.
-        if Arc::strong_count(&old) == 1 {
-            std::thread::spawn(move || drop(old));
+        if change.quiet {
+            return;
         }
         self.flash = flash;
         self.flash_until = change.at.max(self.now) + FLASH_SECONDS;
@@ -152,4 +198,49 @@ impl App {
     pub fn is_stale(&self, i: u32) -> bool {
         self.data.stale.contains(i)
     }
+}
+
+/// New positions of the identities the user was on (`wanted`, with their old positions) and
+/// of the `changed` ones: through `moves` when the data was patched (an object outside the
+/// re-read files just shifted, so the very row stays selected; a changed one is among the
+/// added runs), else, and for whatever that leaves, one pass over the objects (the first
+/// definition of an identity wins).
+fn locate(
+    objects: &[Object],
+    moves: Option<&Moves>,
+    wanted: &[&(u32, ObjectId)],
+    changed: &[ObjectId],
+) -> FxHashMap<ObjectId, u32> {
+    let mut found: FxHashMap<ObjectId, u32> = FxHashMap::default();
+    let mut missing: FxHashSet<&ObjectId> =
+        wanted.iter().map(|(_, id)| id).chain(changed).collect();
+    if let Some(moves) = moves {
+        for (old, id) in wanted {
+            let new = moves
+                .new_position(*old)
+                .filter(|&n| objects.get(n as usize).is_some_and(|o| o.id == *id));
+            if let Some(n) = new {
+                found.insert(id.clone(), n);
+                missing.remove(id);
+            }
+        }
+        for range in moves.added() {
+            for (i, o) in objects[range.clone()].iter().enumerate() {
+                if missing.remove(&o.id) {
+                    found.insert(o.id.clone(), (range.start + i) as u32);
+                }
+            }
+        }
+    }
+    if !missing.is_empty() {
+        for (i, o) in objects.iter().enumerate() {
+            if missing.remove(&o.id) {
+                found.insert(o.id.clone(), i as u32);
+                if missing.is_empty() {
+                    break;
+                }
+            }
+        }
+    }
+    found
 }

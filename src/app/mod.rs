@@ -9,6 +9,7 @@ mod keymap;
 mod layout;
 mod live;
 mod nav;
+mod patch;
 mod picker;
 mod table;
 mod tree;
@@ -23,7 +24,8 @@ pub use bar::{BarState, Completion};
 pub use columns::Column;
 pub use keymap::{Key, Keymap, DEFAULT_KEYMAP};
 pub use layout::Screen;
-pub use live::{Change, LastChange, FLASH_SECONDS};
+pub use live::{Change, ChangeData, LastChange, FLASH_SECONDS};
+pub use patch::{Moves, Patch, PatchReport};
 pub use picker::{Picker, PickerKind, ALL};
 pub use table::{Row, Sort, TableState};
 pub use tree::TreeState;
@@ -177,6 +179,8 @@ pub struct App {
     pub flash_until: i64,
     /// The last watched batch applied.
     pub last_change: Option<LastChange>,
+    /// What patching the data for the last watched batch cost (`None` after a rebuild).
+    pub last_patch: Option<PatchReport>,
     pub mode: Mode,
     /// Mode to return to when an overlay (help, picker) closes.
     pub under: Mode,
@@ -219,6 +223,7 @@ impl App {
             flash: RoaringBitmap::new(),
             flash_until: 0,
             last_change: None,
+            last_patch: None,
             mode: Mode::Table,
             under: Mode::Table,
             screen: Screen::default(),

@@ -314,11 +314,61 @@ fn change(text: &str, changed: &[&str], deleted: usize, at: i64) -> Box<Change> 
         ..Default::default()
     };
     Box::new(Change {
-        loaded: Loaded::new(inventory),
+        data: ChangeData::Full(Box::new(Loaded::new(inventory))),
         changed: ids,
         deleted,
         at,
+        quiet: false,
     })
+}
+
+#[test]
+fn a_patched_change_splices_in_place_and_equals_a_rebuild() {
+    let mut app = app();
+    app.update(Action::Down);
+    app.update(Action::Down);
+    assert_eq!(visible_names(&app)[app.table.selected], "web");
+    // db-1 (position 1) is replaced by a new object and an edited db-1.
+    let text = "\
+apiVersion: v1\nkind: Pod\nmetadata: {name: new-0, namespace: shop, labels: {app: web}}\n---
+apiVersion: v1\nkind: Pod\nmetadata: {name: db-1, namespace: shop, labels: {app: web, tier: be}}\n";
+    let objects = parse_text(&Arc::from(Path::new("y.yaml")), text).objects;
+    let ids: Vec<_> = objects.iter().map(|o| o.id.clone()).collect();
+    let patch = Patch {
+        splices: vec![crate::watch::FilePatch {
+            at: 1,
+            removed: 1,
+            objects: objects.clone(),
+        }],
+        ..Patch::default()
+    };
+    app.update(Action::Changed(Box::new(Change {
+        data: ChangeData::Patch(patch),
+        changed: ids,
+        deleted: 0,
+        at: 3,
+        quiet: false,
+    })));
+    assert_eq!(visible_names(&app), ["web-1", "new-0", "db-1", "web"]);
+    assert_eq!(visible_names(&app)[app.table.selected], "web", "same row");
+    let flashing: Vec<u32> = (0..4).filter(|&i| app.flashing(i)).collect();
+    assert_eq!(flashing, [1, 2]);
+    // (Three of four objects are in the namespace: the graph rebuilt, which is cheaper.)
+    assert!(app.last_patch.is_some(), "the data was patched in place");
+    // Index and graph are those of a full build of the new objects.
+    let mut all = parse_text(&Arc::from(Path::new("x.yaml")), FIXTURE).objects;
+    all.splice(1..2, objects);
+    let rebuilt = Loaded::new(crate::model::Inventory {
+        objects: all,
+        ..Default::default()
+    });
+    assert_eq!(app.data.graph, rebuilt.graph);
+    assert_eq!(
+        app.data.index.values("app"),
+        rebuilt.index.values("app"),
+        "label index"
+    );
+    assert_eq!(app.data.index.len(), 4);
 }
 
 #[test]

@@ -58,7 +58,7 @@ pub fn group(objects: &[Object]) -> AppGroups {
 /// One warning per object whose `version` or `managed-by` differs from the value most
 /// objects of the same application instance (part-of, name, instance) carry.
 pub fn findings(inv: &Inventory) -> Vec<Finding> {
-    findings_where(inv, |_| true)
+    findings_among(inv, 0..inv.objects.len())
 }
 
 /// The application instance `o` belongs to: (part-of, name, instance), `""` for a missing
@@ -68,14 +68,12 @@ pub fn instance_of(o: &Object) -> Option<(&str, &str, &str)> {
         .then(|| (label(o, PART_OF), label(o, NAME), label(o, INSTANCE)))
 }
 
-/// [`findings`] for the instances `wanted` accepts only.
-pub fn findings_where(
-    inv: &Inventory,
-    wanted: impl Fn(&(&str, &str, &str)) -> bool,
-) -> Vec<Finding> {
+/// [`findings`] for the instances of the objects `among` (ascending), which must hold
+/// every member of each of these instances.
+pub fn findings_among(inv: &Inventory, among: impl Iterator<Item = usize>) -> Vec<Finding> {
     let mut instances: BTreeMap<(&str, &str, &str), Vec<usize>> = BTreeMap::new();
-    for (i, o) in inv.objects.iter().enumerate() {
-        if let Some(key) = instance_of(o).filter(|k| wanted(k)) {
+    for i in among {
+        if let Some(key) = instance_of(&inv.objects[i]) {
             instances.entry(key).or_default().push(i);
         }
     }

@@ -114,12 +114,12 @@ fn policy(obj: &Object) -> DeletionPolicy {
     }
 }
 
-fn is_namespace(obj: &Object) -> bool {
+pub(crate) fn is_namespace(obj: &Object) -> bool {
     obj.id.group.is_empty() && &*obj.id.kind == "Namespace"
 }
 
 /// A Namespace is Terminating when deleted or when its status says so.
-fn namespace_terminating(obj: &Object) -> bool {
+pub(crate) fn namespace_terminating(obj: &Object) -> bool {
     obj.is_terminating() || obj.get_str("status.phase") == Some("Terminating")
 }
 

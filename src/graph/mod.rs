@@ -7,6 +7,7 @@
 pub mod apps;
 mod cycles;
 pub mod findings;
+mod keys;
 pub mod lifecycle;
 pub mod owners;
 mod patch;
@@ -105,6 +106,8 @@ pub struct Graph {
     findings: Vec<Finding>,
     /// How ownerReferences resolved, by the dependent's namespace (`""`: cluster-scoped).
     stats_by_ns: FxHashMap<Str, OwnerStats>,
+    /// What a patch needs to find the objects a change reaches.
+    keys: keys::Keys,
 }
 
 /// What computing a graph yields before it is assembled (see [`Graph::assemble`]).
@@ -125,14 +128,15 @@ impl Graph {
     /// Builds the graph and all findings (owners, selectors, lifecycle, recommended labels,
     /// name/label/annotation validation), sorted by path then line.
     pub fn build(inv: &Inventory) -> Graph {
-        Graph::assemble(inv.objects.len(), compute(inv))
+        let (parts, keys) = rayon::join(|| compute(inv, None), || keys::Keys::build(&inv.objects));
+        Graph::assemble(inv.objects.len(), parts, keys)
     }
 
     /// Sorts the parts into adjacency arrays and the finding order. A full build and a
     /// patch (see `patch.rs`) both end here, so both order edges and findings alike: edges
     /// of one object in the order they were found, findings by path, line and object, then
     /// non-app findings before app-label ones, each in discovery order.
-    fn assemble(n: usize, mut parts: Parts) -> Graph {
+    fn assemble(n: usize, mut parts: Parts, keys: keys::Keys) -> Graph {
         parts.owner_edges.sort_by_key(|e| e.to);
         parts.selector_edges.sort_by_key(|e| e.from);
         let mut findings = parts.findings;
@@ -146,6 +150,7 @@ impl Graph {
             selected_by: Adjacency::build(n, &parts.selector_edges, |e| e.to),
             findings,
             stats_by_ns: parts.stats_by_ns,
+            keys,
         }
     }
 
@@ -206,10 +211,14 @@ impl Graph {
     }
 }
 
-/// Every edge and finding of `inv`, unsorted.
-fn compute(inv: &Inventory) -> Parts {
+/// Every edge and finding of `inv`, unsorted. With `edges_of`, only the objects it marks
+/// are dependents of owner edges (a patch's sub-inventory, see `patch.rs`).
+fn compute(inv: &Inventory, edges_of: Option<&[bool]>) -> Parts {
     let n = inv.objects.len();
-    let (owner_edges, mut findings, stats_by_ns) = owners::resolve(inv);
+    let (mut owner_edges, mut findings, stats_by_ns) = owners::resolve(inv);
+    if let Some(mask) = edges_of {
+        owner_edges.retain(|e| mask.get(e.to).copied().unwrap_or(false));
+    }
     let owners_of = Adjacency::build(n, &owner_edges, |e| e.to);
     let dependents_of = Adjacency::build(n, &owner_edges, |e| e.from);
     // Everything below depends only on the owner edges: run it on all cores.

@@ -85,7 +85,8 @@ enum Outcome {
     Invalid(&'static str, String),
 }
 
-/// Owner edges (owner → dependent), findings, and counts by the dependent's namespace.
+/// Owner edges (owner → dependent), findings, and counts by the dependent's namespace
+/// (`""` for a cluster-scoped dependent).
 pub fn resolve(inv: &Inventory) -> (Vec<Edge>, Vec<Finding>, HashMap<Str, OwnerStats>) {
     let index = Index::build(&inv.objects);
     let mut edges = Vec::new();
@@ -95,7 +96,12 @@ pub fn resolve(inv: &Inventory) -> (Vec<Edge>, Vec<Finding>, HashMap<Str, OwnerS
         if obj.owner_refs.is_empty() {
             continue;
         }
-        let stats = by_ns.entry(Arc::clone(&obj.id.namespace)).or_default();
+        let ns = if obj.namespaced {
+            Arc::clone(&obj.id.namespace)
+        } else {
+            Str::from("")
+        };
+        let stats = by_ns.entry(ns).or_default();
         findings.extend(validate_refs(i, obj));
         for r in &obj.owner_refs {
             if r.kind.is_empty() || r.name.is_empty() {

@@ -21,6 +21,7 @@ use rayon::prelude::*;
 
 use super::delta::Delta;
 use super::filter::PathFilter;
+pub use super::snapshot::FilePatch;
 use super::snapshot::{FileData, Snapshot};
 use crate::model::load::{discover, load_file, FileLoad, LoadOptions};
 use crate::model::{Inventory, LoadError, Object, ObjectId, Severity};
@@ -67,6 +68,8 @@ pub struct LiveSet {
     files: BTreeMap<PathBuf, FileEntry>,
     walk_problems: Vec<LoadError>,
     snap: Snapshot,
+    /// How the last batch changed the snapshot's objects, when it was patched in place.
+    last_patch: Option<Vec<FilePatch>>,
 }
 
 impl LiveSet {
@@ -109,6 +112,7 @@ impl LiveSet {
             files: BTreeMap::new(),
             walk_problems,
             snap: Snapshot::default(),
+            last_patch: None,
         }
     }
 
@@ -135,6 +139,13 @@ impl LiveSet {
     /// consumer maps a [`Delta`] onto the current snapshot.
     pub fn index_of(&self, id: &ObjectId) -> Option<usize> {
         self.snap.index_of(id)
+    }
+
+    /// The splices the last batch made to `inventory().objects`, in order, when it was
+    /// patched in place (`None` when the snapshot was rebuilt, or already taken): a copy of
+    /// the previous inventory becomes the current one by applying them.
+    pub fn take_patch(&mut self) -> Option<Vec<FilePatch>> {
+        self.last_patch.take()
     }
 
     /// Number of files loaded.
@@ -266,6 +277,7 @@ impl LiveSet {
         for (path, entry) in entries {
             updates.insert(path, Some(entry));
         }
+        self.last_patch = None;
         if self.patchable(&updates) {
             return self.patch(updates);
         }
@@ -294,14 +306,18 @@ impl LiveSet {
 
     fn patch(&mut self, updates: BTreeMap<PathBuf, Option<FileEntry>>) -> Vec<Delta> {
         let mut before = HashMap::new();
+        let mut splices = Vec::with_capacity(updates.len());
         for (path, entry) in updates {
-            self.snap
-                .patch(&path, entry.as_ref().map(FileEntry::data), &mut before);
+            splices.push(
+                self.snap
+                    .patch(&path, entry.as_ref().map(FileEntry::data), &mut before),
+            );
             match entry {
                 Some(e) => self.files.insert(path, e),
                 None => self.files.remove(&path),
             };
         }
+        self.last_patch = Some(splices);
         self.snap.finish_patch(before)
     }
 

@@ -18,7 +18,7 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
 pub use delta::{Delta, DeltaKind};
-pub use live::LiveSet;
+pub use live::{FilePatch, LiveSet};
 pub use watcher::{WatchEvent, Watcher};
 
 use crate::model::load::LoadOptions;

@@ -18,6 +18,16 @@ use crate::model::{
     duplicates, registry_for, resolve_scope, Inventory, LoadError, Object, ObjectId,
 };
 
+/// One splice of a snapshot's objects: `removed` objects at `at` replaced by `objects`
+/// (scope resolved). Positions are those after the previous splices of the same batch, so
+/// a copy of the inventory follows by applying the splices in order.
+#[derive(Clone, Debug)]
+pub struct FilePatch {
+    pub at: usize,
+    pub removed: usize,
+    pub objects: Vec<Object>,
+}
+
 /// One file's input to the snapshot: its objects as loaded (scope not yet resolved), of which
 /// the first `fresh` come from the latest read and the rest are stale.
 pub(crate) struct FileData<'a> {
@@ -121,15 +131,16 @@ impl Snapshot {
         self.defs.get(id).map(|p| p[0])
     }
 
-    /// Replaces (or removes, with `None`) one file's contribution and returns the touched
-    /// identities with their effective definition before the change (first touch wins, so
-    /// several patches can share one `before` map).
+    /// Replaces (or removes, with `None`) one file's contribution, records the touched
+    /// identities with their effective definition before the change in `before` (first
+    /// touch wins, so several patches can share one map), and returns the splice made to
+    /// `inventory.objects`.
     pub fn patch(
         &mut self,
         path: &Path,
         file: Option<FileData<'_>>,
         before: &mut HashMap<ObjectId, Option<Object>>,
-    ) {
+    ) -> FilePatch {
         let at: usize = self
             .slots
             .range::<PathBuf, _>(..path.to_path_buf())
@@ -154,6 +165,11 @@ impl Snapshot {
             (0..f.objects.len()).map(|i| i >= f.fresh).collect()
         });
         self.stale.splice(at..at + old_len, stale);
+        let splice = FilePatch {
+            at,
+            removed: old_len,
+            objects: new_objs.clone(),
+        };
         self.inventory.objects.splice(at..at + old_len, new_objs);
         match file {
             Some(f) => {
@@ -164,6 +180,7 @@ impl Snapshot {
             }
         }
         self.refresh_duplicates(&touched);
+        splice
     }
 
     /// Deltas for the identities in `before`, after patching; then re-assembles the totals.

@@ -1,6 +1,7 @@
 //! A one-file edit, in memory: one file's text with one object changed is parsed, applied
-//! to a [`LiveSet`] as the watcher applies a re-read file, and the UI gets the new snapshot
-//! (label index, graph, table) and draws. Nothing is written to disk.
+//! to a [`LiveSet`] as the watcher applies a re-read file, and the UI applies the patch to its
+//! data exactly as for a watched batch (objects spliced, label index and graph patched,
+//! table refreshed) and draws. Nothing is written to disk.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -11,11 +12,10 @@ use ratatui::Terminal;
 use serde_json::Value;
 
 use super::{HEIGHT, WIDTH};
-use crate::app::{Action, App, Change, Loaded};
-use crate::graph::Graph;
-use crate::index::LabelIndex;
+use crate::app::{Action, App, Change, ChangeData, Loaded, Patch};
+use crate::graph::PatchOutcome;
 use crate::model::load::{parse_text, FileLoad, LoadOptions};
-use crate::model::{Object, Severity};
+use crate::model::Severity;
 use crate::watch::{DeltaKind, LiveSet};
 
 /// Times edits are applied (each a different value); medians are reported.
@@ -35,12 +35,14 @@ pub struct DeltaReport {
     pub parse: Duration,
     /// `LiveSet::apply_load`: snapshot patch and per-identity deltas.
     pub apply: Duration,
-    /// Copying the snapshot and index for the UI.
+    /// Building the change the UI gets (the splices, problems, stale marks).
     pub handoff: Duration,
-    /// Label index: per-file replace (a rebuild when the file's object count changed).
+    /// Inside the UI's update: `LabelIndex::splice` and `Graph::patch`.
     pub index: Duration,
     pub graph: Duration,
-    /// `App::update(Loaded)` and one draw.
+    /// What the graph patch did (`patched 1 namespace(s) over N objects` or why it rebuilt).
+    pub graph_outcome: String,
+    /// `App::update(Changed)` (index and graph included) and one draw.
     pub frame: Duration,
     /// Median of the per-round sums.
     pub total: Duration,
@@ -101,22 +103,6 @@ fn edit_text(path: &Arc<Path>, text: &str, value: &str) -> Option<String> {
     Some(out)
 }
 
-/// Position and copies of the objects `path` contributes to the live snapshot (they are
-/// contiguous).
-fn file_objects(live: &LiveSet, path: &Path) -> (u32, Vec<Object>) {
-    let objects = &live.inventory().objects;
-    let at = objects
-        .iter()
-        .position(|o| &*o.source.path == path)
-        .unwrap_or(objects.len());
-    let len = objects[at..]
-        .iter()
-        .take_while(|o| &*o.source.path == path)
-        .count();
-    let at32 = u32::try_from(at).unwrap_or(u32::MAX);
-    (at32, objects[at..at + len].to_vec())
-}
-
 /// Runs [`ROUNDS`] edits of the file holding the middle object; `app` is the UI state
 /// after typing (its query stays active while the table is refreshed).
 pub fn measure(paths: &[PathBuf], opts: &LoadOptions, mut app: App) -> DeltaReport {
@@ -142,7 +128,11 @@ pub fn measure(paths: &[PathBuf], opts: &LoadOptions, mut app: App) -> DeltaRepo
     report.file = path.to_path_buf();
     report.file_bytes = text.len();
     let Ok(mut terminal) = Terminal::new(TestBackend::new(WIDTH, HEIGHT));
-    let mut index = LabelIndex::build(&live.inventory().objects);
+    // The UI's data is the live set's snapshot (as the watcher hands it over after loading);
+    // the bar's query typed before stays.
+    app.update(Action::Loaded(Box::new(Loaded::new(
+        live.inventory().clone(),
+    ))));
     let mut steps: [Vec<Duration>; 7] = Default::default();
     for round in 0..ROUNDS {
         let Some(new_text) = edit_text(&path, &text, &format!("edit-{round}")) else {
@@ -154,7 +144,6 @@ pub fn measure(paths: &[PathBuf], opts: &LoadOptions, mut app: App) -> DeltaRepo
         load.bytes = new_text.len() as u64;
         let parse = t.elapsed();
         report.file_objects = load.objects.len();
-        let before = file_objects(&live, &path);
         let t = Instant::now();
         let deltas = live.apply_load(&path, load);
         let apply = t.elapsed();
@@ -164,28 +153,19 @@ pub fn measure(paths: &[PathBuf], opts: &LoadOptions, mut app: App) -> DeltaRepo
             .filter(|d| d.kind == DeltaKind::Modified)
             .count();
         let t = Instant::now();
-        let (at, old) = before;
-        let (_, new) = file_objects(&live, &path);
-        if !index.replace(at, &old, &new) {
-            index = LabelIndex::build(&live.inventory().objects);
-        }
-        let index_time = t.elapsed();
-        let t = Instant::now();
-        let inventory = live.inventory().clone();
-        let handoff_index = index.clone();
-        let handoff = t.elapsed();
-        let t = Instant::now();
-        let graph = Graph::build(&inventory);
-        let graph_time = t.elapsed();
-        let t = Instant::now();
-        // The UI's own path for a watched batch (selection and bar kept, rows flash).
+        let Some(splices) = live.take_patch() else {
+            report.skipped = Some("the live set rebuilt instead of patching".into());
+            return report;
+        };
+        let inv = live.inventory();
         let change = Change {
-            loaded: Loaded {
-                inventory,
-                index: handoff_index,
-                graph,
+            data: ChangeData::Patch(Patch {
+                splices,
+                problems: inv.problems.clone(),
                 stale: Default::default(),
-            },
+                files: inv.files,
+                bytes: inv.bytes,
+            }),
             changed: deltas
                 .iter()
                 .filter(|d| d.kind != DeltaKind::Deleted)
@@ -196,15 +176,32 @@ pub fn measure(paths: &[PathBuf], opts: &LoadOptions, mut app: App) -> DeltaRepo
                 .filter(|d| d.kind == DeltaKind::Deleted)
                 .count(),
             at: 0,
+            quiet: false,
         };
+        let handoff = t.elapsed();
+        let t = Instant::now();
+        // The UI's own path for a watched batch (selection and bar kept, rows flash).
         app.update(Action::Changed(Box::new(change)));
         let Ok(_) = terminal.draw(|f| crate::ui::draw(&app, f));
         let frame = t.elapsed();
+        let Some(patch) = app.last_patch.clone() else {
+            report.skipped = Some("the UI did not patch its data".into());
+            return report;
+        };
+        let (index_time, graph_time) = (patch.index, patch.graph);
+        report.graph_outcome = match patch.outcome {
+            PatchOutcome::Patched {
+                namespaces,
+                objects,
+            } => format!("patched {namespaces} namespace(s) over {objects} objects"),
+            PatchOutcome::Rebuilt(why) => format!("rebuilt: {why}"),
+        };
         let parts = [parse, apply, handoff, index_time, graph_time, frame];
         for (v, d) in steps.iter_mut().zip(parts) {
             v.push(d);
         }
-        steps[6].push(parts.iter().sum());
+        // Index and graph are inside the frame step.
+        steps[6].push(parse + apply + handoff + frame);
     }
     let [parse, apply, handoff, index, graph, frame, total] = steps.map(median);
     DeltaReport {

@@ -64,6 +64,7 @@ impl Report {
                 "live_load_ms": round3(d.live_load), "parse_ms": round3(d.parse),
                 "apply_ms": round3(d.apply), "handoff_ms": round3(d.handoff),
                 "index_ms": round3(d.index), "graph_ms": round3(d.graph),
+                "graph_outcome": d.graph_outcome,
                 "frame_ms": round3(d.frame), "total_ms": round3(d.total), "skipped": d.skipped,
             },
         })
@@ -141,10 +142,13 @@ impl Report {
                 );
                 line("  parse", t(d.parse));
                 line("  apply (live set)", t(d.apply));
-                line("  handoff (copy)", t(d.handoff));
-                line("  index (per-file update)", t(d.index));
-                line("  graph", t(d.graph));
-                line("  table + frame", t(d.frame));
+                line("  handoff (splices)", t(d.handoff));
+                line("  UI update + frame", t(d.frame));
+                line("    of which index splice", t(d.index));
+                line(
+                    "    of which graph patch",
+                    format!("{} ({})", t(d.graph), d.graph_outcome),
+                );
                 line("  total", t(d.total));
             }
         }

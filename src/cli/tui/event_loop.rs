@@ -12,12 +12,13 @@ use crossterm::event::{
 use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
 use futures::StreamExt;
 use rayon::prelude::*;
+use roaring::RoaringBitmap;
 use tokio::signal::unix::{signal, SignalKind};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 use tokio::sync::oneshot;
 
 use super::{files, term};
-use crate::app::{Action, App, Change, Effect, Key, Loaded, Mode};
+use crate::app::{Action, App, Change, ChangeData, Effect, Key, Loaded, Mode, Patch};
 use crate::model::load::{discover, load_file, LoadOptions};
 use crate::model::Inventory;
 use crate::watch::{DeltaKind, LiveSet, Pending, WatchEvent, Watcher};
@@ -339,16 +340,31 @@ fn follow_changes(
         let started = Instant::now();
         let before = signature(live);
         let deltas = pending.apply(live);
-        if deltas.is_empty() && signature(live) == before {
-            continue;
-        }
-        let inventory = live.inventory().clone();
-        let stale = (0..inventory.objects.len())
+        let quiet = deltas.is_empty() && signature(live) == before;
+        let stale: RoaringBitmap = (0..live.inventory().objects.len())
             .filter(|&i| live.is_stale(i))
             .filter_map(|i| u32::try_from(i).ok())
             .collect();
-        let mut loaded = Loaded::new(inventory);
-        loaded.stale = stale;
+        // The UI's copy follows every batch (even a quiet one: positions and lines may have
+        // moved), patched in place when the live set was, else replaced.
+        let data = match live.take_patch() {
+            Some(splices) if quiet && splices.is_empty() => continue,
+            Some(splices) => {
+                let inv = live.inventory();
+                ChangeData::Patch(Patch {
+                    splices,
+                    problems: inv.problems.clone(),
+                    stale,
+                    files: inv.files,
+                    bytes: inv.bytes,
+                })
+            }
+            None => {
+                let mut loaded = Loaded::new(live.inventory().clone());
+                loaded.stale = stale;
+                ChangeData::Full(Box::new(loaded))
+            }
+        };
         let changed = deltas
             .iter()
             .filter(|d| d.kind != DeltaKind::Deleted)
@@ -360,14 +376,16 @@ fn follow_changes(
             .count();
         tracing::info!(
             deltas = deltas.len(),
+            patched = matches!(data, ChangeData::Patch(_)),
             elapsed_ms = started.elapsed().as_millis() as u64,
             "applied a watched batch"
         );
         let change = Change {
-            loaded,
+            data,
             changed,
             deleted,
             at: chrono::Utc::now().timestamp(),
+            quiet,
         };
         if tx.send(Action::Changed(Box::new(change))).is_err() {
             return;

@@ -1,0 +1,202 @@
+//! Bringing the data up to date in place after a watched batch that the watcher patched
+//! file by file: the inventory's objects are spliced, the label index and the graph patched
+//! (see `LabelIndex::splice` and `Graph::patch`), nothing is rebuilt from scratch.
+
+use std::ops::Range;
+use std::time::{Duration, Instant};
+
+use roaring::RoaringBitmap;
+
+use super::Loaded;
+use crate::graph::{PatchOutcome, Replaced};
+use crate::model::{LoadError, Object};
+use crate::watch::FilePatch;
+
+/// A watched batch as splices of the previous snapshot's objects.
+#[derive(Clone, Debug, Default)]
+pub struct Patch {
+    /// In order; each in positions after the previous ones (`LiveSet::take_patch`).
+    pub splices: Vec<FilePatch>,
+    /// Everything else of the new snapshot, which is small.
+    pub problems: Vec<LoadError>,
+    pub stale: RoaringBitmap,
+    pub files: usize,
+    pub bytes: u64,
+}
+
+/// What applying a patch cost (for `kubesift bench` and the log).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PatchReport {
+    /// Splicing the inventory's objects.
+    pub splice: Duration,
+    /// `LabelIndex::splice`.
+    pub index: Duration,
+    /// `Graph::patch`, and what it did.
+    pub graph: Duration,
+    pub outcome: PatchOutcome,
+}
+
+/// One replaced run, in positions of the previous and of the new inventory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Run {
+    old_at: usize,
+    removed: usize,
+    new_at: usize,
+    added: usize,
+}
+
+/// Where the previous snapshot's objects went.
+#[derive(Clone, Debug, Default)]
+pub struct Moves {
+    runs: Vec<Run>,
+}
+
+impl Moves {
+    /// New position of the object at `old` in the previous inventory; `None` when it was
+    /// replaced (its file was re-read or removed).
+    pub fn new_position(&self, old: u32) -> Option<u32> {
+        let old = old as usize;
+        let mut shift: isize = 0;
+        for r in &self.runs {
+            if old < r.old_at {
+                break;
+            }
+            if old < r.old_at + r.removed {
+                return None;
+            }
+            shift += r.added as isize - r.removed as isize;
+        }
+        u32::try_from(old as isize + shift).ok()
+    }
+
+    /// Positions of the objects the batch put in, in the new inventory.
+    pub fn added(&self) -> impl Iterator<Item = Range<usize>> + '_ {
+        self.runs.iter().map(|r| r.new_at..r.new_at + r.added)
+    }
+}
+
+impl Loaded {
+    /// Applies `patch` to this data, which must be the snapshot the splices were made
+    /// against. Returns where the objects went and what each step cost; `None`
+    /// (data unchanged) when the splices do not fit, e.g. out of order or out of range.
+    pub fn apply_patch(&mut self, patch: Patch) -> Option<(Moves, PatchReport)> {
+        let runs = runs(self.inventory.objects.len(), &patch.splices)?;
+        let mut removed: Vec<Vec<Object>> = Vec::with_capacity(runs.len());
+        let (mut splice, mut index) = (Duration::ZERO, Duration::ZERO);
+        for (s, run) in patch.splices.into_iter().zip(&runs) {
+            let t = Instant::now();
+            let end = s.at + s.removed;
+            let gone: Vec<Object> = self
+                .inventory
+                .objects
+                .splice(s.at..end, s.objects)
+                .collect();
+            splice += t.elapsed();
+            let t = Instant::now();
+            let at = u32::try_from(s.at).unwrap_or(u32::MAX);
+            self.index
+                .splice(at, &gone, &self.inventory.objects[s.at..s.at + run.added]);
+            index += t.elapsed();
+            removed.push(gone);
+        }
+        let t = Instant::now();
+        let replaced: Vec<Replaced<'_>> = runs
+            .iter()
+            .zip(&removed)
+            .map(|(r, gone)| Replaced {
+                at: r.old_at,
+                removed: gone,
+                added: r.added,
+            })
+            .collect();
+        let (graph, outcome) = std::mem::take(&mut self.graph).patch(&self.inventory, &replaced);
+        self.graph = graph;
+        let graph = t.elapsed();
+        self.inventory.problems = patch.problems;
+        self.inventory.files = patch.files;
+        self.inventory.bytes = patch.bytes;
+        self.stale = patch.stale;
+        let report = PatchReport {
+            splice,
+            index,
+            graph,
+            outcome,
+        };
+        Some((Moves { runs }, report))
+    }
+}
+
+/// The splices as runs in old and new positions; `None` unless they apply, in order, to
+/// `len` objects and replace ascending, disjoint runs of the original.
+fn runs(len: usize, splices: &[FilePatch]) -> Option<Vec<Run>> {
+    let mut out: Vec<Run> = Vec::with_capacity(splices.len());
+    let mut current = len;
+    let mut shift: isize = 0;
+    for s in splices {
+        if s.at.checked_add(s.removed)? > current {
+            return None;
+        }
+        if let Some(prev) = out.last() {
+            if s.at < prev.new_at + prev.added {
+                return None;
+            }
+        }
+        let old_at = usize::try_from(s.at as isize - shift).ok()?;
+        out.push(Run {
+            old_at,
+            removed: s.removed,
+            new_at: s.at,
+            added: s.objects.len(),
+        });
+        shift += s.objects.len() as isize - s.removed as isize;
+        current = current - s.removed + s.objects.len();
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn splice(at: usize, removed: usize, added: usize) -> FilePatch {
+        FilePatch {
+            at,
+            removed,
+            objects: vec![
+                crate::model::load::parse_text(
+                    &std::sync::Arc::from(std::path::Path::new("x.yaml")),
+                    "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n",
+                )
+                .objects[0]
+                    .clone();
+                added
+            ],
+        }
+    }
+
+    #[test]
+    fn runs_map_positions_across_splices() {
+        // 10 objects: 2..4 replaced by 3, then (new positions) 8..9 removed.
+        let s = [splice(2, 2, 3), splice(8, 1, 0)];
+        let runs = runs(10, &s).expect("fits");
+        let moves = Moves { runs };
+        let got: Vec<Option<u32>> = (0..10).map(|i| moves.new_position(i)).collect();
+        let want = [
+            Some(0),
+            Some(1),
+            None,
+            None,
+            Some(5),
+            Some(6),
+            Some(7),
+            None,
+            Some(8),
+            Some(9),
+        ];
+        assert_eq!(got, want);
+        assert_eq!(moves.added().collect::<Vec<_>>(), vec![2..5, 8..8]);
+        // Out of order, or past the end: refused.
+        assert!(super::runs(10, &[splice(5, 1, 1), splice(2, 1, 1)]).is_none());
+        assert!(super::runs(3, &[splice(2, 2, 0)]).is_none());
+    }
+}
