@@ -465,3 +465,144 @@ fn a_live_set_built_from_existing_loads_equals_a_fresh_load_and_follows_edits() 
     );
     assert_same_inventory(&set, dir.path(), "edit after from_loads");
 }
+
+/// A namespace's app: Deployment → ReplicaSet (by uid) → Pods (by name), a Service, and
+/// recommended labels whose version differs on one Pod.
+fn app_docs(ns: &str, pods: &[(&str, &str)], rs: bool) -> String {
+    let mut parts = vec![format!(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: {ns}\n  uid: d-{ns}\n  labels: {{app.kubernetes.io/name: web, app.kubernetes.io/version: \"1\"}}\nspec:\n  selector:\n    matchLabels: {{app: web}}\n  template:\n    metadata:\n      labels: {{app: web}}\n"
+    )];
+    if rs {
+        parts.push(format!(
+            "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata:\n  name: web-1\n  namespace: {ns}\n  uid: r-{ns}\n  ownerReferences: [{{apiVersion: apps/v1, kind: Deployment, name: web, uid: d-{ns}, controller: true}}]\nspec:\n  selector:\n    matchLabels: {{app: web}}\n  template:\n    metadata:\n      labels: {{app: web}}\n"
+        ));
+    }
+    for (name, app) in pods {
+        parts.push(format!(
+            "apiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}\n  namespace: {ns}\n  labels: {{app: {app}, app.kubernetes.io/name: web, app.kubernetes.io/version: \"2\"}}\n  ownerReferences: [{{apiVersion: apps/v1, kind: ReplicaSet, name: web-1, uid: r-{ns}}}]\n  finalizers: [foregroundDeletion]\n"
+        ));
+    }
+    parts.push(format!(
+        "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  namespace: {ns}\nspec:\n  selector: {{app: web}}\n"
+    ));
+    docs(&parts)
+}
+
+/// The UI's copy of the data follows the watcher by the splices of each patched batch
+/// (objects spliced, label index spliced, graph patched) and always equals a fresh index and
+/// graph of the live snapshot, through edits that shift, grow, shrink, move and break files.
+#[test]
+fn the_ui_copy_follows_by_patches_and_equals_a_rebuild() {
+    use kubesift::app::{Loaded, Patch};
+    use kubesift::graph::{Graph, PatchOutcome};
+    use kubesift::index::LabelIndex;
+
+    let dir = tmp();
+    let root = dir.path();
+    let (a, b, c) = (
+        root.join("a.yaml"),
+        root.join("b.yaml"),
+        root.join("c.yaml"),
+    );
+    write(&a, &app_docs("shop", &[("p1", "web"), ("p2", "web")], true));
+    write(&b, &app_docs("data", &[("q1", "web")], true));
+    write(&c, &cm("z", "1"));
+    // Namespaces no step touches: what a patch keeps. Their Deployment and ReplicaSet share
+    // names with the edited ones, so they are context of every patch (the "owner exists in
+    // another namespace" hint looks at them).
+    let pods: Vec<(String, &str)> = (0..6).map(|i| (format!("p{i}"), "web")).collect();
+    let pods: Vec<(&str, &str)> = pods.iter().map(|(n, a)| (n.as_str(), *a)).collect();
+    for ns in ["n1", "n2", "n3", "n4"] {
+        write(&root.join(format!("{ns}.yaml")), &app_docs(ns, &pods, true));
+    }
+    let mut set = live(root);
+    let mut ui = Loaded::new(set.inventory().clone());
+    let mut graph_patched = 0;
+    let steps: Vec<(&str, String, String, String)> = vec![
+        (
+            "a pod stops matching",
+            app_docs("shop", &[("p1", "web"), ("p2", "db")], true),
+            app_docs("data", &[("q1", "web")], true),
+            cm("z", "1"),
+        ),
+        (
+            "a grows (later files shift)",
+            app_docs("shop", &[("p1", "web"), ("p2", "db"), ("p3", "web")], true),
+            app_docs("data", &[("q1", "web")], true),
+            cm("z", "1"),
+        ),
+        (
+            "the ReplicaSet goes: pods dangle",
+            app_docs("shop", &[("p1", "web"), ("p3", "web")], false),
+            app_docs("data", &[("q1", "web")], true),
+            cm("z", "2"),
+        ),
+        (
+            "both namespaces at once",
+            app_docs("shop", &[("p1", "web")], true),
+            app_docs("data", &[("q1", "db"), ("q2", "web")], false),
+            cm("z", "2"),
+        ),
+        (
+            "b broken: stale objects kept",
+            app_docs("shop", &[("p1", "web")], true),
+            "kind: [unclosed\n".to_owned(),
+            cm("z", "2"),
+        ),
+        (
+            "b fixed, a emptied",
+            String::new(),
+            app_docs("data", &[("q1", "web")], true),
+            cm("z", "3"),
+        ),
+    ];
+    let mut patched = 0;
+    for (step, ta, tb, tc) in steps {
+        write(&a, &ta);
+        write(&b, &tb);
+        write(&c, &tc);
+        set.apply(&[a.clone(), b.clone(), c.clone()]);
+        let splices = set.take_patch();
+        let inv = set.inventory();
+        match splices {
+            Some(splices) => {
+                patched += 1;
+                let patch = Patch {
+                    splices,
+                    problems: inv.problems.clone(),
+                    stale: Default::default(),
+                    files: inv.files,
+                    bytes: inv.bytes,
+                };
+                let (_, report) = ui.apply_patch(patch).expect("the splices fit the copy");
+                if matches!(report.outcome, PatchOutcome::Patched { .. }) {
+                    graph_patched += 1;
+                }
+            }
+            None => ui = Loaded::new(inv.clone()),
+        }
+        let ids = |objects: &[kubesift::model::Object]| -> Vec<String> {
+            objects
+                .iter()
+                .map(|o| format!("{} {}", o.id, o.source))
+                .collect()
+        };
+        assert_eq!(ids(&ui.inventory.objects), ids(&inv.objects), "{step}");
+        assert_eq!(
+            ui.index,
+            LabelIndex::build(&inv.objects),
+            "index after {step}"
+        );
+        let built = Graph::build(inv);
+        assert_eq!(ui.graph, built, "graph after {step}");
+        assert!(
+            !built.findings().is_empty(),
+            "{step}: the scenario has findings"
+        );
+    }
+    assert_eq!(patched, 6, "every batch of built-in kinds is patched");
+    assert!(
+        graph_patched >= 4,
+        "the graph was patched {graph_patched} times, not rebuilt"
+    );
+}

@@ -39,9 +39,23 @@ pub(super) fn ns_key(ns: &str) -> u64 {
     }
 }
 
-/// The key of a (kind, name) pair, as objects carry it and ownerReferences name it.
+/// The key of a (kind, name) pair in any namespace.
 pub(super) fn name_key(kind: &str, name: &str) -> u64 {
     hash(&(kind, name))
+}
+
+/// The key of a (kind, name) pair in one namespace (`""`: cluster-scoped).
+pub(super) fn ns_name_key(kind: &str, name: &str, ns: &str) -> u64 {
+    hash(&(kind, name, ns))
+}
+
+/// Where an object can be found by an ownerReference: its namespace, or `""`.
+fn scope_ns(o: &Object) -> &str {
+    if o.namespaced {
+        &o.id.namespace
+    } else {
+        ""
+    }
 }
 
 /// The key of a uid (`0` for none).
@@ -62,7 +76,9 @@ pub(super) fn instance_key(o: &Object) -> u64 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct Key {
     pub ns: u64,
+    /// (kind, name) in any namespace, and in the object's own (see [`ns_name_key`]).
     pub name: u64,
+    pub ns_name: u64,
     pub uid: u64,
     pub instance: u64,
     /// For a Terminating Namespace object: the key of the namespace it is (its finding lists
@@ -71,10 +87,11 @@ pub(super) struct Key {
 }
 
 impl Key {
-    fn of(o: &Object) -> Key {
+    pub fn of(o: &Object) -> Key {
         Key {
             ns: scope_key(o),
             name: name_key(&o.id.kind, &o.id.name),
+            ns_name: ns_name_key(&o.id.kind, &o.id.name, scope_ns(o)),
             uid: o.uid.as_deref().map_or(0, uid_key),
             instance: instance_key(o),
             terminating_ns: if lifecycle::is_namespace(o) && lifecycle::namespace_terminating(o) {
@@ -86,13 +103,38 @@ impl Key {
     }
 }
 
-/// Keys of every object, and of every ownerReference (name key, uid key) by object.
+/// One ownerReference's keys: what it names in the dependent's namespace and in the
+/// cluster scope, in any namespace (the "exists elsewhere" hint of an unresolved
+/// reference), and by uid.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct RefKey {
+    pub here: u64,
+    pub cluster: u64,
+    pub anywhere: u64,
+    pub uid: u64,
+}
+
+/// The keys of `o`'s ownerReferences.
+pub(super) fn ref_keys(o: &Object) -> impl Iterator<Item = RefKey> + '_ {
+    let ns = scope_ns(o);
+    o.owner_refs.iter().map(move |r| RefKey {
+        here: ns_name_key(&r.kind, &r.name, ns),
+        cluster: ns_name_key(&r.kind, &r.name, ""),
+        anywhere: name_key(&r.kind, &r.name),
+        uid: uid_key(&r.uid),
+    })
+}
+
+/// Keys of every object, and of every ownerReference by object.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(super) struct Keys {
     pub objects: Vec<Key>,
     /// `refs[ref_offsets[i]..ref_offsets[i + 1]]` are object `i`'s ownerReferences.
     ref_offsets: Vec<u32>,
-    refs: Vec<(u64, u64)>,
+    refs: Vec<RefKey>,
+    /// Per object: some ownerReference of it did not resolve in its own scope (set from the
+    /// findings when the graph is assembled).
+    pub unresolved: Vec<bool>,
 }
 
 impl Keys {
@@ -101,6 +143,7 @@ impl Keys {
             objects: Vec::with_capacity(objects.len()),
             ref_offsets: Vec::with_capacity(objects.len() + 1),
             refs: Vec::new(),
+            unresolved: Vec::new(),
         };
         keys.ref_offsets.push(0);
         keys.extend(objects);
@@ -110,18 +153,14 @@ impl Keys {
     fn extend(&mut self, objects: &[Object]) {
         for o in objects {
             self.objects.push(Key::of(o));
-            self.refs.extend(
-                o.owner_refs
-                    .iter()
-                    .map(|r| (name_key(&r.kind, &r.name), uid_key(&r.uid))),
-            );
+            self.refs.extend(ref_keys(o));
             self.ref_offsets
                 .push(u32::try_from(self.refs.len()).unwrap_or(u32::MAX));
         }
     }
 
     /// The ownerReference keys of object `i`.
-    pub fn refs(&self, i: usize) -> &[(u64, u64)] {
+    pub fn refs(&self, i: usize) -> &[RefKey] {
         match (self.ref_offsets.get(i), self.ref_offsets.get(i + 1)) {
             (Some(&a), Some(&b)) => &self.refs[a as usize..b as usize],
             _ => &[],
@@ -135,6 +174,7 @@ impl Keys {
             objects: Vec::with_capacity(objects.len()),
             ref_offsets: Vec::with_capacity(objects.len() + 1),
             refs: Vec::with_capacity(self.refs.len()),
+            unresolved: Vec::new(),
         };
         out.ref_offsets.push(0);
         let mut old = 0;

@@ -136,12 +136,20 @@ impl Graph {
     /// patch (see `patch.rs`) both end here, so both order edges and findings alike: edges
     /// of one object in the order they were found, findings by path, line and object, then
     /// non-app findings before app-label ones, each in discovery order.
-    fn assemble(n: usize, mut parts: Parts, keys: keys::Keys) -> Graph {
+    fn assemble(n: usize, mut parts: Parts, mut keys: keys::Keys) -> Graph {
         parts.owner_edges.sort_by_key(|e| e.to);
         parts.selector_edges.sort_by_key(|e| e.from);
         let mut findings = parts.findings;
         findings.append(&mut parts.app_findings);
         findings::sort(&mut findings);
+        keys.unresolved = vec![false; n];
+        for f in &findings {
+            if let (Some(i), owners::DANGLING | owners::OTHER_NAMESPACE) = (f.object, f.code) {
+                if let Some(u) = keys.unresolved.get_mut(i) {
+                    *u = true;
+                }
+            }
+        }
         Graph {
             len: n,
             owners_of: Adjacency::build(n, &parts.owner_edges, |e| e.to),

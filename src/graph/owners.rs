@@ -13,6 +13,11 @@ use super::findings::Finding;
 use super::{Edge, EdgeKind};
 use crate::model::{Inventory, Object, OwnerRef, Severity, Str};
 
+/// Code of a reference whose owner is not in the input (or is, with another uid).
+pub const DANGLING: &str = "owner-dangling";
+/// Code of a reference whose owner is in another namespace.
+pub const OTHER_NAMESPACE: &str = "owner-other-namespace";
+
 /// Counts of ownerReferences by outcome.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct OwnerStats {
@@ -119,13 +124,7 @@ pub fn resolve(inv: &Inventory) -> (Vec<Edge>, Vec<Finding>, HashMap<Str, OwnerS
                 }
                 Outcome::Dangling(msg) => {
                     stats.dangling += 1;
-                    findings.push(Finding::about(
-                        i,
-                        obj,
-                        Severity::Warning,
-                        "owner-dangling",
-                        msg,
-                    ));
+                    findings.push(Finding::about(i, obj, Severity::Warning, DANGLING, msg));
                 }
                 Outcome::Invalid(code, msg) => {
                     stats.invalid += 1;
@@ -207,7 +206,7 @@ fn by_uid_target(inv: &Inventory, dep: &Object, r: &OwnerRef, t: usize, ns: &str
     }
     if owner.namespaced && *owner.id.namespace != *ns {
         return Outcome::Invalid(
-            "owner-other-namespace",
+            OTHER_NAMESPACE,
             format!(
                 "OwnerRefInvalidNamespace: ownerRef {} does not exist in namespace {:?} (the owner is in namespace {:?})",
                 gc_ref(r, dep.namespace()),
@@ -247,7 +246,7 @@ fn not_found(inv: &Inventory, index: &Index<'_>, dep: &Object, r: &OwnerRef, ns:
         .filter(|o| o.namespaced && dep.namespaced);
     if let Some(other) = elsewhere {
         return Outcome::Invalid(
-            "owner-other-namespace",
+            OTHER_NAMESPACE,
             format!(
                 "OwnerRefInvalidNamespace: ownerRef {} does not exist in namespace {:?} (an owner of that name is in namespace {:?}; owners must be in the dependent's namespace or cluster-scoped)",
                 gc_ref(r, dep.namespace()),
@@ -532,7 +531,7 @@ mod tests {
         assert_eq!(
             codes(&findings),
             vec![
-                "owner-other-namespace",
+                OTHER_NAMESPACE,
                 "owner-cluster-scoped-dependent",
                 "owner-uid-mismatch",
                 "owner-dangling"

@@ -20,7 +20,7 @@ use std::ops::Range;
 
 use rustc_hash::FxHashSet;
 
-use super::keys::{self, Keys};
+use super::keys::{self, Key, Keys};
 use super::{apps, compute, Edge, Graph, Parts};
 use crate::model::{Inventory, Object};
 
@@ -117,32 +117,57 @@ impl Plan {
         let added_objects = added.iter().flat_map(|r| inv.objects[r.clone()].iter());
         let changed: Vec<&Object> = removed.chain(added_objects).collect();
 
-        // Names and uids of the changed objects, and of the owners they name.
-        let mut touched = Names::default();
-        let mut named = Names::default();
+        // Whether each object had an unresolved ownerReference before the change.
+        let mut unresolved = vec![false; keys.objects.len()];
+        for (old, &was) in graph.keys.unresolved.iter().enumerate() {
+            if let Some(new) = shifted(&map, old) {
+                unresolved[new] = was;
+            }
+        }
+
+        // Where the changed objects can be found (in their namespace, in any, by uid), and
+        // the owners they name (in their namespace or cluster scope, by uid).
+        let mut here = FxHashSet::default();
+        let mut anywhere = FxHashSet::default();
+        let mut uids = FxHashSet::default();
+        let mut owners_here = FxHashSet::default();
+        let mut owner_uids = FxHashSet::default();
         let mut namespaces = FxHashSet::default();
         let mut instances = FxHashSet::default();
         for o in &changed {
-            let ns = keys::scope_key(o);
-            if ns == 0 {
+            let k = Key::of(o);
+            if k.ns == 0 {
                 return Err("a cluster-scoped object changed");
             }
-            namespaces.insert(ns);
-            touched.add(
-                keys::name_key(&o.id.kind, &o.id.name),
-                o.uid.as_deref().map_or(0, keys::uid_key),
-            );
-            for r in &o.owner_refs {
-                named.add(keys::name_key(&r.kind, &r.name), keys::uid_key(&r.uid));
+            namespaces.insert(k.ns);
+            here.insert(k.ns_name);
+            anywhere.insert(k.name);
+            if k.uid != 0 {
+                uids.insert(k.uid);
             }
-            let instance = keys::instance_key(o);
-            if instance != 0 {
-                instances.insert(instance);
+            for r in keys::ref_keys(o) {
+                owners_here.extend([r.here, r.cluster]);
+                if r.uid != 0 {
+                    owner_uids.insert(r.uid);
+                }
+            }
+            if k.instance != 0 {
+                instances.insert(k.instance);
             }
         }
+        // Dependents of the changed objects: by name in their scope or by uid; by name in
+        // any namespace when a reference did not resolve (its finding names where an owner
+        // of that name is). Owners of the changed objects.
         for (i, k) in keys.objects.iter().enumerate() {
-            let dependent = keys.refs(i).iter().any(|&(n, u)| touched.has(n, u));
-            if dependent || named.has(k.name, k.uid) {
+            let dependent = keys.refs(i).iter().any(|r| {
+                here.contains(&r.here)
+                    || here.contains(&r.cluster)
+                    || (r.uid != 0 && uids.contains(&r.uid))
+                    || ((unresolved[i] || k.ns == 0) && anywhere.contains(&r.anywhere))
+            });
+            let owner =
+                owners_here.contains(&k.ns_name) || (k.uid != 0 && owner_uids.contains(&k.uid));
+            if dependent || owner {
                 if k.ns == 0 {
                     return Err("a cluster-scoped object is owner or dependent of a changed one");
                 }
@@ -166,11 +191,11 @@ impl Plan {
         // a recomputed object may name one, rebuild.
         let mut cluster = Names::default();
         for k in keys.objects.iter().filter(|k| k.ns == 0) {
-            cluster.add(k.name, k.uid);
+            cluster.add(k.ns_name, k.uid);
         }
         let names_cluster_scoped = (0..keys.objects.len())
             .filter(|&i| recomputed[i])
-            .any(|i| keys.refs(i).iter().any(|&(n, u)| cluster.has(n, u)));
+            .any(|i| keys.refs(i).iter().any(|r| cluster.has(r.cluster, r.uid)));
         if names_cluster_scoped {
             return Err("a recomputed object may have a cluster-scoped owner");
         }
@@ -178,8 +203,8 @@ impl Plan {
         // Context: whatever an ownerReference from the recomputed namespaces can name.
         let mut context = Names::default();
         for (i, _) in recomputed.iter().enumerate().filter(|(_, r)| **r) {
-            for &(n, u) in keys.refs(i) {
-                context.add(n, u);
+            for r in keys.refs(i) {
+                context.add(r.anywhere, r.uid);
             }
         }
         let sub_to_full: Vec<usize> = keys

@@ -14,7 +14,7 @@ use crate::model::{Object, Str};
 type ValueIds<'a> = HashMap<&'a str, (&'a Str, Vec<u32>)>;
 
 /// Objects carrying one label key, split by value.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 struct KeyEntry {
     values: BTreeMap<Str, RoaringBitmap>,
     /// Every object carrying the key (union of `values`).
@@ -22,7 +22,7 @@ struct KeyEntry {
 }
 
 /// Label key → value → object indices (positions in `Inventory.objects`).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct LabelIndex {
     keys: BTreeMap<Str, KeyEntry>,
     len: u32,
