@@ -81,6 +81,20 @@ impl Adjacency {
         }
     }
 
+    /// Like [`Adjacency::build`] for edges already grouped by `key` in ascending order:
+    /// takes them as they are.
+    fn from_grouped(n: usize, edges: Vec<Edge>, key: impl Fn(&Edge) -> usize) -> Adjacency {
+        debug_assert!(edges.windows(2).all(|w| key(&w[0]) <= key(&w[1])));
+        let mut offsets = vec![0usize; n + 1];
+        for e in &edges {
+            offsets[key(e) + 1] += 1;
+        }
+        for i in 0..n {
+            offsets[i + 1] += offsets[i];
+        }
+        Adjacency { offsets, edges }
+    }
+
     /// Edges of object `i` (empty for an index out of range).
     pub fn get(&self, i: usize) -> &[Edge] {
         match (self.offsets.get(i), self.offsets.get(i + 1)) {
@@ -150,12 +164,14 @@ impl Graph {
                 }
             }
         }
+        let dependents_of = Adjacency::build(n, &parts.owner_edges, |e| e.from);
+        let selected_by = Adjacency::build(n, &parts.selector_edges, |e| e.to);
         Graph {
             len: n,
-            owners_of: Adjacency::build(n, &parts.owner_edges, |e| e.to),
-            dependents_of: Adjacency::build(n, &parts.owner_edges, |e| e.from),
-            selects: Adjacency::build(n, &parts.selector_edges, |e| e.from),
-            selected_by: Adjacency::build(n, &parts.selector_edges, |e| e.to),
+            owners_of: Adjacency::from_grouped(n, parts.owner_edges, |e| e.to),
+            dependents_of,
+            selects: Adjacency::from_grouped(n, parts.selector_edges, |e| e.from),
+            selected_by,
             findings,
             stats_by_ns: parts.stats_by_ns,
             keys,
