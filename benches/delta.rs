@@ -1,6 +1,7 @@
 //! A one-file edit at 100k objects: the watcher's path (`LiveSet::apply_load`, patching the
-//! snapshot and computing deltas), and what the UI rebuilds afterwards (label index, graph).
-//! Replaces the former ignored measurement test tests/watch_bench.rs.
+//! snapshot and computing deltas), then the UI's in-place patch of its copy (objects spliced,
+//! `LabelIndex::splice`, `Graph::patch`), against full rebuilds of the index and graph for
+//! comparison.
 
 #[path = "../examples/gen_corpus.rs"]
 mod gen_corpus;
@@ -8,7 +9,8 @@ mod gen_corpus;
 use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use kubesift::graph::Graph;
+use kubesift::app::{Loaded, Patch};
+use kubesift::graph::{Graph, PatchOutcome};
 use kubesift::index::LabelIndex;
 use kubesift::model::load::{parse_text, LoadOptions};
 use kubesift::watch::{DeltaKind, LiveSet};
@@ -52,6 +54,27 @@ fn bench(c: &mut Criterion) {
             let deltas = live.apply_load(&path, load);
             assert_eq!(deltas.len(), 1);
             assert_eq!(deltas[0].kind, DeltaKind::Modified);
+        })
+    });
+    let mut ui = Loaded::new(live.inventory().clone());
+    group.bench_function("parse_apply_and_ui_patch", |b| {
+        b.iter(|| {
+            round += 1;
+            let text = &edits[round % 2];
+            let mut load = parse_text(&path, text);
+            load.bytes = text.len() as u64;
+            live.apply_load(&path, load);
+            let splices = live.take_patch().expect("a patched batch");
+            let inv = live.inventory();
+            let patch = Patch {
+                splices,
+                problems: inv.problems.clone(),
+                stale: Default::default(),
+                files: inv.files,
+                bytes: inv.bytes,
+            };
+            let (_, report) = ui.apply_patch(patch).expect("fits");
+            assert!(matches!(report.outcome, PatchOutcome::Patched { .. }));
         })
     });
     group.sample_size(10);
