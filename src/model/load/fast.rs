@@ -32,10 +32,23 @@ const MAX_KEY_BYTES: usize = 1000;
 pub(super) struct Loc {
     /// 1-based line.
     pub line: u32,
-    /// 0-based column in characters.
-    pub col: u32,
+    /// Byte offset of the start of the line.
+    pub line_start: usize,
     /// Byte offset.
     pub offset: usize,
+}
+
+impl Loc {
+    /// 0-based column in characters, as saphyr counts it.
+    pub fn col(&self, text: &str) -> u32 {
+        let before = text.get(self.line_start..self.offset).unwrap_or("");
+        let col = if before.is_ascii() {
+            before.len()
+        } else {
+            before.chars().count()
+        };
+        u32::try_from(col).unwrap_or(u32::MAX)
+    }
 }
 
 /// A document parsed by the fast path (positions relative to its text).
@@ -188,15 +201,9 @@ impl Scanner<'_> {
     }
 
     fn loc(&self) -> Loc {
-        let before = &self.text[self.line_start..self.pos];
-        let col = if before.is_ascii() {
-            before.len()
-        } else {
-            before.chars().count()
-        };
         Loc {
             line: self.line,
-            col: u32::try_from(col).unwrap_or(u32::MAX),
+            line_start: self.line_start,
             offset: self.pos,
         }
     }
@@ -288,35 +295,46 @@ impl Scanner<'_> {
         if self.is_dash() {
             return self.seq(c, seq_path, false);
         }
-        if let Some(PlainEnd::Colon(_)) = self.head()? {
-            return if ctx == Ctx::SeqItem {
-                self.mapping(c, map_path)
-            } else {
+        let plain = match self.peek()? {
+            b'"' | b'\'' => {
+                if self.quoted_key_ahead()? {
+                    return self.compact_mapping(c, ctx, map_path);
+                }
                 None
-            };
-        }
-        self.scalar(n)
+            }
+            b'|' | b'>' | b'[' | b'{' => None,
+            _ => {
+                let (end, how) = self.plain(self.pos)?;
+                if let PlainEnd::Colon(_) = how {
+                    return self.compact_mapping(c, ctx, map_path);
+                }
+                Some(end)
+            }
+        };
+        self.scalar(n, plain)
     }
 
-    /// Whether the cursor is at a mapping key (`Colon`) or a scalar (`Line`); `None` for
-    /// what the fast path does not handle.
-    fn head(&self) -> Option<Option<PlainEnd>> {
-        match self.peek()? {
-            b'"' | b'\'' => {
-                let single = self.peek() == Some(b'\'');
-                let (_, after) = self.quoted(self.pos, single)?;
-                let mut i = after;
-                while self.b.get(i) == Some(&b' ') {
-                    i += 1;
-                }
-                if self.b.get(i) == Some(&b':') {
-                    return is_sep(self.b.get(i + 1)).then_some(Some(PlainEnd::Colon(i)));
-                }
-                Some(Some(PlainEnd::Line))
-            }
-            b'|' | b'>' | b'[' | b'{' => Some(Some(PlainEnd::Line)),
-            _ => self.plain(self.pos).map(|(_, end)| Some(end)),
+    /// A mapping starting at the cursor, where `ctx` allows one.
+    fn compact_mapping(&mut self, c: usize, ctx: Ctx, path: Option<ItemPath>) -> Option<Node> {
+        if ctx == Ctx::SeqItem {
+            self.mapping(c, path)
+        } else {
+            None
         }
+    }
+
+    /// Whether the quoted scalar at the cursor is a mapping key.
+    fn quoted_key_ahead(&self) -> Option<bool> {
+        let single = self.peek() == Some(b'\'');
+        let (_, after) = self.quoted(self.pos, single)?;
+        let mut i = after;
+        while self.b.get(i) == Some(&b' ') {
+            i += 1;
+        }
+        if self.b.get(i) == Some(&b':') {
+            return is_sep(self.b.get(i + 1)).then_some(true);
+        }
+        Some(false)
     }
 
     /// A plain scalar on one line from `from`: where its text ends and how it ends.
@@ -396,9 +414,10 @@ impl Scanner<'_> {
         }
     }
 
-    /// A scalar (or empty flow collection) at the cursor, inside a collection indented `n`.
-    /// Leaves the cursor at the next token.
-    fn scalar(&mut self, n: isize) -> Option<Node> {
+    /// A scalar (or empty flow collection) at the cursor, inside a collection indented `n`;
+    /// `plain_end`: where the text of a plain scalar ends, already scanned. Leaves the
+    /// cursor at the next token.
+    fn scalar(&mut self, n: isize, plain_end: Option<usize>) -> Option<Node> {
         let start = self.loc();
         let value = match self.peek()? {
             b'|' | b'>' => {
@@ -424,10 +443,7 @@ impl Scanner<'_> {
                 empty
             }
             _ => {
-                let (end, how) = self.plain(self.pos)?;
-                if let PlainEnd::Colon(_) = how {
-                    return None;
-                }
+                let end = plain_end?;
                 let text = &self.text[self.pos..end];
                 self.pos = end;
                 let value = plain_value(text)?;

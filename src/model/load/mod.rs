@@ -107,6 +107,13 @@ pub fn yaml_equivalence_probe(text: &str) -> Vec<YamlProbe> {
     parse::probe(text)
 }
 
+/// Bench support: parses every YAML document of `text` (through the fast path first unless
+/// `saphyr_only`) and counts those with a value.
+#[doc(hidden)]
+pub fn yaml_document_count(text: &str, saphyr_only: bool) -> usize {
+    parse::count_documents(text, saphyr_only)
+}
+
 /// Walks, reads and parses everything under `paths` (files in parallel).
 pub fn load_paths(paths: &[PathBuf], opts: &LoadOptions) -> Inventory {
     let (files, walk_problems) = discover(paths, opts);

@@ -216,7 +216,7 @@ fn fast_piece(text: &str, first_line: u32, abs: usize) -> Option<Option<Doc>> {
     };
     let pos = |start: fast::Loc, end: usize| Pos {
         line: (first_line - 1).saturating_add(start.line),
-        column: start.col.saturating_add(1),
+        column: start.col(text).saturating_add(1),
         start: abs + start.offset,
         end: abs + end,
     };
@@ -282,6 +282,26 @@ pub struct YamlProbe {
     pub line: u32,
     pub fast: Option<Option<ProbeDoc>>,
     pub saphyr: Result<Option<ProbeDoc>, Vec<&'static str>>,
+}
+
+/// Parses every YAML document of `text` (fast path first, unless `saphyr_only`); how many
+/// documents have a value. For the benches.
+pub(super) fn count_documents(text: &str, saphyr_only: bool) -> usize {
+    split::split(text)
+        .into_iter()
+        .filter(|p| {
+            let t = &text[p.start..p.end];
+            let fast = if saphyr_only {
+                None
+            } else {
+                fast_piece(t, p.line, p.start)
+            };
+            match fast {
+                Some(doc) => doc.is_some(),
+                None => matches!(saphyr_piece(t, p.line, p.start), Ok(Some(_))),
+            }
+        })
+        .count()
 }
 
 /// Splits `text` as [`parse_yaml`] does and parses every piece both ways.
