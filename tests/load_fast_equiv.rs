@@ -56,6 +56,8 @@ fn kubectl_style_documents_are_taken() {
     takes("a: \"\\t\\u00e9\\x41\\U0001F600\\N\\_\\L\\P\\0\\e\\/\\\\ \\\"\"\nb: yes\nc: 0x1F\nd: 017\ne: 1_000\nf: 1.0\ng: ~\nh:\ni: 2024-01-01\nyes: 1\n1: one\n");
     takes("a: x\n---\nb: y\n---\n---\n# only\n...\n");
     takes("ключ: значение ✓\nitems:\n- ä: 1\n");
+    takes("args: [\"--a=1\", '--b', c, 2, yes]\nsel: { app: web, tier: [x, {y: 1.5}] }\ne: [ ]\n");
+    takes("items:\n- a: [x, y]\n  items: {b: [1]}\n");
 }
 
 #[test]
@@ -64,8 +66,14 @@ fn the_rest_is_declined() {
         "a: &x 1\nb: *x\n",
         "a: !!str 1\n",
         "<<: {a: 1}\n",
-        "a: [1, 2]\n",
-        "a: {b: 1}\n",
+        "a: [1,\n  2]\n",
+        "a: {b: 1,\n  c: 2}\n",
+        "a: [1, 2,]\n",
+        "a: {b}\n",
+        "a: [b: 1]\n",
+        "items: [a]\n",
+        "- [a]\n",
+        "{a: 1}\n",
         "a: multi\n  line\n",
         "a: \"multi\n  line\"\n",
         "a:\n\t- x\n",
@@ -245,6 +253,32 @@ fn scalar() -> impl Strategy<Value = String> {
         "a'b",
         "a\"b",
         "*",
+        "[a, b]",
+        "[\"x\", 'y', 1, yes, ~]",
+        "{a: 1, b: [x]}",
+        "[a: b]",
+        "{a, b: c}",
+        "[a,]",
+        "[ ]",
+        "{ }",
+        "[http://x:80/]",
+        "{\"a\":1}",
+        "[1, [2, {c: d}]]",
+        "[a #c]",
+        "[-1, -x, - ]",
+        "{a: 1, a: 2}",
+        "{ \"k\" : v }",
+        "[a b, c  ]",
+        "[,]",
+        "[a,,b]",
+        "{a: b: c}",
+        "[a]:",
+        "[.nan]",
+        "{<<: x}",
+        "[x] # c",
+        "{yes: no, 1: 0x10}",
+        "[a'b, \"c\\\"\"]",
+        "{items: [a, {items: [b]}]}",
     ])
     .prop_map(str::to_owned)
 }
@@ -525,4 +559,24 @@ fn generated_corpus_is_mostly_fast() {
         100.0 * share
     );
     assert!(share >= 0.95, "{taken} of {total}");
+}
+
+/// The generated documents exercise the fast path, not only the fallback.
+#[test]
+fn generated_documents_mostly_reach_the_fast_path() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let strategy = document();
+    let (mut taken, mut total) = (0, 0);
+    for _ in 0..500 {
+        let Ok(tree) = strategy.new_tree(&mut runner) else {
+            continue;
+        };
+        let (t, n) = check(&tree.current());
+        taken += t;
+        total += n;
+    }
+    println!("fast path took {taken} of {total} generated documents");
+    assert!(taken * 4 >= total, "{taken} of {total}");
 }

@@ -295,6 +295,11 @@ impl Scanner<'_> {
         if self.is_dash() {
             return self.seq(c, seq_path, false);
         }
+        let tracked = match self.peek() {
+            Some(b'[') => seq_path.is_some() || map_path.is_some(),
+            Some(b'{') => map_path.is_some(),
+            _ => false,
+        };
         let plain = match self.peek()? {
             b'"' | b'\'' => {
                 if self.quoted_key_ahead()? {
@@ -311,7 +316,7 @@ impl Scanner<'_> {
                 Some(end)
             }
         };
-        self.scalar(n, plain)
+        self.scalar(n, plain, tracked)
     }
 
     /// A mapping starting at the cursor, where `ctx` allows one.
@@ -415,9 +420,9 @@ impl Scanner<'_> {
     }
 
     /// A scalar (or empty flow collection) at the cursor, inside a collection indented `n`;
-    /// `plain_end`: where the text of a plain scalar ends, already scanned. Leaves the
-    /// cursor at the next token.
-    fn scalar(&mut self, n: isize, plain_end: Option<usize>) -> Option<Node> {
+    /// `plain_end`: where the text of a plain scalar ends, already scanned; `tracked`: a
+    /// flow collection here would be a list's items, a list item or the root. Leaves the cursor at the next token.
+    fn scalar(&mut self, n: isize, plain_end: Option<usize>, tracked: bool) -> Option<Node> {
         let start = self.loc();
         let value = match self.peek()? {
             b'|' | b'>' => {
@@ -433,15 +438,9 @@ impl Scanner<'_> {
                 self.pos = after;
                 Value::String(s)
             }
-            b'[' | b'{' => {
-                let empty = match self.b[self.pos..].get(..2)? {
-                    b"[]" => Value::Array(Vec::new()),
-                    b"{}" => Value::Object(Map::new()),
-                    _ => return None,
-                };
-                self.pos += 2;
-                empty
-            }
+            // Items inside a list's flow collection would need positions: saphyr's job.
+            b'[' | b'{' if tracked && !matches!(self.at(1), Some(b']' | b'}')) => return None,
+            b'[' | b'{' => self.flow()?,
             _ => {
                 let end = plain_end?;
                 let text = &self.text[self.pos..end];
@@ -469,6 +468,140 @@ impl Scanner<'_> {
             start,
             end: Some(end),
         })
+    }
+
+    /// A flow collection at the cursor (`[` or `{`), on one line: scalars, nested flow
+    /// collections and, in a mapping, `key: value` pairs. Implicit keys, pairs in a
+    /// sequence, empty entries, trailing commas and JSON-style `"a":1` are left to saphyr.
+    fn flow(&mut self) -> Option<Value> {
+        self.enter()?;
+        let is_map = self.peek() == Some(b'{');
+        let close = if is_map { b'}' } else { b']' };
+        self.pos += 1;
+        self.skip_spaces()?;
+        let mut seq = Vec::new();
+        let mut map = Map::new();
+        if self.peek() != Some(close) {
+            loop {
+                if is_map {
+                    let key = self.flow_key()?;
+                    let value = self.flow_node()?;
+                    if map.insert(key, value).is_some() {
+                        return None;
+                    }
+                } else {
+                    seq.push(self.flow_node()?);
+                }
+                self.skip_spaces()?;
+                match self.peek()? {
+                    b',' => {
+                        self.pos += 1;
+                        self.skip_spaces()?;
+                        if matches!(self.peek(), Some(b']' | b'}' | b',')) {
+                            return None;
+                        }
+                    }
+                    c if c == close => break,
+                    _ => return None,
+                }
+            }
+        }
+        self.pos += 1;
+        self.depth -= 1;
+        Some(if is_map {
+            Value::Object(map)
+        } else {
+            Value::Array(seq)
+        })
+    }
+
+    /// A flow mapping key and its `: `; leaves the cursor at the value.
+    fn flow_key(&mut self) -> Option<String> {
+        let from = self.pos;
+        let key = match self.peek()? {
+            q @ (b'"' | b'\'') => {
+                let (s, after) = self.quoted(from, q == b'\'')?;
+                self.pos = after;
+                s
+            }
+            _ => {
+                let end = self.flow_plain()?;
+                let text = &self.text[from..end];
+                if text == "<<" {
+                    return None;
+                }
+                self.pos = end;
+                scalar::key_string(text).ok()?
+            }
+        };
+        self.skip_spaces()?;
+        if self.peek() != Some(b':') || self.at(1) != Some(&b' ') || self.pos - from > MAX_KEY_BYTES
+        {
+            return None;
+        }
+        self.pos += 1;
+        self.skip_spaces()?;
+        Some(key)
+    }
+
+    /// A node inside a flow collection.
+    fn flow_node(&mut self) -> Option<Value> {
+        match self.peek()? {
+            b'[' | b'{' => self.flow(),
+            q @ (b'"' | b'\'') => {
+                let (s, after) = self.quoted(self.pos, q == b'\'')?;
+                self.pos = after;
+                Some(Value::String(s))
+            }
+            _ => {
+                let end = self.flow_plain()?;
+                let value = plain_value(&self.text[self.pos..end])?;
+                self.pos = end;
+                Some(value)
+            }
+        }
+    }
+
+    /// Where a plain scalar in a flow collection ends (it must end on this line).
+    fn flow_plain(&self) -> Option<usize> {
+        let b = self.b;
+        let from = self.pos;
+        match b.get(from)? {
+            b'&' | b'*' | b'!' | b'|' | b'>' | b'\'' | b'"' | b'%' | b'@' | b'`' | b',' | b'['
+            | b']' | b'{' | b'}' | b'#' | b'?' | b':' | b'-' => {
+                if b[from] != b'-'
+                    || matches!(
+                        b.get(from + 1),
+                        None | Some(b' ' | b'\n' | b'\t' | b',' | b'[' | b']' | b'{' | b'}')
+                    )
+                {
+                    return None;
+                }
+            }
+            _ => {}
+        }
+        let mut i = from;
+        let mut end = from;
+        loop {
+            match b.get(i) {
+                None | Some(b'\n' | b'\t' | b'#') => return None,
+                Some(b' ') => i += 1,
+                Some(b',' | b'[' | b']' | b'{' | b'}') => return Some(end),
+                Some(b':') => match b.get(i + 1) {
+                    None | Some(b' ' | b'\n' | b',' | b'[' | b']' | b'{' | b'}') => {
+                        return Some(end)
+                    }
+                    Some(_) => {
+                        i += 1;
+                        end = i;
+                    }
+                },
+                Some(_) => {
+                    i += 1;
+                    end = i;
+                }
+            }
+        }
     }
 
     /// A node after `key:` or `-` (the cursor just past the indicator), inside a collection
