@@ -4,7 +4,6 @@
 //! the corpora, fixtures and sample cluster.
 
 #[path = "../examples/gen_corpus.rs"]
-#[allow(dead_code)]
 mod gen_corpus;
 
 use std::path::{Path, PathBuf};
@@ -417,7 +416,7 @@ fn document() -> impl Strategy<Value = String> {
             Node::Map(e) if !e.is_empty() => render_map(&mut out, e, 0, false),
             Node::Seq(e, _) if !e.is_empty() => render_seq(&mut out, e, 0, false),
             Node::Block(..) => {}
-            Node::Scalar(s) | Node::Block(s, _) => out.push_str(s),
+            Node::Scalar(s) => out.push_str(s),
             _ => out.push_str("{}\n"),
         }
         out

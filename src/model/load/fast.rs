@@ -567,17 +567,15 @@ impl Scanner<'_> {
         let b = self.b;
         let from = self.pos;
         match b.get(from)? {
-            b'&' | b'*' | b'!' | b'|' | b'>' | b'\'' | b'"' | b'%' | b'@' | b'`' | b',' | b'['
-            | b']' | b'{' | b'}' | b'#' | b'?' | b':' | b'-' => {
-                if b[from] != b'-'
-                    || matches!(
-                        b.get(from + 1),
-                        None | Some(b' ' | b'\n' | b'\t' | b',' | b'[' | b']' | b'{' | b'}')
-                    )
-                {
-                    return None;
-                }
+            b'-' if matches!(
+                b.get(from + 1),
+                None | Some(b' ' | b'\n' | b'\t' | b',' | b'[' | b']' | b'{' | b'}')
+            ) =>
+            {
+                return None
             }
+            b'&' | b'*' | b'!' | b'|' | b'>' | b'\'' | b'"' | b'%' | b'@' | b'`' | b',' | b'['
+            | b']' | b'{' | b'}' | b'#' | b'?' | b':' => return None,
             _ => {}
         }
         let mut i = from;

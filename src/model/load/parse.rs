@@ -264,14 +264,18 @@ fn saphyr_piece(
     }))
 }
 
-/// A document as the equivalence tests compare it: value, root and item positions
-/// (line, column, start, end), items sorted by path.
+/// A position as the equivalence tests compare it: line, column, start and end.
+#[doc(hidden)]
+pub type ProbePos = (u32, u32, usize, usize);
+
+/// A document as the equivalence tests compare it: value, root and item positions, items
+/// sorted by path.
 #[doc(hidden)]
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProbeDoc {
     pub value: Value,
-    pub root: (u32, u32, usize, usize),
-    pub items: Vec<(Vec<u32>, (u32, u32, usize, usize))>,
+    pub root: ProbePos,
+    pub items: Vec<(Vec<u32>, ProbePos)>,
 }
 
 /// One YAML document of a text through both paths: `fast` is `None` when the fast path
