@@ -57,6 +57,7 @@ fn kubectl_style_documents_are_taken() {
     takes("ключ: значение ✓\nitems:\n- ä: 1\n");
     takes("args: [\"--a=1\", '--b', c, 2, yes]\nsel: { app: web, tier: [x, {y: 1.5}] }\ne: [ ]\n");
     takes("items:\n- a: [x, y]\n  items: {b: [1]}\n");
+    takes("a: multi\n line\n\n   more \nb:\n  own\n  line\nitems:\n- one\n  two\n- k: v\n    w\n  x: 1\n");
 }
 
 #[test]
@@ -73,7 +74,9 @@ fn the_rest_is_declined() {
         "items: [a]\n",
         "- [a]\n",
         "{a: 1}\n",
-        "a: multi\n  line\n",
+        "a: multi\n  - line\n",
+        "a: multi\n  li: ne\n",
+        "- multi\n  line # c\n",
         "a: \"multi\n  line\"\n",
         "a:\n\t- x\n",
         "%YAML 1.1\n---\na: 1\n",
@@ -278,6 +281,18 @@ fn scalar() -> impl Strategy<Value = String> {
         "{yes: no, 1: 0x10}",
         "[a'b, \"c\\\"\"]",
         "{items: [a, {items: [b]}]}",
+        // Multi-line: `\n` continues one column deeper than the collection, `\u{b}` at
+        // its column (which ends the scalar).
+        "multi\nline",
+        "a\n\nb  \n  c",
+        "x\n- y",
+        "k\nv: w",
+        "1\n2",
+        "p\n#c",
+        "p #c\nq",
+        "end\u{b}next",
+        "t\nu\n\n\nv",
+        "\"q\nr\"",
     ])
     .prop_map(str::to_owned)
 }
@@ -308,6 +323,23 @@ fn node() -> impl Strategy<Value = Node> {
     })
 }
 
+/// A scalar's text with its line breaks indented for a collection at `indent`.
+fn scalar_text(out: &mut String, s: &str, indent: usize) {
+    for c in s.chars() {
+        match c {
+            '\n' => {
+                out.push('\n');
+                pad(out, indent + 1);
+            }
+            '\u{b}' => {
+                out.push('\n');
+                pad(out, indent);
+            }
+            c => out.push(c),
+        }
+    }
+}
+
 fn pad(out: &mut String, n: usize) {
     out.extend(std::iter::repeat_n(' ', n));
 }
@@ -330,7 +362,7 @@ fn render_value(out: &mut String, v: &Node, indent: usize) {
     match v {
         Node::Scalar(s) => {
             out.push(' ');
-            out.push_str(s);
+            scalar_text(out, s, indent);
             out.push('\n');
         }
         Node::Block(h, ls) => render_block(out, h, ls, indent + 2),
@@ -372,7 +404,7 @@ fn render_seq(out: &mut String, items: &[Node], indent: usize, inline: bool) {
         match v {
             Node::Scalar(s) => {
                 out.push(' ');
-                out.push_str(s);
+                scalar_text(out, s, indent);
                 out.push('\n');
             }
             Node::Block(h, ls) => render_block(out, h, ls, indent + 2),
@@ -416,7 +448,7 @@ fn document() -> impl Strategy<Value = String> {
             Node::Map(e) if !e.is_empty() => render_map(&mut out, e, 0, false),
             Node::Seq(e, _) if !e.is_empty() => render_seq(&mut out, e, 0, false),
             Node::Block(..) => {}
-            Node::Scalar(s) => out.push_str(s),
+            Node::Scalar(s) => scalar_text(&mut out, s, 0),
             _ => out.push_str("{}\n"),
         }
         out

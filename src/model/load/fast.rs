@@ -461,9 +461,17 @@ impl Scanner<'_> {
             b'[' | b'{' => self.flow()?,
             _ => {
                 let end = plain_end?;
-                let text = &self.text[self.pos..end];
+                let from = self.pos;
                 self.pos = end;
-                let value = plain_value(text)?;
+                if let Some((text, end)) = self.plain_continuation(from, end, n)? {
+                    self.skip_to_content()?;
+                    return Some(Node {
+                        value: plain_value(&text)?,
+                        start,
+                        end: Some(end),
+                    });
+                }
+                let value = plain_value(&self.text[from..end])?;
                 self.finish_line()?;
                 self.skip_to_content()?;
                 return Some(Node {
@@ -616,6 +624,79 @@ impl Scanner<'_> {
                     i += 1;
                     end = i;
                 }
+            }
+        }
+    }
+
+    /// Whether only spaces follow `at` up to a line break (not the end of the text).
+    fn blank_to_eol(&self, at: usize) -> bool {
+        let rest = &self.b[at..];
+        let spaces = rest.iter().take_while(|&&c| c == b' ').count();
+        rest.get(spaces) == Some(&b'\n')
+    }
+
+    /// The lines continuing a plain scalar whose first line is `from..end` (the cursor at
+    /// `end`), inside a collection indented `n`, folded as saphyr folds them: the text and
+    /// where it ends, the cursor then at the start of the line after it. `Some(None)`: no
+    /// continuation, cursor unchanged. Continuation lines must be plain text to their end
+    /// (no indicator first, no `: `, no comment, no tab), else `None`.
+    fn plain_continuation(
+        &mut self,
+        from: usize,
+        end: usize,
+        n: isize,
+    ) -> Option<Option<(String, usize)>> {
+        if n < 0 || !self.blank_to_eol(end) {
+            return Some(None);
+        }
+        let saved = (self.pos, self.line, self.line_start);
+        self.skip_spaces()?;
+        self.newline();
+        let min = usize::try_from(n + 1).ok()?;
+        let mut text: Option<String> = None;
+        let mut text_end = end;
+        let mut breaks = 0usize;
+        loop {
+            let s = self.count_spaces();
+            let at = self.pos + s;
+            match self.b.get(at) {
+                Some(b'\n') => {
+                    self.pos = at;
+                    self.newline();
+                    breaks += 1;
+                    continue;
+                }
+                None | Some(b'#') => break,
+                Some(b'\t') => return None,
+                Some(_) if s < min => break,
+                Some(_) => {}
+            }
+            let (e, PlainEnd::Line) = self.plain(at)? else {
+                return None;
+            };
+            if !self.blank_to_eol(e) && e != self.b.len() {
+                return None;
+            }
+            let out = text.get_or_insert_with(|| self.text[from..end].to_owned());
+            if breaks == 0 {
+                out.push(' ');
+            }
+            push_breaks(out, breaks);
+            out.push_str(&self.text[at..e]);
+            text_end = e;
+            breaks = 0;
+            self.pos = e;
+            self.skip_spaces()?;
+            if self.eof() {
+                break;
+            }
+            self.newline();
+        }
+        match text {
+            Some(t) => Some(Some((t, text_end))),
+            None => {
+                (self.pos, self.line, self.line_start) = saved;
+                Some(None)
             }
         }
     }
