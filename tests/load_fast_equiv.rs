@@ -57,6 +57,7 @@ fn kubectl_style_documents_are_taken() {
     takes("ключ: значение ✓\nitems:\n- ä: 1\n");
     takes("args: [\"--a=1\", '--b', c, 2, yes]\nsel: { app: web, tier: [x, {y: 1.5}] }\ne: [ ]\n");
     takes("items:\n- a: [x, y]\n  items: {b: [1]}\n");
+    takes("a: 'multi\n  line ''q''  \n\n  x'\nb: \"d\\u00e9\n  e\"\nr: :node:sum\n");
     takes("a: multi\n line\n\n   more \nb:\n  own\n  line\nitems:\n- one\n  two\n- k: v\n    w\n  x: 1\n");
 }
 
@@ -77,7 +78,8 @@ fn the_rest_is_declined() {
         "a: multi\n  - line\n",
         "a: multi\n  li: ne\n",
         "- multi\n  line # c\n",
-        "a: \"multi\n  line\"\n",
+        "a: \"multi\\\n  line\"\n",
+        "\"multi\n line\": x\n",
         "a:\n\t- x\n",
         "%YAML 1.1\n---\na: 1\n",
         "? a\n: b\n",
@@ -293,6 +295,15 @@ fn scalar() -> impl Strategy<Value = String> {
         "end\u{b}next",
         "t\nu\n\n\nv",
         "\"q\nr\"",
+        "'long\n  wrapped  \n\n text'",
+        "\"esc\\t \n \\u00e9 \\\n x\"",
+        "'a\u{b}b'",
+        "\"x\n\"",
+        "':' #",
+        ":colon:sum",
+        "?q",
+        ":",
+        "-:",
     ])
     .prop_map(str::to_owned)
 }

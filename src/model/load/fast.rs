@@ -344,7 +344,10 @@ impl Scanner<'_> {
     /// Whether the quoted scalar at the cursor is a mapping key.
     fn quoted_key_ahead(&self) -> Option<bool> {
         let single = self.peek() == Some(b'\'');
-        let (_, after) = self.quoted(self.pos, single)?;
+        // Not closed on this line: a multi-line scalar, never a key.
+        let Some((_, after)) = self.quoted(self.pos, single) else {
+            return Some(false);
+        };
         let mut i = after;
         while self.b.get(i) == Some(&b' ') {
             i += 1;
@@ -360,8 +363,11 @@ impl Scanner<'_> {
         let b = self.b;
         match b.get(from)? {
             b'&' | b'*' | b'!' | b'|' | b'>' | b'\'' | b'"' | b'%' | b'@' | b'`' | b',' | b'['
-            | b']' | b'{' | b'}' | b'#' | b'?' | b':' => return None,
-            b'-' if is_sep(b.get(from + 1)) => return None,
+            | b']' | b'{' | b'}' | b'#' => return None,
+            // `-`, `?` and `:` start a plain scalar when no blank follows.
+            b'-' | b'?' | b':' if matches!(b.get(from + 1), None | Some(b' ' | b'\n' | b'\t')) => {
+                return None
+            }
             _ => {}
         }
         if from == self.line_start
@@ -437,6 +443,85 @@ impl Scanner<'_> {
         }
     }
 
+    /// A quoted scalar at the cursor spanning lines (a value, never a key), inside a
+    /// collection indented `n`, folded as saphyr's `scan_flow_scalar` folds it: a line's
+    /// trailing blanks and the next line's indentation go, one break becomes a space, more
+    /// breaks become newlines. Continuation lines must be indented deeper than `n`; tabs and
+    /// escaped line breaks are left to saphyr. Returns the value and the offset after the
+    /// closing quote, with the line tracking moved along.
+    fn quoted_lines(&mut self, n: isize, single: bool) -> Option<(String, usize)> {
+        let min = usize::try_from(n + 1).ok()?;
+        let quote = if single { '\'' } else { '"' };
+        let text = self.text;
+        let mut out = String::new();
+        // Length of `out` without the blanks that a line break would drop.
+        let mut keep = 0;
+        let mut breaks = 0usize;
+        let mut i = self.pos + 1;
+        loop {
+            let c = text.get(i..)?.chars().next()?;
+            if breaks > 0 {
+                match c {
+                    ' ' => {
+                        i += 1;
+                        continue;
+                    }
+                    '\n' => {
+                        i += 1;
+                        breaks += 1;
+                        self.line += 1;
+                        self.line_start = i;
+                        continue;
+                    }
+                    '\t' => return None,
+                    _ if i - self.line_start < min => return None,
+                    _ => {
+                        if breaks == 1 {
+                            out.push(' ');
+                        }
+                        push_breaks(&mut out, breaks - 1);
+                        keep = out.len();
+                        breaks = 0;
+                    }
+                }
+            }
+            match c {
+                '\n' => {
+                    out.truncate(keep);
+                    breaks = 1;
+                    i += 1;
+                    self.line += 1;
+                    self.line_start = i;
+                }
+                '\t' => return None,
+                ' ' => {
+                    out.push(' ');
+                    i += 1;
+                }
+                '\'' if single && text[i + 1..].starts_with('\'') => {
+                    out.push('\'');
+                    keep = out.len();
+                    i += 2;
+                }
+                c if c == quote => return Some((out, i + 1)),
+                '\\' if !single => {
+                    let (ch, len) = escape(self.b.get(i + 1..)?)?;
+                    if text[i + 1..].starts_with('\n') {
+                        return None;
+                    }
+                    out.push(ch);
+                    keep = out.len();
+                    i += 1 + len;
+                }
+                c => {
+                    out.push(c);
+                    keep = out.len();
+                    i += c.len_utf8();
+                }
+            }
+        }
+    }
+
     /// A scalar (or empty flow collection) at the cursor, inside a collection indented `n`;
     /// `plain_end`: where the text of a plain scalar ends, already scanned; `tracked`: a
     /// flow collection here would be a list's items, a list item or the root. Leaves the cursor at the next token.
@@ -452,7 +537,10 @@ impl Scanner<'_> {
                 });
             }
             q @ (b'"' | b'\'') => {
-                let (s, after) = self.quoted(self.pos, q == b'\'')?;
+                let (s, after) = match self.quoted(self.pos, q == b'\'') {
+                    Some(one_line) => one_line,
+                    None => self.quoted_lines(n, q == b'\'')?,
+                };
                 self.pos = after;
                 Value::String(s)
             }
