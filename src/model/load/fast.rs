@@ -1,20 +1,22 @@
 //! A fast path for the YAML that kubectl, helm and people write: block mappings and
-//! sequences, single-line plain and quoted scalars, literal and folded block scalars,
+//! sequences (compact `- key: v` and indentless forms included), plain and quoted scalars
+//! (multi-line ones folded), literal and folded block scalars, single-line flow collections,
 //! comments, `---`/`...` markers.
 //!
 //! It goes straight from the text to a `serde_json::Value` with the positions
 //! [`super::yaml::parse`] would report, and gives up (`None`) the moment it meets anything
 //! outside that subset or anything doubtful: anchors, aliases, tags, merge keys, flow
-//! collections other than `[]`/`{}`, multi-line plain or quoted scalars, tabs where
-//! indentation or separation is expected, directives, complex keys, duplicate keys, errors
-//! of any kind. The caller then parses the document with saphyr, which also produces every
-//! error message: the fast path never reports one.
+//! collections spanning lines or holding list items, implicit keys and pairs in flow
+//! collections, explicit block-scalar indentation, tabs where indentation or separation is
+//! expected, carriage returns, directives, complex keys, duplicate keys, errors of any kind.
+//! The caller then parses the document with saphyr, which also produces every error
+//! message: the fast path never reports one.
 //!
 //! Positions follow saphyr's markers: a block collection starts at its first key or dash
 //! (an indentless sequence at the first token after its first dash) and ends where the next
 //! token starts (or at the end of the text); a plain scalar ends after its last character;
-//! a quoted scalar or an empty flow collection ends after the spaces and comment that follow
-//! it on its line. tests/load_fast_equiv.rs checks both paths agree.
+//! a quoted scalar or a flow collection ends after the spaces and comment that follow it
+//! on its line. tests/load_fast_equiv.rs checks both paths agree.
 
 use serde_json::{Map, Value};
 

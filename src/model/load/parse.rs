@@ -215,7 +215,7 @@ fn fast_piece(text: &str, first_line: u32, abs: usize) -> Option<Option<Doc>> {
         return Some(None);
     };
     let pos = |start: fast::Loc, end: usize| Pos {
-        line: (first_line - 1).saturating_add(start.line),
+        line: first_line.saturating_sub(1).saturating_add(start.line),
         column: start.col(text).saturating_add(1),
         start: abs + start.offset,
         end: abs + end,
