@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use gen_corpus::Format;
-use kubesift::model::load::{load_paths, parse_text, LoadOptions};
+use kubesift::model::load::{load_paths, parse_text, yaml_document_count, LoadOptions};
 
 /// Concatenated texts of the generated files of one format.
 fn text_of(format: Format, n: usize) -> (String, usize) {
@@ -84,6 +84,33 @@ fn parse(c: &mut Criterion) {
     group.finish();
 }
 
+/// The YAML documents alone (no objects built): saphyr's path against the fast path.
+fn yaml_paths(c: &mut Criterion) {
+    let mut group = c.benchmark_group("yaml_fast_vs_saphyr");
+    group.sample_size(10);
+    let (multi, n) = text_of(Format::MultiDoc, 10_000);
+    let (files, _) = gen_corpus::corpus(10_000, 1);
+    let list = files
+        .iter()
+        .find(|f| f.format == Format::YamlList)
+        .map(|f| (f.text.clone(), 1));
+    let inputs = [("multi_doc", Some((multi, n))), ("yaml_list", list)];
+    for (name, input) in inputs {
+        let Some((text, docs)) = input else { continue };
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        for (path, saphyr_only) in [("saphyr", true), ("fast", false)] {
+            group.bench_function(format!("{name}_{path}"), |b| {
+                b.iter(|| {
+                    let count = yaml_document_count(&text, saphyr_only);
+                    assert_eq!(count, docs);
+                    count
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
 fn load_dir(c: &mut Criterion) {
     const N: usize = 20_000;
     let dir = tempfile::tempdir().expect("tempdir");
@@ -102,5 +129,5 @@ fn load_dir(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, parse, load_dir);
+criterion_group!(benches, parse, yaml_paths, load_dir);
 criterion_main!(benches);

@@ -3,6 +3,8 @@
 //! - [`walk`]: which files (recursive, symlinks followed once, hidden entries skipped);
 //! - [`read`]: size limit before reading, binary and UTF-8 checks;
 //! - [`split`]: one YAML document at a time, so one broken document hides no other;
+//! - [`fast`]: the common block-style YAML straight to `serde_json::Value`, giving up to
+//!   [`yaml`] on anything else (the results are identical whenever it does not give up);
 //! - [`yaml`] / [`json`]: text → `serde_json::Value` with positions, duplicate keys, alias
 //!   and depth bounds ([`scalar`] resolves plain scalars as Kubernetes' go-yaml v2 does);
 //! - [`lists`]: `List`s, typed lists and top-level arrays flattened into items;
@@ -12,6 +14,7 @@
 //! Nothing here panics on input, and every problem names a file, line and column.
 
 mod classify;
+mod fast;
 mod json;
 mod lists;
 mod parse;
@@ -92,6 +95,23 @@ pub fn load_reader(path: &Path, reader: impl Read, opts: &LoadOptions) -> FileLo
 /// reported.
 pub fn parse_text(path: &Arc<Path>, text: &str) -> FileLoad {
     parse::parse_text(path, text)
+}
+
+#[doc(hidden)]
+pub use parse::{ProbeDoc, YamlProbe};
+
+/// Test support: every YAML document of `text` through the fast path and through saphyr,
+/// for tests/load_fast_equiv.rs.
+#[doc(hidden)]
+pub fn yaml_equivalence_probe(text: &str) -> Vec<YamlProbe> {
+    parse::probe(text)
+}
+
+/// Bench support: parses every YAML document of `text` (through the fast path first unless
+/// `saphyr_only`) and counts those with a value.
+#[doc(hidden)]
+pub fn yaml_document_count(text: &str, saphyr_only: bool) -> usize {
+    parse::count_documents(text, saphyr_only)
 }
 
 /// Walks, reads and parses everything under `paths` (files in parallel).

@@ -12,6 +12,7 @@ use super::super::diagnostic::{LoadError, Severity};
 use super::super::extract::NotAnObject;
 use super::super::object::{Object, SourceSpan};
 use super::classify::{self, Verdict};
+use super::fast;
 use super::json;
 use super::lists::{self, Pos};
 use super::split::{self, Piece};
@@ -201,13 +202,48 @@ fn parse_yaml(body: &str, base: usize) -> (Vec<Doc>, Vec<Problem>) {
 
 fn parse_piece(body: &str, base: usize, piece: Piece) -> Result<Option<Doc>, Vec<yaml::YamlError>> {
     let text = &body[piece.start..piece.end];
-    let Some(parsed) = yaml::parse(text, piece.line)? else {
+    match fast_piece(text, piece.line, base + piece.start) {
+        Some(doc) => Ok(doc),
+        None => saphyr_piece(text, piece.line, base + piece.start),
+    }
+}
+
+/// The fast path ([`fast`]); `None` when the document is outside what it handles.
+/// `first_line`: 1-based line of `text` in the file; `abs`: its byte offset in the file.
+fn fast_piece(text: &str, first_line: u32, abs: usize) -> Option<Option<Doc>> {
+    let Some(parsed) = fast::parse(text)? else {
+        return Some(None);
+    };
+    let pos = |start: fast::Loc, end: usize| Pos {
+        line: first_line.saturating_sub(1).saturating_add(start.line),
+        column: start.col(text).saturating_add(1),
+        start: abs + start.offset,
+        end: abs + end,
+    };
+    let items = parsed
+        .items
+        .into_iter()
+        .map(|(p, s, e)| (p, pos(s, e)))
+        .collect();
+    Some(Some(Doc {
+        value: parsed.value,
+        root: pos(parsed.root, text.len()),
+        items,
+    }))
+}
+
+/// The general path: saphyr's event stream ([`yaml`]), which also reports every error.
+fn saphyr_piece(
+    text: &str,
+    first_line: u32,
+    abs: usize,
+) -> Result<Option<Doc>, Vec<yaml::YamlError>> {
+    let Some(parsed) = yaml::parse(text, first_line)? else {
         return Ok(None);
     };
     let lines = Lines::new(text);
-    let abs = base + piece.start;
     let pos = |start: Marker, end: Marker| Pos {
-        line: (piece.line - 1).saturating_add(u32::try_from(start.line()).unwrap_or(u32::MAX)),
+        line: (first_line - 1).saturating_add(u32::try_from(start.line()).unwrap_or(u32::MAX)),
         column: u32::try_from(start.col() + 1).unwrap_or(u32::MAX),
         start: abs + lines.offset(start),
         end: abs + lines.offset(end),
@@ -226,6 +262,77 @@ fn parse_piece(body: &str, base: usize, piece: Piece) -> Result<Option<Doc>, Vec
         root,
         items,
     }))
+}
+
+/// A position as the equivalence tests compare it: line, column, start and end.
+#[doc(hidden)]
+pub type ProbePos = (u32, u32, usize, usize);
+
+/// A document as the equivalence tests compare it: value, root and item positions, items
+/// sorted by path.
+#[doc(hidden)]
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProbeDoc {
+    pub value: Value,
+    pub root: ProbePos,
+    pub items: Vec<(Vec<u32>, ProbePos)>,
+}
+
+/// One YAML document of a text through both paths: `fast` is `None` when the fast path
+/// declined, `saphyr` is `Err` (with the error codes) when saphyr's path reports errors.
+#[doc(hidden)]
+#[derive(Debug, Clone, PartialEq)]
+pub struct YamlProbe {
+    pub line: u32,
+    pub fast: Option<Option<ProbeDoc>>,
+    pub saphyr: Result<Option<ProbeDoc>, Vec<&'static str>>,
+}
+
+/// Parses every YAML document of `text` (fast path first, unless `saphyr_only`); how many
+/// documents have a value. For the benches.
+pub(super) fn count_documents(text: &str, saphyr_only: bool) -> usize {
+    split::split(text)
+        .into_iter()
+        .filter(|p| {
+            let t = &text[p.start..p.end];
+            let fast = if saphyr_only {
+                None
+            } else {
+                fast_piece(t, p.line, p.start)
+            };
+            match fast {
+                Some(doc) => doc.is_some(),
+                None => matches!(saphyr_piece(t, p.line, p.start), Ok(Some(_))),
+            }
+        })
+        .count()
+}
+
+/// Splits `text` as [`parse_yaml`] does and parses every piece both ways.
+pub(super) fn probe(text: &str) -> Vec<YamlProbe> {
+    let probe_doc = |d: Doc| {
+        let p = |p: Pos| (p.line, p.column, p.start, p.end);
+        let mut items: Vec<_> = d.items.into_iter().map(|(k, v)| (k, p(v))).collect();
+        items.sort();
+        ProbeDoc {
+            value: d.value,
+            root: p(d.root),
+            items,
+        }
+    };
+    split::split(text)
+        .into_iter()
+        .map(|piece| {
+            let t = &text[piece.start..piece.end];
+            YamlProbe {
+                line: piece.line,
+                fast: fast_piece(t, piece.line, piece.start).map(|d| d.map(probe_doc)),
+                saphyr: saphyr_piece(t, piece.line, piece.start)
+                    .map(|d| d.map(probe_doc))
+                    .map_err(|e| e.into_iter().map(|e| e.code).collect()),
+            }
+        })
+        .collect()
 }
 
 /// Line starts of a text, to turn (line, column-in-characters) into byte offsets and back.

@@ -89,7 +89,7 @@ fn go_radix(s: &str) -> Option<(bool, u32, &str)> {
         b'+' => (false, &s[1..]),
         _ => (false, s),
     };
-    let lower = |p: &str| body.len() > 2 && body[..2].eq_ignore_ascii_case(p);
+    let lower = |p: &str| body.len() > 2 && body.as_bytes()[..2].eq_ignore_ascii_case(p.as_bytes());
     let (radix, digits) = if lower("0x") {
         (16, &body[2..])
     } else if lower("0b") {

@@ -1,0 +1,1115 @@
+//! A fast path for the YAML that kubectl, helm and people write: block mappings and
+//! sequences (compact `- key: v` and indentless forms included), plain and quoted scalars
+//! (multi-line ones folded), literal and folded block scalars, single-line flow collections,
+//! comments, `---`/`...` markers.
+//!
+//! It goes straight from the text to a `serde_json::Value` with the positions
+//! [`super::yaml::parse`] would report, and gives up (`None`) the moment it meets anything
+//! outside that subset or anything doubtful: anchors, aliases, tags, merge keys, flow
+//! collections spanning lines or holding list items, implicit keys and pairs in flow
+//! collections, explicit block-scalar indentation, tabs where indentation or separation is
+//! expected, carriage returns, directives, complex keys, duplicate keys, errors of any kind.
+//! The caller then parses the document with saphyr, which also produces every error
+//! message: the fast path never reports one.
+//!
+//! Positions follow saphyr's markers: a block collection starts at its first key or dash
+//! (an indentless sequence at the first token after its first dash) and ends where the next
+//! token starts (or at the end of the text); a plain scalar ends after its last character;
+//! a quoted scalar or a flow collection ends after the spaces and comment that follow it
+//! on its line. tests/load_fast_equiv.rs checks both paths agree.
+
+use serde_json::{Map, Value};
+
+use super::scalar;
+use super::yaml::ItemPath;
+
+/// Deeper documents go to saphyr (which refuses beyond `yaml::MAX_DEPTH`).
+const MAX_DEPTH: usize = 100;
+
+/// saphyr refuses implicit keys longer than 1024 characters; stay clear of the limit.
+const MAX_KEY_BYTES: usize = 1000;
+
+/// A position in the document text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Loc {
+    /// 1-based line.
+    pub line: u32,
+    /// Byte offset of the start of the line.
+    pub line_start: usize,
+    /// Byte offset.
+    pub offset: usize,
+}
+
+impl Loc {
+    /// 0-based column in characters, as saphyr counts it.
+    pub fn col(&self, text: &str) -> u32 {
+        let before = text.get(self.line_start..self.offset).unwrap_or("");
+        let col = if before.is_ascii() {
+            before.len()
+        } else {
+            before.chars().count()
+        };
+        u32::try_from(col).unwrap_or(u32::MAX)
+    }
+}
+
+/// A document parsed by the fast path (positions relative to its text).
+#[derive(Debug)]
+pub(super) struct Parsed {
+    pub value: Value,
+    pub root: Loc,
+    /// Start and end (byte offset) of every list item.
+    pub items: Vec<(ItemPath, Loc, usize)>,
+}
+
+/// Parses one document. `None`: not handled here, ask saphyr. `Some(None)`: an empty or
+/// null document.
+pub(super) fn parse(text: &str) -> Option<Option<Parsed>> {
+    if !plain_bytes(text.as_bytes()) {
+        return None;
+    }
+    let mut s = Scanner {
+        text,
+        b: text.as_bytes(),
+        pos: 0,
+        line: 1,
+        line_start: 0,
+        items: Vec::new(),
+        depth: 0,
+    };
+    s.document()
+}
+
+/// Carriage returns, NULs (saphyr's end of input), other control characters but tab and
+/// newline, and byte order marks are left to saphyr.
+fn plain_bytes(b: &[u8]) -> bool {
+    // Branch-free per chunk so that it vectorizes; the exact check only where flagged.
+    let odd = |c: u8| (c < 0x20 && c != b'\n' && c != b'\t') || c == 0x7f || c == 0xef;
+    b.chunks(64).enumerate().all(|(k, chunk)| {
+        if !chunk.iter().fold(false, |acc, &c| acc | odd(c)) {
+            return true;
+        }
+        (0..chunk.len()).all(|j| {
+            let i = k * 64 + j;
+            let c = b[i];
+            if c == 0xef {
+                return !(b.get(i + 1) == Some(&0xbb) && b.get(i + 2) == Some(&0xbf));
+            }
+            !odd(c)
+        })
+    })
+}
+
+/// Bytes a plain scalar on one line must look at: the rest are content.
+static PLAIN_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b' ' as usize] = true;
+    t[b'\n' as usize] = true;
+    t[b'\t' as usize] = true;
+    t[b':' as usize] = true;
+    t
+};
+
+/// A parsed node with its position.
+struct Node {
+    value: Value,
+    start: Loc,
+    /// Byte offset of its end as saphyr reports it; `None` where the fast path does not
+    /// know it exactly (empty and block scalars): such a node may not be a list item.
+    end: Option<usize>,
+}
+
+/// How a plain scalar on one line ends.
+enum PlainEnd {
+    /// At a `:` indicator (byte offset of the colon): it is a mapping key.
+    Colon(usize),
+    /// At the end of the line or a comment.
+    Line,
+}
+
+/// What a node under an indicator may be.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ctx {
+    /// After `key:`: on the same line only a scalar; an indentless sequence may follow.
+    MapValue,
+    /// After `-`: a compact mapping or sequence may start on the same line.
+    SeqItem,
+}
+
+struct Scanner<'a> {
+    text: &'a str,
+    b: &'a [u8],
+    pos: usize,
+    /// 1-based line of `pos`.
+    line: u32,
+    /// Byte offset where the line of `pos` starts.
+    line_start: usize,
+    items: Vec<(ItemPath, Loc, usize)>,
+    depth: usize,
+}
+
+fn is_sep(c: Option<&u8>) -> bool {
+    matches!(c, None | Some(b' ' | b'\n'))
+}
+
+impl Scanner<'_> {
+    fn document(&mut self) -> Option<Option<Parsed>> {
+        self.skip_to_content()?;
+        if self.col() == 0 && self.peek() == Some(b'%') {
+            return None;
+        }
+        if self.col() == 0 && self.b[self.pos..].starts_with(b"---") && is_sep(self.at(3)) {
+            self.pos += 3;
+            self.finish_line()?;
+            self.skip_to_content()?;
+        }
+        if self.eof() || self.at_doc_end() {
+            self.doc_tail()?;
+            return Some(None);
+        }
+        let root = self.loc();
+        let node = self.node(-1, Ctx::SeqItem, Some(Vec::new()), Some(Vec::new()))?;
+        node.end?;
+        self.doc_tail()?;
+        if node.value.is_null() {
+            return Some(None);
+        }
+        Some(Some(Parsed {
+            value: node.value,
+            root,
+            items: std::mem::take(&mut self.items),
+        }))
+    }
+
+    /// After the root node: nothing, or `...` and nothing.
+    fn doc_tail(&mut self) -> Option<()> {
+        if self.eof() {
+            return Some(());
+        }
+        if !self.at_doc_end() {
+            return None;
+        }
+        self.pos += 3;
+        self.skip_spaces()?;
+        match self.peek() {
+            None => return Some(()),
+            Some(b'\n') => self.newline(),
+            Some(_) => return None,
+        }
+        (self.skip_to_content().is_some() && self.eof()).then_some(())
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.pos).copied()
+    }
+
+    fn at(&self, k: usize) -> Option<&u8> {
+        self.b.get(self.pos + k)
+    }
+
+    fn eof(&self) -> bool {
+        self.pos >= self.b.len()
+    }
+
+    fn col(&self) -> usize {
+        self.pos - self.line_start
+    }
+
+    fn loc(&self) -> Loc {
+        Loc {
+            line: self.line,
+            line_start: self.line_start,
+            offset: self.pos,
+        }
+    }
+
+    fn at_doc_end(&self) -> bool {
+        self.col() == 0 && self.b[self.pos..].starts_with(b"...") && is_sep(self.at(3))
+    }
+
+    fn newline(&mut self) {
+        self.pos += 1;
+        self.line += 1;
+        self.line_start = self.pos;
+    }
+
+    /// Spaces only: a tab is left to saphyr.
+    fn skip_spaces(&mut self) -> Option<()> {
+        while let Some(c) = self.peek() {
+            match c {
+                b' ' => self.pos += 1,
+                b'\t' => return None,
+                _ => break,
+            }
+        }
+        Some(())
+    }
+
+    /// The rest of a line after a node: spaces, then a comment or the end of the line.
+    /// Moves to the start of the next line.
+    fn finish_line(&mut self) -> Option<()> {
+        let from = self.pos;
+        self.skip_spaces()?;
+        match self.peek() {
+            None => return Some(()),
+            Some(b'\n') => {}
+            Some(b'#') if self.pos > from || self.pos == self.line_start => self.skip_comment(),
+            Some(_) => return None,
+        }
+        if self.peek() == Some(b'\n') {
+            self.newline();
+        }
+        Some(())
+    }
+
+    fn skip_comment(&mut self) {
+        self.pos = self.b[self.pos..]
+            .iter()
+            .position(|&c| c == b'\n')
+            .map_or(self.b.len(), |i| self.pos + i);
+    }
+
+    /// From the start of a line: skips blank and comment lines, stopping at the first
+    /// content character (or the end of the text).
+    fn skip_to_content(&mut self) -> Option<()> {
+        loop {
+            self.skip_spaces()?;
+            match self.peek() {
+                None => return Some(()),
+                Some(b'\n') => self.newline(),
+                Some(b'#') => {
+                    self.skip_comment();
+                    if self.peek() == Some(b'\n') {
+                        self.newline();
+                    }
+                }
+                Some(_) => return Some(()),
+            }
+        }
+    }
+
+    /// Offset of the next token, where a block collection that ends here ends.
+    fn here_end(&self) -> usize {
+        self.pos.min(self.b.len())
+    }
+
+    fn is_dash(&self) -> bool {
+        self.peek() == Some(b'-') && is_sep(self.at(1))
+    }
+
+    /// A node starting at the cursor, inside a collection indented `n` (-1: the root).
+    /// `seq_path`/`map_path`: item paths it gets if it is a sequence / mapping.
+    fn node(
+        &mut self,
+        n: isize,
+        ctx: Ctx,
+        seq_path: Option<ItemPath>,
+        map_path: Option<ItemPath>,
+    ) -> Option<Node> {
+        let c = self.col();
+        if self.is_dash() {
+            return self.seq(c, seq_path, false);
+        }
+        let tracked = match self.peek() {
+            Some(b'[') => seq_path.is_some() || map_path.is_some(),
+            Some(b'{') => map_path.is_some(),
+            _ => false,
+        };
+        let plain = match self.peek()? {
+            b'"' | b'\'' => {
+                if self.quoted_key_ahead()? {
+                    return self.compact_mapping(c, ctx, map_path);
+                }
+                None
+            }
+            b'|' | b'>' | b'[' | b'{' => None,
+            _ => {
+                let (end, how) = self.plain(self.pos)?;
+                if let PlainEnd::Colon(_) = how {
+                    return self.compact_mapping(c, ctx, map_path);
+                }
+                Some(end)
+            }
+        };
+        self.scalar(n, plain, tracked)
+    }
+
+    /// A mapping starting at the cursor, where `ctx` allows one.
+    fn compact_mapping(&mut self, c: usize, ctx: Ctx, path: Option<ItemPath>) -> Option<Node> {
+        if ctx == Ctx::SeqItem {
+            self.mapping(c, path)
+        } else {
+            None
+        }
+    }
+
+    /// Whether the quoted scalar at the cursor is a mapping key.
+    fn quoted_key_ahead(&self) -> Option<bool> {
+        let single = self.peek() == Some(b'\'');
+        // Not closed on this line: a multi-line scalar, never a key.
+        let Some((_, after)) = self.quoted(self.pos, single) else {
+            return Some(false);
+        };
+        let mut i = after;
+        while self.b.get(i) == Some(&b' ') {
+            i += 1;
+        }
+        if self.b.get(i) == Some(&b':') {
+            return is_sep(self.b.get(i + 1)).then_some(true);
+        }
+        Some(false)
+    }
+
+    /// A plain scalar on one line from `from`: where its text ends and how it ends.
+    fn plain(&self, from: usize) -> Option<(usize, PlainEnd)> {
+        let b = self.b;
+        match b.get(from)? {
+            b'&' | b'*' | b'!' | b'|' | b'>' | b'\'' | b'"' | b'%' | b'@' | b'`' | b',' | b'['
+            | b']' | b'{' | b'}' | b'#' => return None,
+            // `-`, `?` and `:` start a plain scalar when no blank follows.
+            b'-' | b'?' | b':' if matches!(b.get(from + 1), None | Some(b' ' | b'\n' | b'\t')) => {
+                return None
+            }
+            _ => {}
+        }
+        if from == self.line_start
+            && (b[from..].starts_with(b"---") || b[from..].starts_with(b"..."))
+        {
+            return None;
+        }
+        let mut i = from;
+        let mut text_end = from;
+        loop {
+            // Most bytes are ordinary: skip them in a tight loop.
+            while b.get(i).is_some_and(|&c| !PLAIN_STOP[usize::from(c)]) {
+                i += 1;
+                text_end = i;
+            }
+            match b.get(i) {
+                None | Some(b'\n') => return Some((text_end, PlainEnd::Line)),
+                Some(b' ') => {
+                    i += 1;
+                    if b.get(i) == Some(&b'#') {
+                        return Some((text_end, PlainEnd::Line));
+                    }
+                }
+                Some(b'\t') => return None,
+                Some(b':') => match b.get(i + 1) {
+                    None | Some(b' ' | b'\n') => return Some((text_end, PlainEnd::Colon(i))),
+                    Some(b'\t') => return None,
+                    Some(_) => {
+                        i += 1;
+                        text_end = i;
+                    }
+                },
+                Some(_) => {
+                    i += 1;
+                    text_end = i;
+                }
+            }
+        }
+    }
+
+    /// A single-line quoted scalar starting at `from` (the quote): its value and the
+    /// offset after the closing quote.
+    fn quoted(&self, from: usize, single: bool) -> Option<(String, usize)> {
+        let b = self.b;
+        let quote = if single { b'\'' } else { b'"' };
+        let mut out = String::new();
+        let mut run = from + 1;
+        let mut i = from + 1;
+        loop {
+            let c = *b.get(i)?;
+            if c == b'\n' {
+                return None;
+            }
+            if c == quote {
+                if single && b.get(i + 1) == Some(&b'\'') {
+                    out.push_str(&self.text[run..=i]);
+                    i += 2;
+                    run = i;
+                    continue;
+                }
+                out.push_str(&self.text[run..i]);
+                return Some((out, i + 1));
+            }
+            if c == b'\\' && !single {
+                out.push_str(&self.text[run..i]);
+                let (ch, len) = escape(&b[i + 1..])?;
+                out.push(ch);
+                i += 1 + len;
+                run = i;
+                continue;
+            }
+            i += 1;
+        }
+    }
+
+    /// A quoted scalar at the cursor spanning lines (a value, never a key), inside a
+    /// collection indented `n`, folded as saphyr's `scan_flow_scalar` folds it: a line's
+    /// trailing blanks and the next line's indentation go, one break becomes a space, more
+    /// breaks become newlines. Continuation lines must be indented deeper than `n`; tabs and
+    /// escaped line breaks are left to saphyr. Returns the value and the offset after the
+    /// closing quote, with the line tracking moved along.
+    fn quoted_lines(&mut self, n: isize, single: bool) -> Option<(String, usize)> {
+        let min = usize::try_from(n + 1).ok()?;
+        let quote = if single { '\'' } else { '"' };
+        let text = self.text;
+        let mut out = String::new();
+        // Length of `out` without the blanks that a line break would drop.
+        let mut keep = 0;
+        let mut breaks = 0usize;
+        let mut i = self.pos + 1;
+        loop {
+            let c = text.get(i..)?.chars().next()?;
+            if breaks > 0 {
+                match c {
+                    ' ' => {
+                        i += 1;
+                        continue;
+                    }
+                    '\n' => {
+                        i += 1;
+                        breaks += 1;
+                        self.line += 1;
+                        self.line_start = i;
+                        continue;
+                    }
+                    '\t' => return None,
+                    _ if i - self.line_start < min => return None,
+                    _ => {
+                        if breaks == 1 {
+                            out.push(' ');
+                        }
+                        push_breaks(&mut out, breaks - 1);
+                        keep = out.len();
+                        breaks = 0;
+                    }
+                }
+            }
+            match c {
+                '\n' => {
+                    out.truncate(keep);
+                    breaks = 1;
+                    i += 1;
+                    self.line += 1;
+                    self.line_start = i;
+                }
+                '\t' => return None,
+                ' ' => {
+                    out.push(' ');
+                    i += 1;
+                }
+                '\'' if single && text[i + 1..].starts_with('\'') => {
+                    out.push('\'');
+                    keep = out.len();
+                    i += 2;
+                }
+                c if c == quote => return Some((out, i + 1)),
+                '\\' if !single => {
+                    let (ch, len) = escape(self.b.get(i + 1..)?)?;
+                    if text[i + 1..].starts_with('\n') {
+                        return None;
+                    }
+                    out.push(ch);
+                    keep = out.len();
+                    i += 1 + len;
+                }
+                c => {
+                    out.push(c);
+                    keep = out.len();
+                    i += c.len_utf8();
+                }
+            }
+        }
+    }
+
+    /// A scalar (or empty flow collection) at the cursor, inside a collection indented `n`;
+    /// `plain_end`: where the text of a plain scalar ends, already scanned; `tracked`: a
+    /// flow collection here would be a list's items, a list item or the root. Leaves the cursor at the next token.
+    fn scalar(&mut self, n: isize, plain_end: Option<usize>, tracked: bool) -> Option<Node> {
+        let start = self.loc();
+        let value = match self.peek()? {
+            b'|' | b'>' => {
+                let v = self.block_scalar(n)?;
+                return Some(Node {
+                    value: Value::String(v),
+                    start,
+                    end: None,
+                });
+            }
+            q @ (b'"' | b'\'') => {
+                let (s, after) = match self.quoted(self.pos, q == b'\'') {
+                    Some(one_line) => one_line,
+                    None => self.quoted_lines(n, q == b'\'')?,
+                };
+                self.pos = after;
+                Value::String(s)
+            }
+            // Items inside a list's flow collection would need positions: saphyr's job.
+            b'[' | b'{' if tracked && !matches!(self.at(1), Some(b']' | b'}')) => return None,
+            b'[' | b'{' => self.flow()?,
+            _ => {
+                let end = plain_end?;
+                let from = self.pos;
+                self.pos = end;
+                if let Some((text, end)) = self.plain_continuation(from, end, n)? {
+                    self.skip_to_content()?;
+                    return Some(Node {
+                        value: plain_value(&text)?,
+                        start,
+                        end: Some(end),
+                    });
+                }
+                let value = plain_value(&self.text[from..end])?;
+                self.finish_line()?;
+                self.skip_to_content()?;
+                return Some(Node {
+                    value,
+                    start,
+                    end: Some(end),
+                });
+            }
+        };
+        // Quoted scalars and flow collections end after the spaces and comment that follow.
+        self.skip_spaces()?;
+        if self.peek() == Some(b'#') && self.b[self.pos - 1] == b' ' {
+            self.skip_comment();
+        }
+        let end = self.pos;
+        self.finish_line()?;
+        self.skip_to_content()?;
+        Some(Node {
+            value,
+            start,
+            end: Some(end),
+        })
+    }
+
+    /// A flow collection at the cursor (`[` or `{`), on one line: scalars, nested flow
+    /// collections and, in a mapping, `key: value` pairs. Implicit keys, pairs in a
+    /// sequence, empty entries, trailing commas and JSON-style `"a":1` are left to saphyr.
+    fn flow(&mut self) -> Option<Value> {
+        self.enter()?;
+        let is_map = self.peek() == Some(b'{');
+        let close = if is_map { b'}' } else { b']' };
+        self.pos += 1;
+        self.skip_spaces()?;
+        let mut seq = Vec::new();
+        let mut map = Map::new();
+        if self.peek() != Some(close) {
+            loop {
+                if is_map {
+                    let key = self.flow_key()?;
+                    let value = self.flow_node()?;
+                    if map.insert(key, value).is_some() {
+                        return None;
+                    }
+                } else {
+                    seq.push(self.flow_node()?);
+                }
+                self.skip_spaces()?;
+                match self.peek()? {
+                    b',' => {
+                        self.pos += 1;
+                        self.skip_spaces()?;
+                        if matches!(self.peek(), Some(b']' | b'}' | b',')) {
+                            return None;
+                        }
+                    }
+                    c if c == close => break,
+                    _ => return None,
+                }
+            }
+        }
+        self.pos += 1;
+        self.depth -= 1;
+        Some(if is_map {
+            Value::Object(map)
+        } else {
+            Value::Array(seq)
+        })
+    }
+
+    /// A flow mapping key and its `: `; leaves the cursor at the value.
+    fn flow_key(&mut self) -> Option<String> {
+        let from = self.pos;
+        let key = match self.peek()? {
+            q @ (b'"' | b'\'') => {
+                let (s, after) = self.quoted(from, q == b'\'')?;
+                self.pos = after;
+                s
+            }
+            _ => {
+                let end = self.flow_plain()?;
+                let text = &self.text[from..end];
+                if text == "<<" {
+                    return None;
+                }
+                self.pos = end;
+                scalar::key_string(text).ok()?
+            }
+        };
+        self.skip_spaces()?;
+        if self.peek() != Some(b':') || self.at(1) != Some(&b' ') || self.pos - from > MAX_KEY_BYTES
+        {
+            return None;
+        }
+        self.pos += 1;
+        self.skip_spaces()?;
+        Some(key)
+    }
+
+    /// A node inside a flow collection.
+    fn flow_node(&mut self) -> Option<Value> {
+        match self.peek()? {
+            b'[' | b'{' => self.flow(),
+            q @ (b'"' | b'\'') => {
+                let (s, after) = self.quoted(self.pos, q == b'\'')?;
+                self.pos = after;
+                Some(Value::String(s))
+            }
+            _ => {
+                let end = self.flow_plain()?;
+                let value = plain_value(&self.text[self.pos..end])?;
+                self.pos = end;
+                Some(value)
+            }
+        }
+    }
+
+    /// Where a plain scalar in a flow collection ends (it must end on this line).
+    fn flow_plain(&self) -> Option<usize> {
+        let b = self.b;
+        let from = self.pos;
+        match b.get(from)? {
+            b'-' if matches!(
+                b.get(from + 1),
+                None | Some(b' ' | b'\n' | b'\t' | b',' | b'[' | b']' | b'{' | b'}')
+            ) =>
+            {
+                return None
+            }
+            b'&' | b'*' | b'!' | b'|' | b'>' | b'\'' | b'"' | b'%' | b'@' | b'`' | b',' | b'['
+            | b']' | b'{' | b'}' | b'#' | b'?' | b':' => return None,
+            _ => {}
+        }
+        let mut i = from;
+        let mut end = from;
+        loop {
+            match b.get(i) {
+                None | Some(b'\n' | b'\t' | b'#') => return None,
+                Some(b' ') => i += 1,
+                Some(b',' | b'[' | b']' | b'{' | b'}') => return Some(end),
+                Some(b':') => match b.get(i + 1) {
+                    None | Some(b' ' | b'\n' | b',' | b'[' | b']' | b'{' | b'}') => {
+                        return Some(end)
+                    }
+                    Some(_) => {
+                        i += 1;
+                        end = i;
+                    }
+                },
+                Some(_) => {
+                    i += 1;
+                    end = i;
+                }
+            }
+        }
+    }
+
+    /// Whether only spaces follow `at` up to a line break (not the end of the text).
+    fn blank_to_eol(&self, at: usize) -> bool {
+        let rest = &self.b[at..];
+        let spaces = rest.iter().take_while(|&&c| c == b' ').count();
+        rest.get(spaces) == Some(&b'\n')
+    }
+
+    /// The lines continuing a plain scalar whose first line is `from..end` (the cursor at
+    /// `end`), inside a collection indented `n`, folded as saphyr folds them: the text and
+    /// where it ends, the cursor then at the start of the line after it. `Some(None)`: no
+    /// continuation, cursor unchanged. Continuation lines must be plain text to their end
+    /// (no indicator first, no `: `, no comment, no tab), else `None`.
+    fn plain_continuation(
+        &mut self,
+        from: usize,
+        end: usize,
+        n: isize,
+    ) -> Option<Option<(String, usize)>> {
+        if n < 0 || !self.blank_to_eol(end) {
+            return Some(None);
+        }
+        let saved = (self.pos, self.line, self.line_start);
+        self.skip_spaces()?;
+        self.newline();
+        let min = usize::try_from(n + 1).ok()?;
+        let mut text: Option<String> = None;
+        let mut text_end = end;
+        let mut breaks = 0usize;
+        loop {
+            let s = self.count_spaces();
+            let at = self.pos + s;
+            match self.b.get(at) {
+                Some(b'\n') => {
+                    self.pos = at;
+                    self.newline();
+                    breaks += 1;
+                    continue;
+                }
+                None | Some(b'#') => break,
+                Some(b'\t') => return None,
+                Some(_) if s < min => break,
+                Some(_) => {}
+            }
+            let (e, PlainEnd::Line) = self.plain(at)? else {
+                return None;
+            };
+            if !self.blank_to_eol(e) && e != self.b.len() {
+                return None;
+            }
+            let out = text.get_or_insert_with(|| self.text[from..end].to_owned());
+            if breaks == 0 {
+                out.push(' ');
+            }
+            push_breaks(out, breaks);
+            out.push_str(&self.text[at..e]);
+            text_end = e;
+            breaks = 0;
+            self.pos = e;
+            self.skip_spaces()?;
+            if self.eof() {
+                break;
+            }
+            self.newline();
+        }
+        match text {
+            Some(t) => Some(Some((t, text_end))),
+            None => {
+                (self.pos, self.line, self.line_start) = saved;
+                Some(None)
+            }
+        }
+    }
+
+    /// A node after `key:` or `-` (the cursor just past the indicator), inside a collection
+    /// indented `n`. Returns the node and where the first token after the indicator is.
+    fn value(
+        &mut self,
+        n: isize,
+        ctx: Ctx,
+        seq_path: Option<ItemPath>,
+        map_path: Option<ItemPath>,
+    ) -> Option<(Node, Loc)> {
+        self.skip_spaces()?;
+        let inline = !matches!(self.peek(), None | Some(b'\n' | b'#'));
+        if inline {
+            let first = self.loc();
+            if ctx == Ctx::MapValue && self.is_dash() {
+                return None;
+            }
+            return Some((self.node(n, ctx, seq_path, map_path)?, first));
+        }
+        self.finish_line()?;
+        self.skip_to_content()?;
+        let first = self.loc();
+        if self.eof() || self.at_doc_end() {
+            return Some((empty(first), first));
+        }
+        let c = isize::try_from(self.col()).ok()?;
+        if c > n {
+            return Some((self.node(n, Ctx::SeqItem, seq_path, map_path)?, first));
+        }
+        if c == n && ctx == Ctx::MapValue && self.is_dash() {
+            return Some((self.seq(self.col(), seq_path, true)?, first));
+        }
+        Some((empty(first), first))
+    }
+
+    fn enter(&mut self) -> Option<()> {
+        self.depth += 1;
+        (self.depth <= MAX_DEPTH).then_some(())
+    }
+
+    /// A block mapping whose first key is at the cursor, at column `c`.
+    fn mapping(&mut self, c: usize, path: Option<ItemPath>) -> Option<Node> {
+        self.enter()?;
+        let start = self.loc();
+        let n = isize::try_from(c).ok()?;
+        let mut map = Map::new();
+        loop {
+            let key = self.key()?;
+            let seq_path = if key == "items" { path.clone() } else { None };
+            let (node, _) = self.value(n, Ctx::MapValue, seq_path, None)?;
+            if map.insert(key, node.value).is_some() {
+                return None;
+            }
+            if self.eof() || self.at_doc_end() || self.col() < c {
+                break;
+            }
+            if self.col() > c || self.is_dash() {
+                return None;
+            }
+        }
+        self.depth -= 1;
+        Some(Node {
+            value: Value::Object(map),
+            start,
+            end: Some(self.here_end()),
+        })
+    }
+
+    /// A mapping key at the cursor; leaves the cursor after its `:`.
+    fn key(&mut self) -> Option<String> {
+        let from = self.pos;
+        let key = match self.peek()? {
+            q @ (b'"' | b'\'') => {
+                let (s, after) = self.quoted(from, q == b'\'')?;
+                self.pos = after;
+                self.skip_spaces()?;
+                s
+            }
+            _ => {
+                let (end, PlainEnd::Colon(colon)) = self.plain(from)? else {
+                    return None;
+                };
+                let text = &self.text[from..end];
+                if text == "<<" {
+                    return None;
+                }
+                self.pos = colon;
+                scalar::key_string(text).ok()?
+            }
+        };
+        if self.peek() != Some(b':') || !is_sep(self.at(1)) || self.pos - from > MAX_KEY_BYTES {
+            return None;
+        }
+        self.pos += 1;
+        Some(key)
+    }
+
+    /// A block sequence whose first dash is at the cursor, at column `c`; `path`: the item
+    /// path prefix if it is a list's `items` (or the root).
+    fn seq(&mut self, c: usize, path: Option<ItemPath>, indentless: bool) -> Option<Node> {
+        self.enter()?;
+        let mut start = self.loc();
+        let n = isize::try_from(c).ok()?;
+        let mut items = Vec::new();
+        loop {
+            self.pos += 1;
+            let i = u32::try_from(items.len()).ok()?;
+            let item_path = path.as_ref().map(|p| with(p, i));
+            let (node, first) = self.value(n, Ctx::SeqItem, None, item_path.clone())?;
+            if indentless && i == 0 {
+                start = first;
+            }
+            if let Some(p) = item_path {
+                self.items.push((p, node.start, node.end?));
+            }
+            items.push(node.value);
+            if self.eof() || self.at_doc_end() || self.col() < c {
+                break;
+            }
+            if self.col() > c {
+                return None;
+            }
+            if !self.is_dash() {
+                if indentless {
+                    break;
+                }
+                return None;
+            }
+        }
+        self.depth -= 1;
+        Some(Node {
+            value: Value::Array(items),
+            start,
+            end: Some(self.here_end()),
+        })
+    }
+
+    /// A literal or folded block scalar whose header is at the cursor, inside a collection
+    /// indented `n`; as saphyr's `scan_block_scalar` builds it. Leaves the cursor at the
+    /// next token.
+    fn block_scalar(&mut self, n: isize) -> Option<String> {
+        let folded = self.peek() == Some(b'>');
+        self.pos += 1;
+        let chomp = match self.peek() {
+            Some(b'-') => Some(false),
+            Some(b'+') => Some(true),
+            _ => None,
+        };
+        if chomp.is_some() {
+            self.pos += 1;
+        }
+        if !matches!(self.peek(), None | Some(b' ' | b'\n')) || n < 0 {
+            return None;
+        }
+        self.finish_line()?;
+        if self.eof() {
+            return None;
+        }
+        // Leading empty lines, then the first content line sets the indentation.
+        let mut breaks = 0usize;
+        let mut max_spaces = 0usize;
+        let spaces = loop {
+            let s = self.count_spaces();
+            max_spaces = max_spaces.max(s);
+            match self.b.get(self.pos + s) {
+                Some(b'\n') => {
+                    self.pos += s;
+                    self.newline();
+                    breaks += 1;
+                }
+                None | Some(b'\t') => return None,
+                Some(_) => break s,
+            }
+        };
+        let indent = max_spaces.max(usize::try_from(n + 1).ok()?);
+        if spaces != indent {
+            return None;
+        }
+        let mut out = String::new();
+        let mut leading_break = false;
+        let mut leading_blank = false;
+        let mut at_eof_col = None;
+        loop {
+            // At a content line, `indent` spaces in.
+            self.pos += indent;
+            let line_end = self.b[self.pos..]
+                .iter()
+                .position(|&c| c == b'\n')
+                .map_or(self.b.len(), |i| self.pos + i);
+            let trailing_blank = matches!(self.peek(), Some(b' ' | b'\t'));
+            if folded && leading_break && !leading_blank && !trailing_blank {
+                if breaks == 0 {
+                    out.push(' ');
+                }
+            } else if leading_break {
+                out.push('\n');
+            }
+            push_breaks(&mut out, breaks);
+            leading_blank = trailing_blank;
+            out.push_str(&self.text[self.pos..line_end]);
+            self.pos = line_end;
+            if self.eof() {
+                leading_break = false;
+                breaks = 0;
+                at_eof_col = Some(self.col());
+                break;
+            }
+            self.newline();
+            leading_break = true;
+            breaks = 0;
+            // Empty lines, then either another content line or the end of the scalar.
+            loop {
+                let s = self.count_spaces().min(indent);
+                match self.b.get(self.pos + s) {
+                    Some(b'\n') => {
+                        self.pos += s;
+                        self.newline();
+                        breaks += 1;
+                    }
+                    None => {
+                        at_eof_col = Some(s);
+                        break;
+                    }
+                    Some(b'\t') if s < indent => return None,
+                    Some(_) => break,
+                }
+            }
+            if at_eof_col.is_some() || self.count_spaces() < indent {
+                break;
+            }
+        }
+        if chomp != Some(false) {
+            if leading_break {
+                out.push('\n');
+            }
+            if at_eof_col.is_some_and(|col| col >= indent.max(1)) {
+                out.push('\n');
+            }
+        }
+        if chomp == Some(true) {
+            push_breaks(&mut out, breaks);
+        }
+        if at_eof_col.is_some() {
+            self.pos = self.b.len();
+        }
+        // The cursor is at the start of the line that ended the scalar.
+        self.skip_to_content()?;
+        Some(out)
+    }
+
+    fn count_spaces(&self) -> usize {
+        self.b[self.pos..]
+            .iter()
+            .take_while(|&&c| c == b' ')
+            .count()
+    }
+}
+
+fn push_breaks(out: &mut String, k: usize) {
+    for _ in 0..k {
+        out.push('\n');
+    }
+}
+
+fn empty(at: Loc) -> Node {
+    Node {
+        value: Value::Null,
+        start: at,
+        end: None,
+    }
+}
+
+fn with(prefix: &[u32], i: u32) -> ItemPath {
+    let mut p = Vec::with_capacity(prefix.len() + 1);
+    p.extend_from_slice(prefix);
+    p.push(i);
+    p
+}
+
+/// A plain scalar's value, as `yaml.rs` resolves it; `None` where saphyr's path errs.
+fn plain_value(text: &str) -> Option<Value> {
+    match scalar::resolve(text) {
+        scalar::Plain::Str => Some(Value::String(text.to_owned())),
+        p => scalar::to_json(p, text).ok(),
+    }
+}
+
+/// A double-quoted escape after its backslash: the character and how many bytes it took.
+fn escape(b: &[u8]) -> Option<(char, usize)> {
+    let simple = match b.first()? {
+        b'0' => '\0',
+        b'a' => '\x07',
+        b'b' => '\x08',
+        b't' | b'\t' => '\t',
+        b'n' => '\n',
+        b'v' => '\x0b',
+        b'f' => '\x0c',
+        b'r' => '\r',
+        b'e' => '\x1b',
+        b' ' => ' ',
+        b'"' => '"',
+        b'/' => '/',
+        b'\\' => '\\',
+        b'N' => '\u{85}',
+        b'_' => '\u{a0}',
+        b'L' => '\u{2028}',
+        b'P' => '\u{2029}',
+        b'x' => return hex(b, 2),
+        b'u' => return hex(b, 4),
+        b'U' => return hex(b, 8),
+        _ => return None,
+    };
+    Some((simple, 1))
+}
+
+fn hex(b: &[u8], digits: usize) -> Option<(char, usize)> {
+    let h = b.get(1..=digits)?;
+    let mut v = 0u32;
+    for &c in h {
+        v = (v << 4) | char::from(c).to_digit(16)?;
+    }
+    Some((char::from_u32(v)?, 1 + digits))
+}

@@ -1,0 +1,624 @@
+//! The fast YAML path either declines or gives exactly what saphyr's path gives: value,
+//! root position and every list item's position. Checked on generated kubectl-style
+//! documents, on random edits of them, on hand-picked edge cases and on every YAML file of
+//! the corpora, fixtures and sample cluster.
+
+#[path = "../examples/gen_corpus.rs"]
+mod gen_corpus;
+
+use std::path::{Path, PathBuf};
+
+use kubesift::model::load::{yaml_equivalence_probe, YamlProbe};
+use proptest::prelude::*;
+
+/// Asserts both paths agree wherever the fast one answers; returns (taken, documents).
+fn check(text: &str) -> (usize, usize) {
+    let probes = yaml_equivalence_probe(text);
+    let mut taken = 0;
+    for YamlProbe { line, fast, saphyr } in &probes {
+        if let Some(fast) = fast {
+            taken += 1;
+            assert_eq!(
+                Ok(fast),
+                saphyr.as_ref(),
+                "fast path differs from saphyr on the document at line {line} of:\n{text}"
+            );
+        }
+    }
+    (taken, probes.len())
+}
+
+/// The fast path takes `text` (every document) and agrees.
+fn takes(text: &str) {
+    let (taken, total) = check(text);
+    assert_eq!(taken, total, "fast path declined a document of:\n{text}");
+}
+
+/// The fast path declines `text` (its only document).
+fn declines(text: &str) {
+    let probes = yaml_equivalence_probe(text);
+    assert!(
+        probes.iter().all(|p| p.fast.is_none()),
+        "fast path took:\n{text}"
+    );
+}
+
+#[test]
+fn kubectl_style_documents_are_taken() {
+    takes("apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  labels:\n    app: web\nspec:\n  containers:\n  - name: c\n    image: nginx:1.25\n    ports:\n    - containerPort: 80\n      protocol: TCP\n");
+    takes("apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: x\n  data:\n    a: \"1\"\n    b: 'it''s'\n- kind: List\n  items:\n  - kind: Secret\n    metadata: {}\n\n  # trailing comment\n- [] # flow\n- \"q\"   # c\n- plain\nmetadata:\n  resourceVersion: \"\"\n");
+    takes("# header\n---\n- a: 1\n  b: []\n- - x\n  - y\n-\n  k: v\n...\n");
+    takes("--- # x\n  a: 1\n  b:\n  - c\n  \n  ");
+    takes("a: |\n  line 1\n\n    more\n  last\nb: >-\n  folded\n  text\n\n  para\n   indented\n  end\nc: |+\n  keep\n\n\nd: x\n");
+    takes("a: |\n  x");
+    takes("a: |\n  x\n  ");
+    takes("a: \"\\t\\u00e9\\x41\\U0001F600\\N\\_\\L\\P\\0\\e\\/\\\\ \\\"\"\nb: yes\nc: 0x1F\nd: 017\ne: 1_000\nf: 1.0\ng: ~\nh:\ni: 2024-01-01\nyes: 1\n1: one\n");
+    takes("a: x\n---\nb: y\n---\n---\n# only\n...\n");
+    takes("ключ: значение ✓\nitems:\n- ä: 1\n");
+    takes("args: [\"--a=1\", '--b', c, 2, yes]\nsel: { app: web, tier: [x, {y: 1.5}] }\ne: [ ]\n");
+    takes("items:\n- a: [x, y]\n  items: {b: [1]}\n");
+    takes("a: 'multi\n  line ''q''  \n\n  x'\nb: \"d\\u00e9\n  e\"\nr: :node:sum\n");
+    takes("a: multi\n line\n\n   more \nb:\n  own\n  line\nitems:\n- one\n  two\n- k: v\n    w\n  x: 1\n");
+}
+
+#[test]
+fn the_rest_is_declined() {
+    for t in [
+        "a: &x 1\nb: *x\n",
+        "a: !!str 1\n",
+        "<<: {a: 1}\n",
+        "a: [1,\n  2]\n",
+        "a: {b: 1,\n  c: 2}\n",
+        "a: [1, 2,]\n",
+        "a: {b}\n",
+        "a: [b: 1]\n",
+        "items: [a]\n",
+        "- [a]\n",
+        "{a: 1}\n",
+        "a: multi\n  - line\n",
+        "a: multi\n  li: ne\n",
+        "- multi\n  line # c\n",
+        "a: \"multi\\\n  line\"\n",
+        "\"multi\n line\": x\n",
+        "a:\n\t- x\n",
+        "%YAML 1.1\n---\na: 1\n",
+        "? a\n: b\n",
+        "a: 1\na: 2\n",
+        "a: .nan\n",
+        "~: 1\n",
+        "a: |2\n   x\n",
+        "a: 1\r\nb: 2\r\n",
+        "a: b: c\n",
+        "a: - b\n",
+        "- |\n  x\n",
+    ] {
+        declines(t);
+    }
+    // Deep nesting goes to saphyr, which refuses beyond its bound.
+    declines(&"- ".repeat(1000));
+}
+
+#[test]
+fn hand_picked_edges_agree() {
+    for t in [
+        "",
+        "# c\n",
+        "---\n",
+        "--- null\n",
+        "null\n",
+        "plain\n",
+        "\"q\"\n",
+        "[]\n",
+        "{}\n",
+        "- \n- b\n",
+        "items:\n-\n- b\n",
+        "items:\n- a\n  b\n",
+        "a: 'x'#c\n",
+        "a: \"x\"  : y\n",
+        "\"a\": 1\n'b' : 2\n",
+        "\"a\":1\n",
+        "a:b: c\n",
+        "a #b: c\n",
+        "-x: 1\n",
+        "a: -\n",
+        "a: |\n\n  x\n",
+        "a: |\n    \n  x\n",
+        "a: |\n  \tx\n",
+        "a: |\n \tx\n",
+        "a: |-\n  x\n\n",
+        "a: |+\n  x\n\n  ",
+        "a: >\n  a\n  b\n\n\n  c\n   d\n  e\n",
+        "a: >+\n\n",
+        "a: |\nb: 1\n",
+        "- a: |\n    x\n  b: 2\n",
+        "a:\n  - x\n  b: 1\n",
+        "a:\n- x\nb: 1\n",
+        "a:\n  x\nb: 1\n",
+        "  a: 1\nb: 2\n",
+        "a: 1\n...\n",
+        "a: 1\n... # c\n",
+        "a: \"\\q\"\n",
+        "a: \"\\ud800\"\n",
+        "a: x\t# c\n",
+        "a: 'x' \t# c\n",
+        "k: v\n \n\t\n",
+        "- - - a\n    - b\n  - c\n- d\n",
+        "items:\n  - a: 1\n  - b: 2\n",
+        "kind: List\nitems:\n- kind: List\n  items: []\n- kind: List\n  items:\n  -   x: 1\n",
+        "items: {}\n",
+        "- [] # x\n- {}\n",
+        "a: 1 # c\nb: 2 #c\nc: 3#c\n",
+        "? \n",
+        "a: ]\n",
+        "a: ,x\n",
+        "a: `x\n",
+        "a: @x\n",
+        "a: %x\n",
+        "a: x,y[z]{w}\n",
+        "- ---\n",
+        "---x: 1\n",
+        "a: 0é1F\nb: -0xé\n",
+        "a: 0o17\nb: 0b101\nc: +.inf\nd: -0\ne: 1e400\nf: 18446744073709551616\n",
+    ] {
+        check(t);
+    }
+}
+
+// ---- generated documents ----
+
+#[derive(Clone, Debug)]
+enum Node {
+    Scalar(String),
+    Block(String, Vec<String>),
+    Map(Vec<(String, Node, bool)>),
+    Seq(Vec<Node>, bool),
+}
+
+fn key() -> impl Strategy<Value = String> {
+    prop::sample::select(vec![
+        "a",
+        "b",
+        "name",
+        "items",
+        "kind",
+        "metadata",
+        "spec",
+        "a b",
+        "\"items\"",
+        "'q k'",
+        "\"x:y\"",
+        "yes",
+        "1",
+        "0x10",
+        "1.5",
+        "ключ",
+        "k-8s.io/name",
+        "-k",
+        "~",
+        "\"\"",
+        "\"\\u00e9\"",
+        "app.kubernetes.io/part-of",
+        "a#b",
+    ])
+    .prop_map(str::to_owned)
+}
+
+fn scalar() -> impl Strategy<Value = String> {
+    prop::sample::select(vec![
+        "0",
+        "-12",
+        "+7",
+        "0x1F",
+        "017",
+        "089",
+        "1_000",
+        "1.5",
+        "1.0",
+        "1e3",
+        ".5",
+        ".nan",
+        ".inf",
+        "-.Inf",
+        "yes",
+        "No",
+        "on",
+        "OFF",
+        "y",
+        "n",
+        "true",
+        "False",
+        "~",
+        "null",
+        "NULL",
+        "2024-01-01T00:00:00Z",
+        "plain text",
+        "a:b",
+        "a #b",
+        "http://x.y/z?q=1#f",
+        "\"quoted \\t esc \\u00e9 \\x41\"",
+        "'it''s'",
+        "\"\"",
+        "''",
+        "ünïcode ✓",
+        "[]",
+        "{}",
+        "-1",
+        "-x",
+        "a,b[c]{d}",
+        "\"a: b\"",
+        "' # no comment'",
+        "\"\\\"\"",
+        "x  ",
+        "9223372036854775808",
+        "18446744073709551615",
+        "0.0000001",
+        "'multi word'",
+        "\"tab\there\"",
+        "a'b",
+        "a\"b",
+        "*",
+        "[a, b]",
+        "[\"x\", 'y', 1, yes, ~]",
+        "{a: 1, b: [x]}",
+        "[a: b]",
+        "{a, b: c}",
+        "[a,]",
+        "[ ]",
+        "{ }",
+        "[http://x:80/]",
+        "{\"a\":1}",
+        "[1, [2, {c: d}]]",
+        "[a #c]",
+        "[-1, -x, - ]",
+        "{a: 1, a: 2}",
+        "{ \"k\" : v }",
+        "[a b, c  ]",
+        "[,]",
+        "[a,,b]",
+        "{a: b: c}",
+        "[a]:",
+        "[.nan]",
+        "{<<: x}",
+        "[x] # c",
+        "{yes: no, 1: 0x10}",
+        "[a'b, \"c\\\"\"]",
+        "{items: [a, {items: [b]}]}",
+        // Multi-line: `\n` continues one column deeper than the collection, `\u{b}` at
+        // its column (which ends the scalar).
+        "multi\nline",
+        "a\n\nb  \n  c",
+        "x\n- y",
+        "k\nv: w",
+        "1\n2",
+        "p\n#c",
+        "p #c\nq",
+        "end\u{b}next",
+        "t\nu\n\n\nv",
+        "\"q\nr\"",
+        "'long\n  wrapped  \n\n text'",
+        "\"esc\\t \n \\u00e9 \\\n x\"",
+        "'a\u{b}b'",
+        "\"x\n\"",
+        "':' #",
+        ":colon:sum",
+        "?q",
+        ":",
+        "-:",
+    ])
+    .prop_map(str::to_owned)
+}
+
+fn block() -> impl Strategy<Value = Node> {
+    let header = prop::sample::select(vec!["|", "|-", "|+", ">", ">-", ">+", "| # c"]);
+    let line = prop::sample::select(vec![
+        "line",
+        "  indented",
+        "",
+        "tab\there",
+        "# not a comment",
+        "x: y",
+        "- z",
+        "   ",
+    ]);
+    (header, prop::collection::vec(line, 1..6))
+        .prop_map(|(h, ls)| Node::Block(h.to_owned(), ls.into_iter().map(str::to_owned).collect()))
+}
+
+fn node() -> impl Strategy<Value = Node> {
+    let leaf = prop_oneof![4 => scalar().prop_map(Node::Scalar), 1 => block()];
+    leaf.prop_recursive(5, 48, 5, |inner| {
+        prop_oneof![
+            prop::collection::vec((key(), inner.clone(), any::<bool>()), 0..5).prop_map(Node::Map),
+            (prop::collection::vec(inner, 0..4), any::<bool>()).prop_map(|(v, b)| Node::Seq(v, b)),
+        ]
+    })
+}
+
+/// A scalar's text with its line breaks indented for a collection at `indent`.
+fn scalar_text(out: &mut String, s: &str, indent: usize) {
+    for c in s.chars() {
+        match c {
+            '\n' => {
+                out.push('\n');
+                pad(out, indent + 1);
+            }
+            '\u{b}' => {
+                out.push('\n');
+                pad(out, indent);
+            }
+            c => out.push(c),
+        }
+    }
+}
+
+fn pad(out: &mut String, n: usize) {
+    out.extend(std::iter::repeat_n(' ', n));
+}
+
+fn render_block(out: &mut String, header: &str, lines: &[String], indent: usize) {
+    out.push(' ');
+    out.push_str(header);
+    out.push('\n');
+    for l in lines {
+        if !l.is_empty() {
+            pad(out, indent);
+            out.push_str(l);
+        }
+        out.push('\n');
+    }
+}
+
+/// After `key:`; the mapping is at `indent`.
+fn render_value(out: &mut String, v: &Node, indent: usize) {
+    match v {
+        Node::Scalar(s) => {
+            out.push(' ');
+            scalar_text(out, s, indent);
+            out.push('\n');
+        }
+        Node::Block(h, ls) => render_block(out, h, ls, indent + 2),
+        Node::Map(e) if e.is_empty() => out.push_str(" {}\n"),
+        Node::Seq(e, _) if e.is_empty() => out.push_str(" []\n"),
+        Node::Map(e) => {
+            out.push('\n');
+            render_map(out, e, indent + 2, false);
+        }
+        Node::Seq(e, indentless) => {
+            out.push('\n');
+            render_seq(out, e, if *indentless { indent } else { indent + 2 }, false);
+        }
+    }
+}
+
+/// `inline`: the first entry continues the current line (after `- `).
+fn render_map(out: &mut String, entries: &[(String, Node, bool)], indent: usize, inline: bool) {
+    for (i, (k, v, comment)) in entries.iter().enumerate() {
+        if !(inline && i == 0) {
+            if *comment {
+                pad(out, indent);
+                out.push_str("# note\n\n");
+            }
+            pad(out, indent);
+        }
+        out.push_str(k);
+        out.push(':');
+        render_value(out, v, indent);
+    }
+}
+
+fn render_seq(out: &mut String, items: &[Node], indent: usize, inline: bool) {
+    for (i, v) in items.iter().enumerate() {
+        if !(inline && i == 0) {
+            pad(out, indent);
+        }
+        out.push('-');
+        match v {
+            Node::Scalar(s) => {
+                out.push(' ');
+                scalar_text(out, s, indent);
+                out.push('\n');
+            }
+            Node::Block(h, ls) => render_block(out, h, ls, indent + 2),
+            Node::Map(e) if e.is_empty() => out.push_str(" {}\n"),
+            Node::Seq(e, _) if e.is_empty() => out.push_str(" []\n"),
+            Node::Map(e) => {
+                out.push(' ');
+                render_map(out, e, indent + 2, true);
+            }
+            Node::Seq(e, own_line) if *own_line => {
+                out.push('\n');
+                render_seq(out, e, indent + 2, false);
+            }
+            Node::Seq(e, _) => {
+                out.push(' ');
+                render_seq(out, e, indent + 2, true);
+            }
+        }
+    }
+}
+
+fn document() -> impl Strategy<Value = String> {
+    let list = prop::collection::vec(
+        prop::collection::vec((key(), node(), any::<bool>()), 0..5),
+        0..4,
+    )
+    .prop_map(|items| {
+        let mut out = String::from("apiVersion: v1\nkind: List\nitems:\n");
+        let items: Vec<Node> = items.into_iter().map(Node::Map).collect();
+        render_seq(&mut out, &items, 0, false);
+        out
+    });
+    let object = prop::collection::vec((key(), node(), any::<bool>()), 1..6).prop_map(|e| {
+        let mut out = String::from("apiVersion: v1\nkind: ConfigMap\n");
+        render_map(&mut out, &e, 0, false);
+        out
+    });
+    let any_root = node().prop_map(|n| {
+        let mut out = String::new();
+        match &n {
+            Node::Map(e) if !e.is_empty() => render_map(&mut out, e, 0, false),
+            Node::Seq(e, _) if !e.is_empty() => render_seq(&mut out, e, 0, false),
+            Node::Block(..) => {}
+            Node::Scalar(s) => scalar_text(&mut out, s, 0),
+            _ => out.push_str("{}\n"),
+        }
+        out
+    });
+    let doc = prop_oneof![3 => list, 3 => object, 1 => any_root];
+    let prefix = prop::sample::select(vec!["", "---\n", "# c\n---\n", "--- # c\n", "\n"]);
+    let suffix = prop::sample::select(vec!["", "...\n", "\n# end\n", "  \n"]);
+    (prefix, prop::collection::vec(doc, 1..3), suffix).prop_map(|(p, docs, s)| {
+        let mut out = p.to_owned();
+        out.push_str(&docs.join("---\n"));
+        out.push_str(s);
+        out
+    })
+}
+
+/// Random edits at character boundaries with YAML-significant characters.
+fn mutate(text: &str, edits: &[(usize, usize, u8)]) -> String {
+    const CHARS: &[&str] = &[
+        " ", "\n", ":", "-", "#", "\"", "'", "\t", "|", ">", "a", "[", "{", "&", "*", "!", "\\",
+        "?", "%", ",", "  ", "- ", ": ", "\r", "\u{feff}", "é", "...\n", "---\n", "1",
+    ];
+    let mut s = text.to_owned();
+    for &(at, what, op) in edits {
+        if s.is_empty() {
+            s.push('a');
+        }
+        let mut at = at % (s.len() + 1);
+        while !s.is_char_boundary(at) {
+            at -= 1;
+        }
+        let ins = CHARS[what % CHARS.len()];
+        match op % 3 {
+            0 => s.insert_str(at, ins),
+            1 => {
+                if let Some(c) = s[at..].chars().next() {
+                    s.replace_range(at..at + c.len_utf8(), "");
+                }
+            }
+            _ => {
+                if let Some(c) = s[at..].chars().next() {
+                    s.replace_range(at..at + c.len_utf8(), ins);
+                }
+            }
+        }
+    }
+    s
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn generated_documents_agree(text in document()) {
+        check(&text);
+    }
+
+    #[test]
+    fn edited_documents_agree(
+        text in document(),
+        edits in prop::collection::vec((any::<usize>(), any::<usize>(), any::<u8>()), 1..4),
+    ) {
+        check(&mutate(&text, &edits));
+    }
+}
+
+// ---- corpora ----
+
+fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        let Ok(ft) = e.file_type() else { continue };
+        if ft.is_dir() {
+            yaml_files(&p, out);
+        } else if ft.is_file()
+            && p.extension()
+                .is_some_and(|x| x.eq_ignore_ascii_case("yaml") || x.eq_ignore_ascii_case("yml"))
+        {
+            out.push(p);
+        }
+    }
+}
+
+/// (taken, documents) over the YAML files under `dirs`.
+fn check_dirs(dirs: &[PathBuf]) -> (usize, usize) {
+    let mut files = Vec::new();
+    for d in dirs {
+        yaml_files(d, &mut files);
+    }
+    let (mut taken, mut total) = (0, 0);
+    for f in &files {
+        let Ok(text) = std::fs::read_to_string(f) else {
+            continue;
+        };
+        let body = text.strip_prefix('\u{feff}').unwrap_or(&text);
+        let (t, n) = check(body);
+        taken += t;
+        total += n;
+    }
+    (taken, total)
+}
+
+#[test]
+fn corpora_agree() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut dirs = vec![
+        root.join("tests/fixtures"),
+        root.join("sample-cluster"),
+        PathBuf::from("/work/shared/corpora"),
+    ];
+    if let Some(extra) = std::env::var_os("KUBESIFT_EQUIV_DIR") {
+        dirs.push(PathBuf::from(extra));
+    }
+    let (taken, total) = check_dirs(&dirs);
+    println!(
+        "fast path took {taken} of {total} YAML documents ({:.1} %) in {dirs:?}",
+        100.0 * taken as f64 / total.max(1) as f64
+    );
+    assert!(total > 0);
+}
+
+#[test]
+fn generated_corpus_is_mostly_fast() {
+    let (files, _) = gen_corpus::corpus(3000, 7);
+    let (mut taken, mut total) = (0, 0);
+    for f in files
+        .iter()
+        .filter(|f| f.format != gen_corpus::Format::JsonList)
+    {
+        let (t, n) = check(&f.text);
+        taken += t;
+        total += n;
+    }
+    let share = taken as f64 / total.max(1) as f64;
+    println!(
+        "fast path took {taken} of {total} generated YAML documents ({:.1} %)",
+        100.0 * share
+    );
+    assert!(share >= 0.95, "{taken} of {total}");
+}
+
+/// The generated documents exercise the fast path, not only the fallback.
+#[test]
+fn generated_documents_mostly_reach_the_fast_path() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let strategy = document();
+    let (mut taken, mut total) = (0, 0);
+    for _ in 0..500 {
+        let Ok(tree) = strategy.new_tree(&mut runner) else {
+            continue;
+        };
+        let (t, n) = check(&tree.current());
+        taken += t;
+        total += n;
+    }
+    println!("fast path took {taken} of {total} generated documents");
+    assert!(taken * 4 >= total, "{taken} of {total}");
+}
