@@ -65,16 +65,16 @@ pub enum RawKind<'a> {
     Object(RawObject<'a>),
 }
 
-/// A borrowed array.
-#[derive(Clone, Copy)]
+/// A borrowed array (`Default`: the empty array).
+#[derive(Clone, Copy, Default)]
 pub struct RawArray<'a> {
     len: usize,
     /// The items, back to back.
     body: &'a [u8],
 }
 
-/// A borrowed object (map with string keys).
-#[derive(Clone, Copy)]
+/// A borrowed object (map with string keys; `Default`: the empty object).
+#[derive(Clone, Copy, Default)]
 pub struct RawObject<'a> {
     len: usize,
     /// The entries, back to back.
@@ -276,6 +276,79 @@ impl Raw {
     }
 }
 
+/// Encodes a container from its items' encoded bytes.
+fn container_bytes(tag: u8, count: usize, items: &[u8]) -> Vec<u8> {
+    let mut head = Vec::with_capacity(20);
+    put_varint(&mut head, count as u64);
+    let body = head.len() + items.len();
+    let mut out = Vec::with_capacity(1 + varint_len(body as u64) + body);
+    out.push(tag);
+    put_varint(&mut out, body as u64);
+    out.extend_from_slice(&head);
+    out.extend_from_slice(items);
+    out
+}
+
+fn object_bytes<'k>(entries: impl IntoIterator<Item = (&'k str, RawRef<'k>)>) -> Vec<u8> {
+    let mut items = Vec::new();
+    let mut count = 0;
+    for (k, v) in entries {
+        put_varint(&mut items, k.len() as u64);
+        items.extend_from_slice(k.as_bytes());
+        items.extend_from_slice(v.bytes);
+        count += 1;
+    }
+    container_bytes(OBJECT, count, &items)
+}
+
+impl Raw {
+    /// An object of these entries in the order given (pass keys sorted, as serde_json's
+    /// map keeps them), copying the values' encodings.
+    pub fn object<'k>(entries: impl IntoIterator<Item = (&'k str, RawRef<'k>)>) -> Raw {
+        Raw(Arc::from(object_bytes(entries)))
+    }
+
+    /// An array of these items, copying their encodings.
+    pub fn array<'k>(items: impl IntoIterator<Item = RawRef<'k>>) -> Raw {
+        let mut body = Vec::new();
+        let mut count = 0;
+        for item in items {
+            body.extend_from_slice(item.bytes);
+            count += 1;
+        }
+        Raw(Arc::from(container_bytes(ARRAY, count, &body)))
+    }
+
+    /// A string value.
+    pub fn string(s: &str) -> Raw {
+        let mut out = Vec::with_capacity(1 + varint_len(s.len() as u64) + s.len());
+        write_str(STRING, s, &mut out);
+        Raw(Arc::from(out))
+    }
+
+    /// This object with `self[object][key] = value` (the key replaced, or inserted in sorted
+    /// position); `self` unchanged (shared) when it is not an object or `self[object]` is
+    /// not an object.
+    pub fn with_member(&self, object: &str, key: &str, value: RawRef<'_>) -> Raw {
+        let Some(top) = self.view().as_object() else {
+            return self.clone();
+        };
+        let Some(inner) = top.get(object).and_then(RawRef::as_object) else {
+            return self.clone();
+        };
+        let mut entries: Vec<(&str, RawRef<'_>)> =
+            inner.iter().filter(|(k, _)| *k != key).collect();
+        let at = entries.partition_point(|(k, _)| *k < key);
+        entries.insert(at, (key, value));
+        let inner = object_bytes(entries);
+        let inner = RawRef { bytes: &inner };
+        Raw::object(
+            top.iter()
+                .map(|(k, v)| (k, if k == object { inner } else { v })),
+        )
+    }
+}
+
 impl From<&Value> for Raw {
     fn from(v: &Value) -> Raw {
         Raw::from_value(v)
@@ -309,7 +382,7 @@ impl<'a> RawRef<'a> {
     }
 
     /// A view of `null` (what a missing value prints as).
-    pub fn null() -> RawRef<'static> {
+    pub fn null() -> RawRef<'a> {
         RawRef {
             bytes: Self::NULL_BYTES,
         }
