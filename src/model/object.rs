@@ -1,6 +1,5 @@
 //! The object model: one Kubernetes object read from a manifest, its identity and source.
 
-use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
@@ -11,7 +10,7 @@ use super::raw::{Raw, RawRef};
 pub type Str = Arc<str>;
 
 /// Labels (and annotations) of an object, sorted by key.
-pub type Labels = BTreeMap<Str, Str>;
+pub type Labels = super::strmap::StrMap;
 
 /// Identity of an object: version is deliberately not part of it (apps/v1 and
 /// apps/v1beta1 Deployments named `web` are the same object).
