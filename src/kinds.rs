@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use serde_json::Value;
+use crate::model::RawRef;
 
 use crate::model::Str;
 
@@ -226,30 +226,30 @@ impl KindRegistry {
     }
 
     /// Registers the kind a `CustomResourceDefinition` object declares.
-    pub fn register_crd(&mut self, crd: &Value) -> Result<(), String> {
+    pub fn register_crd(&mut self, crd: RawRef<'_>) -> Result<(), String> {
         let spec = crd
             .get("spec")
             .ok_or("CustomResourceDefinition has no spec")?;
         let names = spec
             .get("names")
             .ok_or("CustomResourceDefinition has no spec.names")?;
-        let field = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
+        let field = |v: RawRef<'_>, k: &str| v.get(k).and_then(RawRef::as_str).map(str::to_owned);
         let group = field(spec, "group").ok_or("CustomResourceDefinition has no spec.group")?;
         let kind = field(names, "kind").ok_or("CustomResourceDefinition has no spec.names.kind")?;
         let plural = field(names, "plural").unwrap_or_else(|| guess_plural(&kind));
         let singular = field(names, "singular").unwrap_or_else(|| kind.to_ascii_lowercase());
-        let strings = |v: Option<&Value>| -> Vec<Str> {
-            v.and_then(Value::as_array)
-                .map(|a| a.iter().filter_map(Value::as_str).map(Str::from).collect())
+        let strings = |v: Option<RawRef<'_>>| -> Vec<Str> {
+            v.and_then(RawRef::as_array)
+                .map(|a| a.iter().filter_map(RawRef::as_str).map(Str::from).collect())
                 .unwrap_or_default()
         };
         let version = spec
             .get("versions")
-            .and_then(Value::as_array)
+            .and_then(RawRef::as_array)
             .and_then(|vs| {
                 let storage = vs
                     .iter()
-                    .find(|v| v.get("storage") == Some(&Value::Bool(true)));
+                    .find(|v| v.get("storage").and_then(RawRef::as_bool) == Some(true));
                 storage.or(vs.first()).and_then(|v| field(v, "name"))
             })
             .or_else(|| field(spec, "version"))
@@ -416,13 +416,15 @@ mod tests {
                 "names": {"kind": "Warehouse", "plural": "warehouses", "singular": "warehouse", "shortNames": ["wh"], "categories": ["all"]},
                 "versions": [{"name": "v1alpha1", "storage": false}, {"name": "v1", "storage": true}]}
         });
-        reg.register_crd(&crd).unwrap();
+        reg.register_crd(crate::model::Raw::from(&crd).view())
+            .unwrap();
         let k = reg.get("shop.example.com", "Warehouse").unwrap();
         assert!(!k.namespaced);
         assert_eq!(&*k.version, "v1");
         assert_eq!(&*reg.resolve("wh")[0].kind, "Warehouse");
         assert!(reg.resolve("all").iter().any(|k| &*k.kind == "Warehouse"));
-        assert!(reg.register_crd(&serde_json::json!({"spec": {}})).is_err());
+        let no_names = crate::model::Raw::from(serde_json::json!({"spec": {}}));
+        assert!(reg.register_crd(no_names.view()).is_err());
     }
 
     #[test]

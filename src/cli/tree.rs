@@ -11,7 +11,7 @@ use super::{paths_or_cwd, LoadArgs};
 use crate::graph::tree::{Direction, Tree, TreeOptions};
 use crate::graph::{EdgeKind, Graph};
 use crate::model::load::load_paths;
-use crate::model::{Inventory, Object};
+use crate::model::{Inventory, Object, RawRef};
 
 /// Output format of `tree`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -102,7 +102,7 @@ pub fn status(o: &Object) -> String {
     if let Some(phase) = o.get_str("status.phase") {
         return phase.into();
     }
-    let int = |p: &str| o.get_path(p).and_then(Value::as_i64);
+    let int = |p: &str| o.get_path(p).and_then(RawRef::as_i64);
     if let Some(desired) = int("status.desiredNumberScheduled") {
         return format!("{}/{desired}", int("status.numberReady").unwrap_or(0));
     }
@@ -110,11 +110,11 @@ pub fn status(o: &Object) -> String {
         let desired = int("spec.replicas").unwrap_or(1);
         return format!("{}/{desired}", int("status.readyReplicas").unwrap_or(0));
     }
-    let conditions = o.get_path("status.conditions").and_then(Value::as_array);
+    let conditions = o.get_path("status.conditions").and_then(RawRef::as_array);
     for c in conditions.into_iter().flatten() {
-        let ty = c.get("type").and_then(Value::as_str);
+        let ty = c.get("type").and_then(RawRef::as_str);
         if matches!(ty, Some("Ready" | "Available")) {
-            let ok = c.get("status").and_then(Value::as_str) == Some("True");
+            let ok = c.get("status").and_then(RawRef::as_str) == Some("True");
             let ty = ty.unwrap_or_default();
             return if ok { ty.into() } else { format!("Not{ty}") };
         }

@@ -1,11 +1,9 @@
 //! Lifecycle: Terminating objects, finalizers and what they wait for, foreground deletion
 //! blockers, orphaned dependents, and Terminating namespaces.
 
-use serde_json::Value;
-
 use super::findings::{go_string_slice, list_some, Finding};
 use super::{Adjacency, EdgeKind};
-use crate::model::{Inventory, Object, Severity, Str};
+use crate::model::{Inventory, Object, RawRef, Severity, Str};
 
 /// `metav1.FinalizerOrphanDependents`.
 pub const ORPHAN: &str = "orphan";
@@ -86,8 +84,8 @@ pub fn lifecycle(obj: &Object) -> Lifecycle {
         })
         .collect();
     if is_namespace(obj) {
-        let spec = obj.get_path("spec.finalizers").and_then(Value::as_array);
-        for f in spec.into_iter().flatten().filter_map(Value::as_str) {
+        let spec = obj.get_path("spec.finalizers").and_then(RawRef::as_array);
+        for f in spec.into_iter().flatten().filter_map(RawRef::as_str) {
             finalizers.push(FinalizerInfo {
                 name: Str::from(f),
                 field: "spec.finalizers",
@@ -268,7 +266,7 @@ fn namespaces(inv: &Inventory) -> Vec<Finding> {
 mod tests {
     use super::*;
     use crate::model::SourceSpan;
-    use serde_json::json;
+    use serde_json::{json, Value};
     use std::path::Path;
     use std::sync::Arc;
 

@@ -11,11 +11,9 @@ use std::collections::BTreeMap;
 
 use rustc_hash::FxHashMap as HashMap;
 
-use serde_json::{Map, Value};
-
 use super::findings::Finding;
 use super::{Adjacency, Edge, EdgeKind};
-use crate::model::{Inventory, Object, Severity};
+use crate::model::{Inventory, Object, RawObject, RawRef, Severity};
 use crate::selector::{label_selector_from_value, map_selector, LabelGet, NodeSelector};
 use crate::selector::{Operator, Selector};
 
@@ -96,11 +94,11 @@ impl Out {
 }
 
 /// A label set read from a JSON object (`spec.template.metadata.labels`).
-struct JsonLabels<'a>(Option<&'a Map<String, Value>>);
+struct JsonLabels<'a>(Option<RawObject<'a>>);
 
 impl LabelGet for JsonLabels<'_> {
     fn label(&self, key: &str) -> Option<&str> {
-        self.0?.get(key).and_then(Value::as_str)
+        self.0?.get(key).and_then(RawRef::as_str)
     }
 }
 
@@ -140,14 +138,14 @@ struct Bucket<'a> {
 #[derive(Clone, Copy)]
 enum JsonOrLabels<'a> {
     Labels(&'a Object),
-    Json(Option<&'a Map<String, Value>>),
+    Json(Option<RawObject<'a>>),
 }
 
 impl LabelGet for JsonOrLabels<'_> {
     fn label(&self, key: &str) -> Option<&str> {
         match self {
             JsonOrLabels::Labels(o) => o.labels.get(key).map(|v| &**v),
-            JsonOrLabels::Json(m) => m.and_then(|m| m.get(key)).and_then(Value::as_str),
+            JsonOrLabels::Json(m) => m.and_then(|m| m.get(key)).and_then(RawRef::as_str),
         }
     }
 }
@@ -216,7 +214,7 @@ impl<'a> Pool<'a> {
                             .get_path(path)
                             .and_then(|t| t.get("metadata"))
                             .and_then(|m| m.get("labels"))
-                            .and_then(Value::as_object);
+                            .and_then(RawRef::as_object);
                         pool.templates
                             .entry(o.namespace())
                             .or_default()
@@ -364,7 +362,7 @@ fn workload(
 fn check_apps_selector(
     i: usize,
     o: &Object,
-    raw: Option<&Value>,
+    raw: Option<RawRef<'_>>,
     sel: Option<&Selector>,
     out: &mut Out,
 ) {
@@ -394,7 +392,7 @@ fn check_apps_selector(
     }
     let labels = o
         .get_path("spec.template.metadata.labels")
-        .and_then(Value::as_object);
+        .and_then(RawRef::as_object);
     if !sel.matches(&JsonLabels(labels)) {
         out.finding(
             i,
@@ -424,13 +422,13 @@ fn network_policy(inv: &Inventory, pool: &Pool<'_>, i: usize, o: &Object, out: &
     for (rules, peers) in [("ingress", "from"), ("egress", "to")] {
         let Some(rules) = o
             .get_path(&format!("spec.{rules}"))
-            .and_then(Value::as_array)
+            .and_then(RawRef::as_array)
         else {
             continue;
         };
         for peer in rules
             .iter()
-            .filter_map(|r| r.get(peers).and_then(Value::as_array))
+            .filter_map(|r| r.get(peers).and_then(RawRef::as_array))
             .flatten()
         {
             let Ok(Some(ns_sel)) = label_selector_from_value(peer.get("namespaceSelector")) else {
@@ -450,7 +448,7 @@ fn hpa_target(pool: &Pool<'_>, i: usize, o: &Object, out: &mut Out) {
     let Some(target) = o.get_path("spec.scaleTargetRef") else {
         return;
     };
-    let s = |k: &str| target.get(k).and_then(Value::as_str).unwrap_or("");
+    let s = |k: &str| target.get(k).and_then(RawRef::as_str).unwrap_or("");
     let group = crate::model::group_of(s("apiVersion"));
     let key = (group, s("kind"), o.namespace(), s("name"));
     if let Some(&t) = pool.by_id.get(&key) {
@@ -484,7 +482,8 @@ fn pod_nodes(inv: &Inventory, pool: &Pool<'_>, i: usize, o: &Object, out: &mut O
     let affinity =
         o.get_path("spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution");
     let affinity = match affinity {
-        None | Some(Value::Null) => None,
+        None => None,
+        Some(v) if v.is_null() => None,
         Some(v) => match NodeSelector::from_value(v) {
             Ok(s) => Some(s),
             Err(e) => {
@@ -531,19 +530,19 @@ fn pod_nodes(inv: &Inventory, pool: &Pool<'_>, i: usize, o: &Object, out: &mut O
 }
 
 /// A JSON value as Go's `%#v` would print the decoded Go value, close enough for messages.
-fn go_value(v: Option<&Value>) -> String {
+fn go_value(v: Option<RawRef<'_>>) -> String {
     match v {
-        None | Some(Value::Null) => "null".into(),
-        Some(v) => v.to_string(),
+        Some(v) if !v.is_null() => v.to_string(),
+        _ => "null".into(),
     }
 }
 
 /// Go's `%#v` of a `map[string]string` (keys sorted, as fmt prints maps).
-fn go_string_map(m: Option<&Map<String, Value>>) -> String {
+fn go_string_map(m: Option<RawObject<'_>>) -> String {
     let sorted: BTreeMap<&str, &str> = m
         .into_iter()
         .flatten()
-        .filter_map(|(k, v)| Some((k.as_str(), v.as_str()?)))
+        .filter_map(|(k, v)| Some((k, v.as_str()?)))
         .collect();
     let inner: Vec<String> = sorted.iter().map(|(k, v)| format!("{k:?}:{v:?}")).collect();
     format!("map[string]string{{{}}}", inner.join(", "))

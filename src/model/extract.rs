@@ -1,11 +1,10 @@
 //! Turning a parsed JSON value into an [`Object`]: apiVersion, kind and metadata are read once.
 
-use std::sync::Arc;
-
 use serde_json::{Map, Value};
 
 use super::intern::intern;
 use super::object::{group_of, Labels, Object, ObjectId, OwnerRef, SourceSpan, Str};
+use super::raw::Raw;
 
 /// Why a value is not a Kubernetes object.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -126,6 +125,8 @@ impl Object {
     /// The namespace is taken as written; scope resolution (defaulting to `default`,
     /// dropping nothing) happens when the inventory is built, since a CRD elsewhere in the
     /// input may declare the kind.
+    ///
+    /// `raw` is encoded into the object's compact [`Raw`] form and dropped.
     pub fn from_value(raw: Value, source: SourceSpan) -> Result<Object, NotAnObject> {
         let Value::Object(map) = &raw else {
             return Err(NotAnObject::NotAMapping);
@@ -175,7 +176,7 @@ impl Object {
                 .and_then(Value::as_i64),
             namespaced: false,
             source,
-            raw: Arc::new(raw),
+            raw: Raw::from_value(&raw),
         })
     }
 }
@@ -185,6 +186,7 @@ mod tests {
     use super::*;
     use serde_json::json;
     use std::path::Path;
+    use std::sync::Arc;
 
     fn span() -> SourceSpan {
         SourceSpan {

@@ -2,7 +2,7 @@
 //! values (with the API server's defaults), and the exact error for an unsupported field
 //! (`pkg/apis/*/v1/conversion.go`, `pkg/registry/*/strategy.go`).
 
-use serde_json::Value;
+use crate::model::RawRef;
 
 use super::Object;
 
@@ -120,22 +120,22 @@ pub fn field_value(obj: &Object, field: &str) -> String {
     }
 }
 
-fn bool_text(v: Option<&Value>) -> String {
-    (v.and_then(Value::as_bool) == Some(true)).to_string()
+fn bool_text(v: Option<RawRef<'_>>) -> String {
+    (v.and_then(RawRef::as_bool) == Some(true)).to_string()
 }
 
-fn int_text(v: Option<&Value>) -> String {
-    v.and_then(Value::as_i64).unwrap_or(0).to_string()
+fn int_text(v: Option<RawRef<'_>>) -> String {
+    v.and_then(RawRef::as_i64).unwrap_or(0).to_string()
 }
 
 /// `status.podIPs[*].ip`, falling back to `status.podIP`.
 fn pod_ips(obj: &Object) -> Vec<String> {
     let from_list: Vec<String> = obj
         .get_path("status.podIPs")
-        .and_then(Value::as_array)
+        .and_then(RawRef::as_array)
         .map(|a| {
             a.iter()
-                .filter_map(|p| p.get("ip").and_then(Value::as_str))
+                .filter_map(|p| p.get("ip").and_then(RawRef::as_str))
                 .map(str::to_owned)
                 .collect()
         })

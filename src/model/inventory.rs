@@ -62,7 +62,7 @@ impl Inventory {
 pub fn registry_for(objects: &[Object], problems: &mut Vec<LoadError>) -> KindRegistry {
     let mut kinds = KindRegistry::builtin();
     for o in objects.iter().filter(|o| is_crd(o)) {
-        if let Err(e) = kinds.register_crd(&o.raw) {
+        if let Err(e) = kinds.register_crd(o.raw.view()) {
             problems.push(LoadError::new(
                 &o.source.path,
                 o.source.line,

@@ -1,17 +1,16 @@
 //! The object model: one Kubernetes object read from a manifest, its identity and source.
 
-use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 
-use serde_json::Value;
+use super::raw::{Raw, RawRef};
 
 /// A shared, cheaply cloned string (label keys/values, kinds, namespaces repeat a lot).
 pub type Str = Arc<str>;
 
 /// Labels (and annotations) of an object, sorted by key.
-pub type Labels = BTreeMap<Str, Str>;
+pub type Labels = super::strmap::StrMap;
 
 /// Identity of an object: version is deliberately not part of it (apps/v1 and
 /// apps/v1beta1 Deployments named `web` are the same object).
@@ -120,8 +119,9 @@ pub struct Object {
     /// Whether the kind is namespaced (resolved against the kind registry).
     pub namespaced: bool,
     pub source: SourceSpan,
-    /// The whole object (keys sorted, as kubectl prints unstructured objects).
-    pub raw: Arc<Value>,
+    /// The whole object (keys sorted, as kubectl prints unstructured objects), in the
+    /// compact encoding: read it through [`Raw::view`].
+    pub raw: Raw,
 }
 
 impl Object {
@@ -143,13 +143,13 @@ impl Object {
     }
 
     /// Value at a dotted path into `raw` (`spec.selector`, `status.phase`).
-    pub fn get_path(&self, path: &str) -> Option<&Value> {
+    pub fn get_path(&self, path: &str) -> Option<RawRef<'_>> {
         path.split('.')
-            .try_fold(self.raw.as_ref(), |v, segment| v.get(segment))
+            .try_fold(self.raw.view(), |v, segment| v.get(segment))
     }
 
     /// String value at a dotted path, if it is a string.
     pub fn get_str(&self, path: &str) -> Option<&str> {
-        self.get_path(path).and_then(Value::as_str)
+        self.get_path(path).and_then(RawRef::as_str)
     }
 }

@@ -2,8 +2,8 @@
 //! computed from the manifest as written: a Deployment in git has no status, so its READY
 //! reads `0/1` exactly as kubectl would show it right after `apply`.
 
+use crate::model::{RawArray, RawKind, RawRef};
 use chrono::{DateTime, Utc};
-use serde_json::Value;
 
 use super::age::{parse_time, translate_timestamp_since};
 use crate::model::Object;
@@ -140,7 +140,7 @@ pub fn headers(group: &str, kind: &str, wide: bool) -> Vec<&'static str> {
 /// The cells matching [`headers`] for one object.
 pub fn cells(obj: &Object, wide: bool, now: DateTime<Utc>) -> Vec<String> {
     let r = Row {
-        v: &obj.raw,
+        v: obj.raw.view(),
         obj,
         now,
     };
@@ -180,7 +180,7 @@ pub fn cells(obj: &Object, wide: bool, now: DateTime<Utc>) -> Vec<String> {
             r.str("provisioner"),
             r.str_or("reclaimPolicy", "Delete"),
             r.str_or("volumeBindingMode", "Immediate"),
-            (r.get("allowVolumeExpansion").and_then(Value::as_bool) == Some(true)).to_string(),
+            (r.get("allowVolumeExpansion").and_then(RawRef::as_bool) == Some(true)).to_string(),
             r.age(),
         ],
         ("apiextensions.k8s.io", "CustomResourceDefinition") => {
@@ -200,23 +200,21 @@ pub fn cells(obj: &Object, wide: bool, now: DateTime<Utc>) -> Vec<String> {
 
 /// Accessors over one object's JSON, with kubectl's defaults for absent fields.
 struct Row<'a> {
-    v: &'a Value,
+    v: RawRef<'a>,
     obj: &'a Object,
     now: DateTime<Utc>,
 }
 
-fn at<'v>(v: &'v Value, path: &str) -> Option<&'v Value> {
+fn at<'v>(v: RawRef<'v>, path: &str) -> Option<RawRef<'v>> {
     path.split('.').try_fold(v, |v, k| v.get(k))
 }
 
-fn int(v: Option<&Value>) -> i64 {
-    v.and_then(Value::as_i64).unwrap_or(0)
+fn int(v: Option<RawRef<'_>>) -> i64 {
+    v.and_then(RawRef::as_i64).unwrap_or(0)
 }
 
-fn arr(v: Option<&Value>) -> &[Value] {
-    v.and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or(&[])
+fn arr(v: Option<RawRef<'_>>) -> RawArray<'_> {
+    v.and_then(RawRef::as_array).unwrap_or_default()
 }
 
 fn none_if_empty(s: String) -> String {
@@ -227,8 +225,8 @@ fn none_if_empty(s: String) -> String {
     }
 }
 
-impl Row<'_> {
-    fn get(&self, path: &str) -> Option<&Value> {
+impl<'a> Row<'a> {
+    fn get(&self, path: &str) -> Option<RawRef<'a>> {
         at(self.v, path)
     }
 
@@ -238,13 +236,13 @@ impl Row<'_> {
 
     fn str(&self, path: &str) -> String {
         self.get(path)
-            .and_then(Value::as_str)
+            .and_then(RawRef::as_str)
             .unwrap_or("")
             .to_owned()
     }
 
     fn str_or(&self, path: &str, default: &str) -> String {
-        match self.get(path).and_then(Value::as_str) {
+        match self.get(path).and_then(RawRef::as_str) {
             Some(s) if !s.is_empty() => s.to_owned(),
             _ => default.to_owned(),
         }
@@ -252,9 +250,9 @@ impl Row<'_> {
 
     /// Number of entries of a map or list field.
     fn len(&self, path: &str) -> usize {
-        match self.get(path) {
-            Some(Value::Object(m)) => m.len(),
-            Some(Value::Array(a)) => a.len(),
+        match self.get(path).map(RawRef::kind) {
+            Some(RawKind::Object(m)) => m.len(),
+            Some(RawKind::Array(a)) => a.len(),
             _ => 0,
         }
     }
@@ -264,7 +262,7 @@ impl Row<'_> {
     }
 
     fn age_of(&self, path: &str) -> String {
-        match self.get(path).and_then(Value::as_str) {
+        match self.get(path).and_then(RawRef::as_str) {
             Some(ts) => translate_timestamp_since(Some(ts), self.now),
             None => "<none>".to_owned(),
         }
@@ -272,7 +270,7 @@ impl Row<'_> {
 
     /// `spec.replicas`, which the API server defaults to 1.
     fn replicas(&self, path: &str) -> i64 {
-        self.get(path).and_then(Value::as_i64).unwrap_or(1)
+        self.get(path).and_then(RawRef::as_i64).unwrap_or(1)
     }
 
     fn ready_of(&self, replicas: &str) -> String {
@@ -285,9 +283,9 @@ impl Row<'_> {
 
     /// An IntOrString field, `N/A` when absent.
     fn int_or_string(&self, path: &str) -> String {
-        match self.get(path) {
-            Some(Value::Number(n)) => n.to_string(),
-            Some(Value::String(s)) => s.clone(),
+        match self.get(path).map(RawRef::kind) {
+            Some(RawKind::Number(n)) => n.to_string(),
+            Some(RawKind::String(s)) => s.to_owned(),
             _ => "N/A".to_owned(),
         }
     }
@@ -303,10 +301,10 @@ impl Row<'_> {
             .iter()
             .map(|m| {
                 let res = m.get("resource");
-                let name = res.and_then(|r| r.get("name")).and_then(Value::as_str);
+                let name = res.and_then(|r| r.get("name")).and_then(RawRef::as_str);
                 let util = res
                     .and_then(|r| at(r, "target.averageUtilization"))
-                    .and_then(Value::as_i64);
+                    .and_then(RawRef::as_i64);
                 match (name, util) {
                     (Some(n), Some(u)) => format!("{n}: <unknown>/{u}%"),
                     _ => "<unknown>".to_owned(),
@@ -327,7 +325,7 @@ impl Row<'_> {
         let rules = arr(self.get("spec.rules"));
         let hosts: Vec<&str> = rules
             .iter()
-            .filter_map(|r| r.get("host").and_then(Value::as_str))
+            .filter_map(|r| r.get("host").and_then(RawRef::as_str))
             .collect();
         let hosts = if hosts.is_empty() {
             "*".to_owned()
@@ -344,7 +342,7 @@ impl Row<'_> {
             .filter_map(|i| {
                 i.get("ip")
                     .or_else(|| i.get("hostname"))
-                    .and_then(Value::as_str)
+                    .and_then(RawRef::as_str)
             })
             .collect();
         vec![
@@ -408,7 +406,7 @@ impl Row<'_> {
         let strings = |path: &str| -> Vec<String> {
             arr(self.get(path))
                 .iter()
-                .filter_map(Value::as_str)
+                .filter_map(RawRef::as_str)
                 .map(str::to_owned)
                 .collect()
         };
@@ -421,7 +419,7 @@ impl Row<'_> {
                     .filter_map(|i| {
                         i.get("ip")
                             .or_else(|| i.get("hostname"))
-                            .and_then(Value::as_str)
+                            .and_then(RawRef::as_str)
                     })
                     .map(str::to_owned)
                     .collect();
@@ -443,8 +441,8 @@ impl Row<'_> {
             .iter()
             .map(|p| {
                 let port = int(p.get("port"));
-                let proto = p.get("protocol").and_then(Value::as_str).unwrap_or("TCP");
-                match p.get("nodePort").and_then(Value::as_i64) {
+                let proto = p.get("protocol").and_then(RawRef::as_str).unwrap_or("TCP");
+                match p.get("nodePort").and_then(RawRef::as_i64) {
                     Some(np) if np != 0 => format!("{port}:{np}/{proto}"),
                     _ => format!("{port}/{proto}"),
                 }
@@ -458,15 +456,15 @@ impl Row<'_> {
         let conditions = arr(self.get("status.conditions"));
         match conditions
             .iter()
-            .find(|c| c.get("type").and_then(Value::as_str) == Some("Ready"))
+            .find(|c| c.get("type").and_then(RawRef::as_str) == Some("Ready"))
         {
-            Some(c) if c.get("status").and_then(Value::as_str) == Some("True") => {
+            Some(c) if c.get("status").and_then(RawRef::as_str) == Some("True") => {
                 status.push("Ready".into())
             }
             Some(_) => status.push("NotReady".into()),
             None => status.push("Unknown".into()),
         }
-        if self.get("spec.unschedulable").and_then(Value::as_bool) == Some(true) {
+        if self.get("spec.unschedulable").and_then(RawRef::as_bool) == Some(true) {
             status.push("SchedulingDisabled".into());
         }
         vec![
@@ -479,7 +477,7 @@ impl Row<'_> {
 
     fn job(&self) -> Vec<String> {
         let succeeded = self.int("status.succeeded");
-        let completions = match self.get("spec.completions").and_then(Value::as_i64) {
+        let completions = match self.get("spec.completions").and_then(RawRef::as_i64) {
             Some(c) => format!("{succeeded}/{c}"),
             None => {
                 let parallelism = self.replicas("spec.parallelism");
@@ -490,11 +488,11 @@ impl Row<'_> {
                 }
             }
         };
-        let duration = match self.get("status.startTime").and_then(Value::as_str) {
+        let duration = match self.get("status.startTime").and_then(RawRef::as_str) {
             Some(start) => {
                 let end = self
                     .get("status.completionTime")
-                    .and_then(Value::as_str)
+                    .and_then(RawRef::as_str)
                     .and_then(parse_time)
                     .unwrap_or(self.now);
                 parse_time(start)
@@ -510,8 +508,8 @@ impl Row<'_> {
     fn job_status(&self) -> String {
         let is_true = |ty: &str| {
             arr(self.get("status.conditions")).iter().any(|c| {
-                c.get("type").and_then(Value::as_str) == Some(ty)
-                    && c.get("status").and_then(Value::as_str) == Some("True")
+                c.get("type").and_then(RawRef::as_str) == Some(ty)
+                    && c.get("status").and_then(RawRef::as_str) == Some("True")
             })
         };
         let status = [
@@ -532,7 +530,7 @@ impl Row<'_> {
     }
 
     fn cron_job(&self) -> Vec<String> {
-        let suspend = self.get("spec.suspend").and_then(Value::as_bool) == Some(true);
+        let suspend = self.get("spec.suspend").and_then(RawRef::as_bool) == Some(true);
         vec![
             self.str("spec.schedule"),
             self.str_or("spec.timeZone", "<none>"),
@@ -545,8 +543,8 @@ impl Row<'_> {
 
     fn pv(&self) -> Vec<String> {
         let claim = match (
-            self.get("spec.claimRef.namespace").and_then(Value::as_str),
-            self.get("spec.claimRef.name").and_then(Value::as_str),
+            self.get("spec.claimRef.namespace").and_then(RawRef::as_str),
+            self.get("spec.claimRef.name").and_then(RawRef::as_str),
         ) {
             (Some(ns), Some(n)) => format!("{ns}/{n}"),
             _ => String::new(),
@@ -623,7 +621,7 @@ impl Row<'_> {
         let cs = arr(self.get(&format!("{pod_spec}.containers")));
         let field = |k: &str| {
             cs.iter()
-                .map(|c| c.get(k).and_then(Value::as_str).unwrap_or(""))
+                .map(|c| c.get(k).and_then(RawRef::as_str).unwrap_or(""))
                 .collect::<Vec<_>>()
                 .join(",")
         };
@@ -634,8 +632,8 @@ impl Row<'_> {
         let addr = |ty: &str| {
             arr(self.get("status.addresses"))
                 .iter()
-                .find(|a| a.get("type").and_then(Value::as_str) == Some(ty))
-                .and_then(|a| a.get("address").and_then(Value::as_str))
+                .find(|a| a.get("type").and_then(RawRef::as_str) == Some(ty))
+                .and_then(|a| a.get("address").and_then(RawRef::as_str))
                 .unwrap_or("<none>")
                 .to_owned()
         };
@@ -650,7 +648,7 @@ impl Row<'_> {
 }
 
 /// `RWO,ROX` from access modes.
-fn access_modes(v: Option<&Value>) -> String {
+fn access_modes(v: Option<RawRef<'_>>) -> String {
     let short = |m: &str| match m {
         "ReadWriteOnce" => "RWO",
         "ReadOnlyMany" => "ROX",
@@ -660,7 +658,7 @@ fn access_modes(v: Option<&Value>) -> String {
     };
     let mut seen: Vec<&str> = arr(v)
         .iter()
-        .filter_map(Value::as_str)
+        .filter_map(RawRef::as_str)
         .map(short)
         .filter(|s| !s.is_empty())
         .collect();
@@ -686,8 +684,8 @@ fn node_roles(labels: &crate::model::Labels) -> String {
 }
 
 /// `labels.SelectorFromSet(m).String()`: `k=v` pairs sorted by key, comma-joined.
-pub fn map_string(v: Option<&Value>) -> String {
-    let Some(Value::Object(m)) = v else {
+pub fn map_string(v: Option<RawRef<'_>>) -> String {
+    let Some(m) = v.and_then(RawRef::as_object) else {
         return String::new();
     };
     m.iter()
@@ -698,7 +696,7 @@ pub fn map_string(v: Option<&Value>) -> String {
 
 /// `metav1.FormatLabelSelector`: the selector's String(), `<none>` when empty,
 /// `<error>` when invalid.
-pub fn format_label_selector(v: Option<&Value>) -> String {
+pub fn format_label_selector(v: Option<RawRef<'_>>) -> String {
     match crate::selector::label_selector_from_value(v) {
         Ok(Some(sel)) if !sel.is_empty() => sel.to_string(),
         Ok(_) => "<none>".to_owned(),

@@ -4,7 +4,7 @@
 
 use std::cmp::Ordering;
 
-use serde_json::Value;
+use crate::model::{RawKind, RawRef};
 
 /// One step of a path.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,26 +61,29 @@ fn bracket(body: &str) -> Option<Step> {
 }
 
 /// The value at `steps`, if present.
-pub fn lookup<'v>(v: &'v Value, steps: &[Step]) -> Option<&'v Value> {
+pub fn lookup<'v>(v: RawRef<'v>, steps: &[Step]) -> Option<RawRef<'v>> {
     steps.iter().try_fold(v, |v, s| match s {
         Step::Key(k) => v.get(k),
-        Step::Index(i) => v.get(i),
+        Step::Index(i) => v.at(*i),
     })
 }
 
 /// kubectl's order of two sort keys: absent first, numbers numerically, strings naturally.
-pub fn compare(a: Option<&Value>, b: Option<&Value>) -> Ordering {
-    match (a, b) {
+pub fn compare(a: Option<RawRef<'_>>, b: Option<RawRef<'_>>) -> Ordering {
+    match (a.map(RawRef::kind), b.map(RawRef::kind)) {
         (None, None) => Ordering::Equal,
         (None, Some(_)) => Ordering::Less,
         (Some(_), None) => Ordering::Greater,
-        (Some(Value::Number(x)), Some(Value::Number(y))) => {
+        (Some(RawKind::Number(x)), Some(RawKind::Number(y))) => {
             let (x, y) = (x.as_f64().unwrap_or(0.0), y.as_f64().unwrap_or(0.0));
             x.partial_cmp(&y).unwrap_or(Ordering::Equal)
         }
-        (Some(Value::String(x)), Some(Value::String(y))) => natural_cmp(x, y),
-        (Some(Value::Bool(x)), Some(Value::Bool(y))) => x.cmp(y),
-        (Some(x), Some(y)) => natural_cmp(&x.to_string(), &y.to_string()),
+        (Some(RawKind::String(x)), Some(RawKind::String(y))) => natural_cmp(x, y),
+        (Some(RawKind::Bool(x)), Some(RawKind::Bool(y))) => x.cmp(&y),
+        _ => match (a, b) {
+            (Some(x), Some(y)) => natural_cmp(&x.to_string(), &y.to_string()),
+            _ => Ordering::Equal,
+        },
     }
 }
 
@@ -122,6 +125,7 @@ fn trim_zeros(d: &[u8]) -> &[u8] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Raw;
     use serde_json::json;
 
     #[test]
@@ -155,15 +159,18 @@ mod tests {
     fn lookup_and_order() {
         let v = json!({"spec": {"replicas": 10, "containers": [{"image": "a"}]}});
         let steps = parse(".spec.containers[0].image").expect("valid");
-        assert_eq!(lookup(&v, &steps), Some(&json!("a")));
+        let v = Raw::from(v);
+        assert_eq!(lookup(v.view(), &steps).and_then(RawRef::as_str), Some("a"));
+        let (two, ten) = (Raw::from(json!(2)), Raw::from(json!(10)));
         assert_eq!(
-            compare(Some(&json!(2)), Some(&json!(10))),
+            compare(Some(two.view()), Some(ten.view())),
             Ordering::Less,
             "numeric"
         );
         assert_eq!(natural_cmp("pod-2", "pod-10"), Ordering::Less);
         assert_eq!(natural_cmp("a", "b"), Ordering::Less);
         assert_eq!(natural_cmp("x01", "x1"), Ordering::Greater);
-        assert_eq!(compare(None, Some(&json!("a"))), Ordering::Less);
+        let a = Raw::from(json!("a"));
+        assert_eq!(compare(None, Some(a.view())), Ordering::Less);
     }
 }

@@ -5,16 +5,16 @@
 //!
 //! Known difference: go-yaml folds plain scalars longer than 80 columns; kubesift does not.
 
-use serde_json::Value;
+use crate::model::{RawArray, RawKind, RawObject, RawRef};
 
 /// The whole document, ending with a newline.
-pub fn to_string(v: &Value) -> String {
+pub fn to_string(v: RawRef<'_>) -> String {
     let mut out = String::new();
-    match v {
-        Value::Object(m) if !m.is_empty() => mapping(&mut out, m, 0),
-        Value::Array(a) if !a.is_empty() => sequence(&mut out, a, 0),
-        other => {
-            out.push_str(&scalar(other, 0));
+    match v.kind() {
+        RawKind::Object(m) if !m.is_empty() => mapping(&mut out, m, 0),
+        RawKind::Array(a) if !a.is_empty() => sequence(&mut out, a, 0),
+        _ => {
+            out.push_str(&scalar(v, 0));
             out.push('\n');
         }
     }
@@ -25,7 +25,7 @@ fn pad(out: &mut String, indent: usize) {
     out.extend(std::iter::repeat_n(' ', indent));
 }
 
-fn mapping(out: &mut String, m: &serde_json::Map<String, Value>, indent: usize) {
+fn mapping(out: &mut String, m: RawObject<'_>, indent: usize) {
     for (i, (k, v)) in m.iter().enumerate() {
         if i > 0 {
             pad(out, indent);
@@ -37,51 +37,51 @@ fn mapping(out: &mut String, m: &serde_json::Map<String, Value>, indent: usize) 
 }
 
 /// A value after `key:` — nested blocks start on the next line.
-fn value_after_key(out: &mut String, v: &Value, indent: usize) {
-    match v {
-        Value::Object(m) if !m.is_empty() => {
+fn value_after_key(out: &mut String, v: RawRef<'_>, indent: usize) {
+    match v.kind() {
+        RawKind::Object(m) if !m.is_empty() => {
             out.push('\n');
             pad(out, indent + 2);
             mapping(out, m, indent + 2);
         }
-        Value::Array(a) if !a.is_empty() => {
+        RawKind::Array(a) if !a.is_empty() => {
             out.push('\n');
             pad(out, indent);
             sequence(out, a, indent);
         }
-        other => {
+        _ => {
             out.push(' ');
-            out.push_str(&scalar(other, indent));
+            out.push_str(&scalar(v, indent));
             out.push('\n');
         }
     }
 }
 
-fn sequence(out: &mut String, a: &[Value], indent: usize) {
+fn sequence(out: &mut String, a: RawArray<'_>, indent: usize) {
     for (i, v) in a.iter().enumerate() {
         if i > 0 {
             pad(out, indent);
         }
         out.push_str("- ");
-        match v {
-            Value::Object(m) if !m.is_empty() => mapping(out, m, indent + 2),
-            Value::Array(inner) if !inner.is_empty() => sequence(out, inner, indent + 2),
-            other => {
-                out.push_str(&scalar(other, indent + 2));
+        match v.kind() {
+            RawKind::Object(m) if !m.is_empty() => mapping(out, m, indent + 2),
+            RawKind::Array(inner) if !inner.is_empty() => sequence(out, inner, indent + 2),
+            _ => {
+                out.push_str(&scalar(v, indent + 2));
                 out.push('\n');
             }
         }
     }
 }
 
-fn scalar(v: &Value, indent: usize) -> String {
-    match v {
-        Value::Null => "null".to_owned(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => n.to_string(),
-        Value::String(s) => string(s, indent),
-        Value::Object(_) => "{}".to_owned(),
-        Value::Array(_) => "[]".to_owned(),
+fn scalar(v: RawRef<'_>, indent: usize) -> String {
+    match v.kind() {
+        RawKind::Null => "null".to_owned(),
+        RawKind::Bool(b) => b.to_string(),
+        RawKind::Number(n) => n.to_string(),
+        RawKind::String(s) => string(s, indent),
+        RawKind::Object(_) => "{}".to_owned(),
+        RawKind::Array(_) => "[]".to_owned(),
     }
 }
 
@@ -270,6 +270,7 @@ fn double_quoted(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Raw;
     use serde_json::json;
 
     #[test]
@@ -300,7 +301,7 @@ kind: List
 metadata:
   resourceVersion: \"\"
 ";
-        assert_eq!(to_string(&v), want);
+        assert_eq!(to_string(Raw::from(v).view()), want);
     }
 
     #[test]
@@ -316,6 +317,9 @@ metadata:
         assert_eq!(string("a\nb\n", 2), "|\n    a\n    b");
         assert_eq!(string("a\nb", 0), "|-\n  a\n  b");
         assert_eq!(string("tab\there", 0), "\"tab\\there\"");
-        assert_eq!(to_string(&json!({"e": {}, "l": []})), "e: {}\nl: []\n");
+        assert_eq!(
+            to_string(Raw::from(json!({"e": {}, "l": []})).view()),
+            "e: {}\nl: []\n"
+        );
     }
 }

@@ -68,11 +68,11 @@ impl FieldTerm {
 }
 
 fn scalar_at(obj: &Object, path: &str) -> String {
-    use serde_json::Value;
-    match obj.get_path(path) {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Bool(b)) => b.to_string(),
-        Some(Value::Number(n)) => n.to_string(),
+    use crate::model::RawKind;
+    match obj.get_path(path).map(crate::model::RawRef::kind) {
+        Some(RawKind::String(s)) => s.to_owned(),
+        Some(RawKind::Bool(b)) => b.to_string(),
+        Some(RawKind::Number(n)) => n.to_string(),
         _ => String::new(),
     }
 }

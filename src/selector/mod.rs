@@ -50,6 +50,12 @@ impl LabelGet for BTreeMap<Arc<str>, Arc<str>> {
     }
 }
 
+impl LabelGet for crate::model::StrMap {
+    fn label(&self, key: &str) -> Option<&str> {
+        self.get(key).map(|v| &**v)
+    }
+}
+
 impl LabelGet for BTreeMap<String, String> {
     fn label(&self, key: &str) -> Option<&str> {
         self.get(key).map(String::as_str)

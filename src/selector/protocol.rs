@@ -13,6 +13,7 @@ use super::error::{aggregate, FieldPath};
 use super::labels::{new_requirement, Selector};
 use super::structured::{label_selector_from_value, NodeSelector};
 use super::{fields, labels};
+use crate::model::Raw;
 use crate::validate::names;
 
 /// Answers one request line (a JSON object) with one response object.
@@ -259,7 +260,8 @@ fn op_labelselector(req: &Map<String, Value>) -> Result<Value, String> {
         }
         Value::Object(m)
     });
-    let sel = match label_selector_from_value(body.as_ref()) {
+    let body = body.as_ref().map(Raw::from_value);
+    let sel = match label_selector_from_value(body.as_ref().map(Raw::view)) {
         Ok(sel) => sel,
         Err(e) => return Ok(failure(e)),
     };
@@ -290,7 +292,9 @@ fn op_nodeselector(req: &Map<String, Value>) -> Result<Value, String> {
         Some(_) => str_field(req, "nodeName")?,
     };
     let labels = labels_field(req)?.unwrap_or_default();
-    Ok(match NodeSelector::from_terms(&terms) {
+    let terms = Raw::from_value(&Value::Array(terms));
+    let terms = terms.view().as_array().unwrap_or_default();
+    Ok(match NodeSelector::from_terms(terms) {
         Ok(ns) => json!({"ok": true, "matches": ns.matches(node_name, &labels)}),
         Err(e) => failure(e),
     })

@@ -1,7 +1,7 @@
 //! Selectors written as objects: `metav1.LabelSelector`, `map[string]string`
 //! selectors, and `v1.NodeSelector` (component-helpers' `nodeaffinity`).
 
-use serde_json::{Map, Value};
+use crate::model::{RawArray, RawKind, RawObject, RawRef};
 
 use super::error::{
     aggregate, field_invalid, field_not_supported, go_quote, go_string_slice, FieldPath,
@@ -11,23 +11,24 @@ use super::labels::{new_requirement, Operator, Requirement, Selector};
 use super::LabelGet;
 
 /// Go's JSON decoding of a `map[string]string`: null/absent is empty.
-fn string_map<'a>(v: Option<&'a Value>, what: &str) -> Result<Vec<(&'a str, &'a str)>, String> {
-    let obj = match v {
-        None | Some(Value::Null) => return Ok(Vec::new()),
-        Some(Value::Object(o)) => o,
-        Some(other) => {
+fn string_map<'a>(v: Option<RawRef<'a>>, what: &str) -> Result<Vec<(&'a str, &'a str)>, String> {
+    let obj = match v.map(RawRef::kind) {
+        None | Some(RawKind::Null) => return Ok(Vec::new()),
+        Some(RawKind::Object(o)) => o,
+        Some(_) => {
+            let other = v.unwrap_or_else(RawRef::null);
             return Err(format!(
                 "{what}: expected an object of strings, got {other}"
-            ))
+            ));
         }
     };
     let mut pairs = Vec::with_capacity(obj.len());
     for (k, val) in obj {
-        match val {
-            Value::String(s) => pairs.push((k.as_str(), s.as_str())),
+        match val.kind() {
+            RawKind::String(s) => pairs.push((k, s)),
             // Go decodes `null` into a string as the zero value.
-            Value::Null => pairs.push((k.as_str(), "")),
-            other => return Err(format!("{what}.{k}: expected a string, got {other}")),
+            RawKind::Null => pairs.push((k, "")),
+            _ => return Err(format!("{what}.{k}: expected a string, got {val}")),
         }
     }
     // Go iterates maps in random order; keys are unique, so sorting is the stable choice.
@@ -36,40 +37,45 @@ fn string_map<'a>(v: Option<&'a Value>, what: &str) -> Result<Vec<(&'a str, &'a 
 }
 
 /// Go's JSON decoding of a slice: null/absent is nil (`None`).
-fn array<'a>(v: Option<&'a Value>, what: &str) -> Result<Option<&'a Vec<Value>>, String> {
+fn array<'a>(v: Option<RawRef<'a>>, what: &str) -> Result<Option<RawArray<'a>>, String> {
     match v {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Array(a)) => Ok(Some(a)),
-        Some(other) => Err(format!("{what}: expected an array, got {other}")),
+        None => Ok(None),
+        Some(v) if v.is_null() => Ok(None),
+        Some(v) => v
+            .as_array()
+            .map(Some)
+            .ok_or_else(|| format!("{what}: expected an array, got {v}")),
     }
 }
 
 /// A `string` field of an object: absent or null is `""`.
-fn string_field<'a>(obj: &'a Map<String, Value>, name: &str) -> Result<&'a str, String> {
+fn string_field<'a>(obj: RawObject<'a>, name: &str) -> Result<&'a str, String> {
     match obj.get(name) {
-        None | Some(Value::Null) => Ok(""),
-        Some(Value::String(s)) => Ok(s),
-        Some(other) => Err(format!("{name}: expected a string, got {other}")),
+        None => Ok(""),
+        Some(v) if v.is_null() => Ok(""),
+        Some(v) => v
+            .as_str()
+            .ok_or_else(|| format!("{name}: expected a string, got {v}")),
     }
 }
 
 /// A `[]string` field: `None` for Go's nil slice (absent or null).
-fn string_list(obj: &Map<String, Value>, name: &str) -> Result<Option<Vec<String>>, String> {
+fn string_list(obj: RawObject<'_>, name: &str) -> Result<Option<Vec<String>>, String> {
     let Some(items) = array(obj.get(name), name)? else {
         return Ok(None);
     };
     items
         .iter()
-        .map(|v| match v {
-            Value::String(s) => Ok(s.clone()),
-            Value::Null => Ok(String::new()),
-            other => Err(format!("{name}: expected strings, got {other}")),
+        .map(|v| match v.kind() {
+            RawKind::String(s) => Ok(s.to_owned()),
+            RawKind::Null => Ok(String::new()),
+            _ => Err(format!("{name}: expected strings, got {v}")),
         })
         .collect::<Result<Vec<_>, _>>()
         .map(Some)
 }
 
-fn as_object<'a>(v: &'a Value, what: &str) -> Result<&'a Map<String, Value>, String> {
+fn as_object<'a>(v: RawRef<'a>, what: &str) -> Result<RawObject<'a>, String> {
     v.as_object()
         .ok_or_else(|| format!("{what}: expected an object, got {v}"))
 }
@@ -77,14 +83,14 @@ fn as_object<'a>(v: &'a Value, what: &str) -> Result<&'a Map<String, Value>, Str
 /// metav1.LabelSelector JSON (`matchLabels`/`matchExpressions`) → `Ok(None)` for JSON
 /// null/absent (selects nothing), `Ok(Some(empty))` for `{}` (selects everything),
 /// `Err(upstream message)` as `metav1.LabelSelectorAsSelector` words it.
-pub fn label_selector_from_value(v: Option<&Value>) -> Result<Option<Selector>, String> {
+pub fn label_selector_from_value(v: Option<RawRef<'_>>) -> Result<Option<Selector>, String> {
     let obj = match v {
-        None | Some(Value::Null) => return Ok(None),
+        None => return Ok(None),
+        Some(v) if v.is_null() => return Ok(None),
         Some(v) => as_object(v, "selector")?,
     };
     let labels = string_map(obj.get("matchLabels"), "matchLabels")?;
-    let exprs =
-        array(obj.get("matchExpressions"), "matchExpressions")?.map_or(&[][..], Vec::as_slice);
+    let exprs = array(obj.get("matchExpressions"), "matchExpressions")?.unwrap_or_default();
     let mut reqs = Vec::with_capacity(labels.len() + exprs.len());
     for (k, val) in labels {
         let vals = [val.to_string()];
@@ -120,7 +126,7 @@ pub fn label_selector_from_value(v: Option<&Value>) -> Result<Option<Selector>, 
 
 /// `Service.spec.selector` / `nodeSelector` maps (SelectorFromSet semantics, no
 /// validation); an empty or absent map gives `None`.
-pub fn map_selector(v: Option<&Value>) -> Result<Option<Selector>, String> {
+pub fn map_selector(v: Option<RawRef<'_>>) -> Result<Option<Selector>, String> {
     let pairs = string_map(v, "selector")?;
     if pairs.is_empty() {
         return Ok(None);
@@ -164,7 +170,7 @@ fn node_operator(op: &str) -> Option<Operator> {
 
 /// `nodeSelectorRequirementsAsSelector`: every expression's errors, in order.
 fn term_labels(
-    exprs: &[Value],
+    exprs: RawArray<'_>,
     path: &FieldPath,
     errs: &mut Vec<String>,
 ) -> Result<Option<Selector>, String> {
@@ -198,7 +204,7 @@ fn term_labels(
 
 /// `nodeSelectorRequirementsAsFieldSelector`: `In`/`NotIn` with exactly one value.
 fn term_fields(
-    exprs: &[Value],
+    exprs: RawArray<'_>,
     path: &FieldPath,
     errs: &mut Vec<String>,
 ) -> Result<Option<FieldSelector>, String> {
@@ -240,24 +246,22 @@ fn term_fields(
 impl NodeSelector {
     /// `nodeaffinity.NewNodeSelector` over v1.NodeSelector JSON (`nodeSelectorTerms`).
     /// All terms' parse errors are reported together, as upstream's flattened aggregate.
-    pub fn from_value(v: &Value) -> Result<NodeSelector, String> {
+    pub fn from_value(v: RawRef<'_>) -> Result<NodeSelector, String> {
         let obj = as_object(v, "nodeSelector")?;
-        let terms = array(obj.get("nodeSelectorTerms"), "nodeSelectorTerms")?
-            .map_or(&[][..], Vec::as_slice);
+        let terms = array(obj.get("nodeSelectorTerms"), "nodeSelectorTerms")?.unwrap_or_default();
         NodeSelector::from_terms(terms)
     }
 
     /// Same as [`NodeSelector::from_value`] given the `nodeSelectorTerms` array itself.
-    pub fn from_terms(terms: &[Value]) -> Result<NodeSelector, String> {
+    pub fn from_terms(terms: RawArray<'_>) -> Result<NodeSelector, String> {
         let path = FieldPath::root("nodeSelectorTerms");
         let mut errs = Vec::new();
         let mut parsed = Vec::new();
         for (i, term) in terms.iter().enumerate() {
             let term = as_object(term, "nodeSelectorTerms")?;
-            let exprs = array(term.get("matchExpressions"), "matchExpressions")?
-                .map_or(&[][..], Vec::as_slice);
-            let fields =
-                array(term.get("matchFields"), "matchFields")?.map_or(&[][..], Vec::as_slice);
+            let exprs =
+                array(term.get("matchExpressions"), "matchExpressions")?.unwrap_or_default();
+            let fields = array(term.get("matchFields"), "matchFields")?.unwrap_or_default();
             // A nil or empty term selects nothing and is skipped unparsed.
             if exprs.is_empty() && fields.is_empty() {
                 continue;
@@ -299,14 +303,22 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::model::Raw;
+
+    /// A view of a JSON literal (leaked: test-only).
+    macro_rules! j {
+        ($($t:tt)*) => {
+            Box::leak(Box::new(Raw::from(json!($($t)*)))).view()
+        };
+    }
 
     #[test]
     fn nil_empty_and_full_label_selectors() {
         assert_eq!(label_selector_from_value(None), Ok(None));
-        assert_eq!(label_selector_from_value(Some(&Value::Null)), Ok(None));
-        let all = label_selector_from_value(Some(&json!({}))).ok().flatten();
+        assert_eq!(label_selector_from_value(Some(RawRef::null())), Ok(None));
+        let all = label_selector_from_value(Some(j!({}))).ok().flatten();
         assert!(all.is_some_and(|s| s.is_empty()));
-        let s = label_selector_from_value(Some(&json!({
+        let s = label_selector_from_value(Some(j!({
             "matchLabels": {"b": "1", "a": "2"},
             "matchExpressions": [{"key": "env", "operator": "In", "values": ["qa", "prod"]}]
         })));
@@ -319,22 +331,22 @@ mod tests {
     #[test]
     fn label_selector_errors() {
         let bad = label_selector_from_value(Some(
-            &json!({"matchExpressions": [{"key": "a", "operator": "Gt"}]}),
+            j!({"matchExpressions": [{"key": "a", "operator": "Gt"}]}),
         ));
         assert_eq!(
             bad,
             Err("\"Gt\" is not a valid label selector operator".to_string())
         );
         let nil_values = label_selector_from_value(Some(
-            &json!({"matchExpressions": [{"key": "a", "operator": "In", "values": []}]}),
+            j!({"matchExpressions": [{"key": "a", "operator": "In", "values": []}]}),
         ));
         assert_eq!(nil_values, Err("values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty".to_string()));
     }
 
     #[test]
     fn map_selectors() {
-        assert_eq!(map_selector(Some(&json!({}))), Ok(None));
-        let s = map_selector(Some(&json!({"tier": "web", "app": "x"})))
+        assert_eq!(map_selector(Some(j!({}))), Ok(None));
+        let s = map_selector(Some(j!({"tier": "web", "app": "x"})))
             .ok()
             .flatten();
         assert_eq!(s.map(|s| s.to_string()), Some("app=x,tier=web".to_string()));
@@ -342,7 +354,7 @@ mod tests {
 
     #[test]
     fn node_selector_terms_or_expressions_and() {
-        let ns = NodeSelector::from_value(&json!({"nodeSelectorTerms": [
+        let ns = NodeSelector::from_value(j!({"nodeSelectorTerms": [
             {"matchExpressions": [{"key": "cpu", "operator": "Gt", "values": ["4"]}, {"key": "zone", "operator": "In", "values": ["a"]}]},
             {"matchFields": [{"key": "metadata.name", "operator": "In", "values": ["node-9"]}]}
         ]}));
@@ -362,7 +374,7 @@ mod tests {
 
     #[test]
     fn node_selector_errors_are_aggregated() {
-        let ns = NodeSelector::from_value(&json!({"nodeSelectorTerms": [
+        let ns = NodeSelector::from_value(j!({"nodeSelectorTerms": [
             {"matchExpressions": [{"key": "zone", "operator": "Bogus"}]},
             {"matchFields": [{"key": "metadata.name", "operator": "In", "values": []}]}
         ]}));

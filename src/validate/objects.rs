@@ -3,14 +3,12 @@
 //! `api/validation/objectmeta.go`, the per-kind name functions of `pkg/apis/*/validation`),
 //! with upstream's `field.Error` texts.
 
-use serde_json::Value;
-
 use super::names::{
     is_dns1035_label, is_dns1123_label, is_dns1123_subdomain, is_qualified_name,
     is_valid_label_value, is_valid_path_segment_name, is_valid_path_segment_prefix,
 };
 use crate::graph::Finding;
-use crate::model::{Inventory, Object, Severity};
+use crate::model::{Inventory, Object, RawRef, Severity};
 use crate::selector::error::go_quote;
 
 /// `TotalAnnotationSizeLimitB`.
@@ -117,7 +115,7 @@ fn object_findings(i: usize, o: &Object, out: &mut Vec<Finding>) {
     let meta = o.raw.get("metadata");
     let generate_name = meta
         .and_then(|m| m.get("generateName"))
-        .and_then(Value::as_str)
+        .and_then(RawRef::as_str)
         .unwrap_or("");
     if !generate_name.is_empty() {
         for msg in name_errors(rule, generate_name, true) {
@@ -199,11 +197,10 @@ fn object_findings(i: usize, o: &Object, out: &mut Vec<Finding>) {
     }
     let finalizers = meta
         .and_then(|m| m.get("finalizers"))
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or(&[]);
+        .and_then(RawRef::as_array)
+        .unwrap_or_default();
     let built_in = crate::kinds::is_builtin(&o.id.group, o.kind());
-    for f in finalizers.iter().filter_map(Value::as_str) {
+    for f in finalizers.iter().filter_map(RawRef::as_str) {
         for msg in is_qualified_name(f) {
             push(
                 Severity::Error,

@@ -12,7 +12,6 @@
 //! warning treats it as the original.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use crate::model::{Object, ObjectId};
 
@@ -58,7 +57,7 @@ pub fn index(objects: &[Object]) -> IdIndex {
 
 /// Whether two definitions of one identity are the same for watchers (see the module doc).
 pub fn same(a: &Object, b: &Object) -> bool {
-    a.source.path == b.source.path && (Arc::ptr_eq(&a.raw, &b.raw) || a.raw == b.raw)
+    a.source.path == b.source.path && a.raw == b.raw
 }
 
 /// The delta for one identity whose effective definition went from `before` to `after`.
@@ -117,6 +116,7 @@ mod tests {
     use crate::model::SourceSpan;
     use serde_json::json;
     use std::path::Path;
+    use std::sync::Arc;
 
     fn obj(file: &str, line: u32, name: &str, data: &str) -> Object {
         let raw = json!({"apiVersion": "v1", "kind": "ConfigMap",

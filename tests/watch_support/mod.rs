@@ -4,14 +4,12 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use kubesift::model::load::{load_paths, LoadOptions};
-use kubesift::model::Inventory;
 use kubesift::model::ObjectId;
+use kubesift::model::{Inventory, Raw};
 use kubesift::watch::{Delta, DeltaKind, LiveSet, Pending, WatchEvent, Watcher};
-use serde_json::Value;
 
 /// A ConfigMap document.
 pub fn cm(name: &str, value: &str) -> String {
@@ -33,17 +31,16 @@ pub fn write(path: &Path, text: &str) {
 }
 
 /// Effective definition (the first) of each identity.
-pub fn state(inv: &Inventory) -> BTreeMap<ObjectId, Arc<Value>> {
+pub fn state(inv: &Inventory) -> BTreeMap<ObjectId, Raw> {
     let mut out = BTreeMap::new();
     for o in &inv.objects {
-        out.entry(o.id.clone())
-            .or_insert_with(|| Arc::clone(&o.raw));
+        out.entry(o.id.clone()).or_insert_with(|| o.raw.clone());
     }
     out
 }
 
 /// What a fresh load of `root` shows.
-pub fn fresh(root: &Path) -> BTreeMap<ObjectId, Arc<Value>> {
+pub fn fresh(root: &Path) -> BTreeMap<ObjectId, Raw> {
     state(&load_paths(&[root.to_path_buf()], &LoadOptions::default()))
 }
 
@@ -57,17 +54,17 @@ pub fn summary(deltas: &[Delta]) -> Vec<(DeltaKind, String)> {
 
 /// Applies deltas to a state, asserting each is consistent with it (an ADDED identity was
 /// absent, a MODIFIED or DELETED one present).
-pub fn replay(state: &mut BTreeMap<ObjectId, Arc<Value>>, deltas: &[Delta]) {
+pub fn replay(state: &mut BTreeMap<ObjectId, Raw>, deltas: &[Delta]) {
     for d in deltas {
         let present = state.contains_key(&d.id);
         match (d.kind, &d.object) {
             (DeltaKind::Added, Some(o)) => {
                 assert!(!present, "ADDED but present: {}", d.id);
-                state.insert(d.id.clone(), Arc::clone(&o.raw));
+                state.insert(d.id.clone(), o.raw.clone());
             }
             (DeltaKind::Modified, Some(o)) => {
                 assert!(present, "MODIFIED but absent: {}", d.id);
-                state.insert(d.id.clone(), Arc::clone(&o.raw));
+                state.insert(d.id.clone(), o.raw.clone());
             }
             (DeltaKind::Deleted, None) => {
                 assert!(present, "DELETED but absent: {}", d.id);

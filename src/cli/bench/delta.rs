@@ -79,7 +79,7 @@ fn edited(raw: &Value, value: &str) -> Option<Value> {
 fn edit_text(path: &Arc<Path>, text: &str, value: &str) -> Option<String> {
     let original = parse_text(path, text);
     let first = original.objects.first()?;
-    let new = serde_json::to_string(&edited(&first.raw, value)?).ok()?;
+    let new = serde_json::to_string(&edited(&first.raw.to_value(), value)?).ok()?;
     let (s, e) = (first.source.start, first.source.end);
     if s < e && e <= text.len() && text.is_char_boundary(s) && text.is_char_boundary(e) {
         let candidate = format!("{}{}\n{}", &text[..s], new, &text[e..]);
@@ -97,7 +97,7 @@ fn edit_text(path: &Arc<Path>, text: &str, value: &str) -> Option<String> {
     let mut out = format!("---\n{new}\n");
     for o in &original.objects[1..] {
         out.push_str("---\n");
-        out.push_str(&serde_json::to_string(&*o.raw).ok()?);
+        out.push_str(&serde_json::to_string(&o.raw).ok()?);
         out.push('\n');
     }
     Some(out)

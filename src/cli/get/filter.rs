@@ -114,8 +114,8 @@ pub fn select(
     if let Some(expr) = sort_by {
         let steps = jsonpath::parse(expr)?;
         sel.objects.sort_by(|&a, &b| {
-            let va = jsonpath::lookup(&inv.objects[a].raw, &steps);
-            let vb = jsonpath::lookup(&inv.objects[b].raw, &steps);
+            let va = jsonpath::lookup(inv.objects[a].raw.view(), &steps);
+            let vb = jsonpath::lookup(inv.objects[b].raw.view(), &steps);
             jsonpath::compare(va, vb)
         });
     }

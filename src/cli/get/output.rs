@@ -2,9 +2,9 @@
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::json;
 
-use crate::model::Object;
+use crate::model::{Object, Raw};
 use crate::print::{columns, yaml, Table};
 
 /// Output format.
@@ -47,40 +47,40 @@ pub fn render(objects: &[&Object], opts: &RenderOptions) -> String {
             .map(|o| format!("{}\n", o.id.kubectl_name()))
             .collect(),
         Format::Json => to_json(&document(objects, opts.single_item)),
-        Format::Yaml => yaml::to_string(&document(objects, opts.single_item)),
+        Format::Yaml => yaml::to_string(document(objects, opts.single_item).view()),
     }
 }
 
 /// The object as the API server would return it: the manifest, with the effective
 /// namespace filled in for namespaced kinds.
-pub fn served(obj: &Object) -> Value {
-    let mut v = (*obj.raw).clone();
+pub fn served(obj: &Object) -> Raw {
     if obj.namespaced && obj.declared_namespace.is_none() {
-        if let Some(meta) = v.get_mut("metadata").and_then(Value::as_object_mut) {
-            meta.insert(
-                "namespace".into(),
-                Value::String(obj.namespace().to_owned()),
-            );
-        }
+        let ns = Raw::string(obj.namespace());
+        obj.raw.with_member("metadata", "namespace", ns.view())
+    } else {
+        obj.raw.clone()
     }
-    v
 }
 
 /// A `kind: List` of the objects, or the lone object.
-fn document(objects: &[&Object], single: bool) -> Value {
+fn document(objects: &[&Object], single: bool) -> Raw {
     if single && objects.len() == 1 {
         return served(objects[0]);
     }
-    json!({
-        "apiVersion": "v1",
-        "items": objects.iter().map(|o| served(o)).collect::<Vec<_>>(),
-        "kind": "List",
-        "metadata": {"resourceVersion": ""},
-    })
+    let items: Vec<Raw> = objects.iter().map(|o| served(o)).collect();
+    let items = Raw::array(items.iter().map(Raw::view));
+    let (v1, list) = (Raw::string("v1"), Raw::string("List"));
+    let meta = Raw::from_value(&json!({"resourceVersion": ""}));
+    Raw::object([
+        ("apiVersion", v1.view()),
+        ("items", items.view()),
+        ("kind", list.view()),
+        ("metadata", meta.view()),
+    ])
 }
 
 /// `json.MarshalIndent(obj, "", "    ")`: four spaces, sorted keys, Go's HTML escaping.
-pub fn to_json(v: &Value) -> String {
+pub fn to_json<T: Serialize + ?Sized>(v: &T) -> String {
     let mut buf = Vec::new();
     let mut ser = serde_json::Serializer::with_formatter(&mut buf, GoFormatter::new());
     if v.serialize(&mut ser).is_err() {
@@ -239,6 +239,7 @@ mod tests {
     #[test]
     fn go_json_escaping_and_indent() {
         let v = json!({"b": "<a&b>", "a": [1, {"x": null}]});
+        assert_eq!(to_json(&Raw::from(&v)), to_json(&v));
         assert_eq!(
             to_json(&v),
             "{\n    \"a\": [\n        1,\n        {\n            \"x\": null\n        }\n    ],\n    \"b\": \"\\u003ca\\u0026b\\u003e\"\n}\n"

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use super::filter::Query;
 use super::output::{render, to_json, Format, RenderOptions};
 use super::request::Requests;
-use crate::model::{Object, ObjectId};
+use crate::model::{Object, ObjectId, Raw};
 use crate::print::yaml;
 use crate::watch::{Delta, DeltaKind};
 
@@ -123,21 +123,25 @@ impl<'a> WatchPrinter<'a> {
             }
             Format::Name if self.events => format!("{ev} {}\n", o.id.kubectl_name()),
             Format::Name => format!("{}\n", o.id.kubectl_name()),
-            Format::Json if self.events => to_json(&serde_json::json!({
-                "type": ev,
-                "object": super::output::served(o),
-            })),
+            Format::Json if self.events => to_json(&event(ev, o)),
             Format::Json => render(&[o], &opts),
             Format::Yaml => {
                 let v = if self.events {
-                    serde_json::json!({"type": ev, "object": super::output::served(o)})
+                    event(ev, o)
                 } else {
                     super::output::served(o)
                 };
-                format!("---\n{}", yaml::to_string(&v))
+                format!("---\n{}", yaml::to_string(v.view()))
             }
         }
     }
+}
+
+/// A watch event `{"object": …, "type": ev}` (keys sorted, as kubectl prints them).
+fn event(ev: &str, o: &Object) -> Raw {
+    let object = super::output::served(o);
+    let ty = Raw::string(ev);
+    Raw::object([("object", object.view()), ("type", ty.view())])
 }
 
 /// Adds kubectl's EVENT column in front of each row (`header`: the first line is the

@@ -209,7 +209,7 @@ fn read_source(app: &App, object: u32, path: &std::path::Path, start: usize, end
         .inventory
         .objects
         .get(object as usize)
-        .and_then(|o| serde_yaml::to_string(&*o.raw).ok())
+        .and_then(|o| serde_yaml::to_string(&o.raw).ok())
         .unwrap_or_default()
 }
 

@@ -1,7 +1,7 @@
 //! kubectl's Pod row (`printPod`): READY, STATUS (the reason kubectl derives from init and
 //! container states), RESTARTS with the last restart's age, and the wide columns.
 
-use serde_json::Value;
+use crate::model::RawRef;
 
 use super::{arr, int, Row};
 use crate::print::age::{parse_time, translate_timestamp_since};
@@ -15,13 +15,13 @@ struct Tally {
 }
 
 impl Tally {
-    fn restarted(&mut self, cs: &Value) {
+    fn restarted(&mut self, cs: RawRef<'_>) {
         self.restarts += int(cs.get("restartCount"));
         let finished = cs
             .get("lastState")
             .and_then(|s| s.get("terminated"))
             .and_then(|t| t.get("finishedAt"))
-            .and_then(Value::as_str);
+            .and_then(RawRef::as_str);
         if let Some(f) = finished {
             let later = match &self.last_restart {
                 Some(cur) => parse_time(f) > parse_time(cur),
@@ -34,16 +34,16 @@ impl Tally {
     }
 }
 
-fn state<'v>(cs: &'v Value, which: &str) -> Option<&'v Value> {
+fn state<'v>(cs: RawRef<'v>, which: &str) -> Option<RawRef<'v>> {
     cs.get("state").and_then(|s| s.get(which))
 }
 
-fn reason_of(v: &Value) -> &str {
-    v.get("reason").and_then(Value::as_str).unwrap_or("")
+fn reason_of(v: RawRef<'_>) -> &str {
+    v.get("reason").and_then(RawRef::as_str).unwrap_or("")
 }
 
 /// `Signal:N` / `ExitCode:N` for a terminated state without a reason.
-fn exit_text(t: &Value) -> String {
+fn exit_text(t: RawRef<'_>) -> String {
     let signal = int(t.get("signal"));
     if signal != 0 {
         format!("Signal:{signal}")
@@ -52,33 +52,32 @@ fn exit_text(t: &Value) -> String {
     }
 }
 
-fn is_restartable_init(spec: &Value, name: &str) -> bool {
+fn is_restartable_init(spec: RawRef<'_>, name: &str) -> bool {
     arr(spec.get("initContainers")).iter().any(|c| {
-        c.get("name").and_then(Value::as_str) == Some(name)
-            && c.get("restartPolicy").and_then(Value::as_str) == Some("Always")
+        c.get("name").and_then(RawRef::as_str) == Some(name)
+            && c.get("restartPolicy").and_then(RawRef::as_str) == Some("Always")
     })
 }
 
-fn condition_true(status: Option<&Value>, ty: &str) -> bool {
+fn condition_true(status: Option<RawRef<'_>>, ty: &str) -> bool {
     arr(status.and_then(|s| s.get("conditions")))
         .iter()
         .any(|c| {
-            c.get("type").and_then(Value::as_str) == Some(ty)
-                && c.get("status").and_then(Value::as_str) == Some("True")
+            c.get("type").and_then(RawRef::as_str) == Some(ty)
+                && c.get("status").and_then(RawRef::as_str) == Some("True")
         })
 }
 
 impl Row<'_> {
     pub(super) fn pod(&self, wide: bool) -> Vec<String> {
-        let null = Value::Null;
-        let spec = self.get("spec").unwrap_or(&null);
+        let spec = self.get("spec").unwrap_or_else(RawRef::null);
         let status = self.get("status");
         let phase = self.str("status.phase");
         let mut reason = self.str_or("status.reason", &phase);
         let gated = arr(status.and_then(|s| s.get("conditions")))
             .iter()
             .any(|c| {
-                c.get("type").and_then(Value::as_str) == Some("PodScheduled")
+                c.get("type").and_then(RawRef::as_str) == Some("PodScheduled")
                     && reason_of(c) == "SchedulingGated"
             });
         if gated {
@@ -88,7 +87,7 @@ impl Row<'_> {
         let total = arr(spec.get("containers")).len()
             + init_specs
                 .iter()
-                .filter(|c| c.get("restartPolicy").and_then(Value::as_str) == Some("Always"))
+                .filter(|c| c.get("restartPolicy").and_then(RawRef::as_str) == Some("Always"))
                 .count();
         let mut all = Tally::default();
         let mut sidecars = Tally::default();
@@ -96,7 +95,7 @@ impl Row<'_> {
         let init_statuses = arr(status.and_then(|s| s.get("initContainerStatuses")));
         for (i, cs) in init_statuses.iter().enumerate() {
             all.restarted(cs);
-            let name = cs.get("name").and_then(Value::as_str).unwrap_or("");
+            let name = cs.get("name").and_then(RawRef::as_str).unwrap_or("");
             let restartable = is_restartable_init(spec, name);
             if restartable {
                 sidecars.restarted(cs);
@@ -106,8 +105,8 @@ impl Row<'_> {
             if terminated.is_some_and(|t| int(t.get("exitCode")) == 0) {
                 continue;
             }
-            if restartable && cs.get("started").and_then(Value::as_bool) == Some(true) {
-                if cs.get("ready").and_then(Value::as_bool) == Some(true) {
+            if restartable && cs.get("started").and_then(RawRef::as_bool) == Some(true) {
+                if cs.get("ready").and_then(RawRef::as_bool) == Some(true) {
                     sidecars.ready += 1;
                 }
                 continue;
@@ -132,10 +131,10 @@ impl Row<'_> {
         if !initializing || condition_true(status, "Initialized") {
             tally = sidecars;
             let mut has_running = false;
-            for cs in arr(status.and_then(|s| s.get("containerStatuses")))
+            let statuses: Vec<RawRef<'_>> = arr(status.and_then(|s| s.get("containerStatuses")))
                 .iter()
-                .rev()
-            {
+                .collect();
+            for cs in statuses.into_iter().rev() {
                 tally.restarted(cs);
                 let waiting = state(cs, "waiting").map(reason_of).unwrap_or("");
                 if !waiting.is_empty() {
@@ -146,7 +145,7 @@ impl Row<'_> {
                     } else {
                         reason_of(t).to_owned()
                     };
-                } else if cs.get("ready").and_then(Value::as_bool) == Some(true)
+                } else if cs.get("ready").and_then(RawRef::as_bool) == Some(true)
                     && state(cs, "running").is_some()
                 {
                     has_running = true;
@@ -187,7 +186,7 @@ impl Row<'_> {
         cells
     }
 
-    fn pod_wide(&self, spec: &Value, status: Option<&Value>) -> Vec<String> {
+    fn pod_wide(&self, spec: RawRef<'_>, status: Option<RawRef<'_>>) -> Vec<String> {
         let or_none = |s: &str| {
             if s.is_empty() {
                 "<none>".to_owned()
@@ -198,8 +197,8 @@ impl Row<'_> {
         let ip = arr(status.and_then(|s| s.get("podIPs")))
             .first()
             .and_then(|p| p.get("ip"))
-            .and_then(Value::as_str)
-            .or_else(|| status.and_then(|s| s.get("podIP")).and_then(Value::as_str))
+            .and_then(RawRef::as_str)
+            .or_else(|| status.and_then(|s| s.get("podIP")).and_then(RawRef::as_str))
             .unwrap_or("");
         let gates = arr(spec.get("readinessGates"));
         let gates_cell = if gates.is_empty() {
@@ -209,11 +208,11 @@ impl Row<'_> {
             let ok = gates
                 .iter()
                 .filter(|g| {
-                    let ty = g.get("conditionType").and_then(Value::as_str);
+                    let ty = g.get("conditionType").and_then(RawRef::as_str);
                     conditions
                         .iter()
-                        .find(|c| c.get("type").and_then(Value::as_str) == ty)
-                        .and_then(|c| c.get("status").and_then(Value::as_str))
+                        .find(|c| c.get("type").and_then(RawRef::as_str) == ty)
+                        .and_then(|c| c.get("status").and_then(RawRef::as_str))
                         == Some("True")
                 })
                 .count();
