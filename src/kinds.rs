@@ -5,7 +5,7 @@
 //! its kind. A kind nobody declared is guessed: namespaced if any object of it carries a
 //! namespace, plural = lowercase kind + "s".
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 use crate::model::RawRef;
@@ -194,7 +194,7 @@ impl KindRegistry {
     pub fn builtin() -> Self {
         let mut reg = KindRegistry {
             kinds: Vec::with_capacity(BUILTIN.len() + 16),
-            by_group_kind: HashMap::new(),
+            by_group_kind: HashMap::default(),
         };
         for &(group, version, kind, plural, shorts, namespaced, categories) in BUILTIN {
             reg.insert(KindInfo {

@@ -8,7 +8,8 @@
 //! never correctness: an interned string is an ordinary `Arc<str>`.
 
 use std::cell::RefCell;
-use std::collections::HashSet;
+
+use rustc_hash::FxHashSet as HashSet;
 
 use super::object::Str;
 
@@ -18,7 +19,7 @@ pub const MAX_LEN: usize = 96;
 pub const MAX_ENTRIES: usize = 1 << 16;
 
 thread_local! {
-    static TABLE: RefCell<HashSet<Str>> = RefCell::new(HashSet::new());
+    static TABLE: RefCell<HashSet<Str>> = RefCell::new(HashSet::default());
 }
 
 /// A shared copy of `s`.

@@ -1,7 +1,7 @@
 //! The loaded picture: every object, every load problem, and the kind registry they resolve
 //! against.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::diagnostic::{LoadError, Severity};
 use super::load::FileLoad;
@@ -119,7 +119,8 @@ pub fn resolve_scope(kinds: &KindRegistry, obj: &mut Object) -> Option<LoadError
 
 /// One warning per object whose identity was already seen, naming both places.
 pub fn duplicates(objects: &[Object]) -> Vec<LoadError> {
-    let mut first: HashMap<&ObjectId, &Object> = HashMap::with_capacity(objects.len());
+    let mut first: HashMap<&ObjectId, &Object> =
+        HashMap::with_capacity_and_hasher(objects.len(), Default::default());
     let mut out = Vec::new();
     for o in objects {
         if o.id.name.is_empty() {

@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use memchr::memmem;
 use serde_json::{Map, Value};
 
 use super::super::diagnostic::Severity;
@@ -184,8 +185,8 @@ const HELM_REFS: [&str; 9] = [
 
 /// Position (1-based line, column) of the first Go-template action `{{ … }}`, if any.
 pub(super) fn first_action(text: &str) -> Option<(u32, u32)> {
-    let i = text.find("{{")?;
-    text[i..].find("}}")?;
+    let i = memmem::find(text.as_bytes(), b"{{")?;
+    memmem::find(&text.as_bytes()[i..], b"}}")?;
     Some(line_col(text, i))
 }
 
@@ -194,9 +195,9 @@ pub(super) fn first_action(text: &str) -> Option<(u32, u32)> {
 /// templates in a ConfigMap) are ordinary string content of valid YAML.
 pub(super) fn is_helm_template(text: &str) -> bool {
     let mut rest = text;
-    while let Some(open) = rest.find("{{") {
+    while let Some(open) = memmem::find(rest.as_bytes(), b"{{") {
         let after = &rest[open + 2..];
-        let Some(close) = after.find("}}") else {
+        let Some(close) = memmem::find(after.as_bytes(), b"}}") else {
             return false;
         };
         let action = &after[..close];

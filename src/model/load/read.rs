@@ -118,7 +118,7 @@ fn decode(path: &Arc<Path>, bytes: Vec<u8>) -> FileLoad {
         );
     }
     // A NUL byte cannot occur in YAML or JSON text; the parser would read it as the end.
-    if let Some(at) = bytes.iter().position(|&b| b == 0) {
+    if let Some(at) = memchr::memchr(0, &bytes) {
         let (line, column) = line_col(&bytes, at);
         return failed(
             path,

@@ -52,6 +52,16 @@ pub(super) fn split(text: &str) -> Vec<Piece> {
     let mut pos = 0;
     let mut line_no: u32 = 1;
     while pos < bytes.len() {
+        if has_content && !matches!(bytes[pos], b'-' | b'.') {
+            // Inside a document only a line starting with `-` or `.` can end it: jump there
+            // (SIMD searches instead of a look at every line).
+            let rest = &bytes[pos..];
+            let skip = next_line_starting_with_dash_or_dot(rest).unwrap_or(rest.len());
+            let lines = memchr::memchr_iter(b'\n', &rest[..skip]).count();
+            line_no = line_no.saturating_add(u32::try_from(lines).unwrap_or(u32::MAX));
+            pos += skip;
+            continue;
+        }
         let next = memchr_nl(bytes, pos).map_or(bytes.len(), |i| i + 1);
         let line = &bytes[pos..next];
         if is_marker(line, b"---") && has_content {
@@ -87,15 +97,85 @@ pub(super) fn split(text: &str) -> Vec<Piece> {
 }
 
 fn memchr_nl(bytes: &[u8], from: usize) -> Option<usize> {
-    bytes[from..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map(|i| i + from)
+    memchr::memchr(b'\n', &bytes[from..]).map(|i| i + from)
+}
+
+/// Offset of the first line of `text` after its first one that starts with `-` or `.`.
+fn next_line_starting_with_dash_or_dot(text: &[u8]) -> Option<usize> {
+    let dash = memchr::memmem::find(text, b"\n-");
+    let dot = memchr::memmem::find(text, b"\n.");
+    match (dash, dot) {
+        (Some(a), Some(b)) => Some(a.min(b) + 1),
+        (a, b) => a.or(b).map(|i| i + 1),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The line-by-line algorithm `split` shortcuts, as the reference.
+    fn split_line_by_line(text: &str) -> Vec<Piece> {
+        let bytes = text.as_bytes();
+        let mut pieces = Vec::new();
+        let mut cur = Piece {
+            start: 0,
+            end: 0,
+            line: 1,
+        };
+        let (mut has_content, mut pos, mut line_no) = (false, 0, 1u32);
+        while pos < bytes.len() {
+            let next = memchr_nl(bytes, pos).map_or(bytes.len(), |i| i + 1);
+            let line = &bytes[pos..next];
+            if is_marker(line, b"---") && has_content {
+                pieces.push(Piece { end: pos, ..cur });
+                cur = Piece {
+                    start: pos,
+                    end: pos,
+                    line: line_no,
+                };
+                has_content = true;
+            } else if is_marker(line, b"...") {
+                pieces.push(Piece { end: next, ..cur });
+                cur = Piece {
+                    start: next,
+                    end: next,
+                    line: line_no + 1,
+                };
+                has_content = false;
+            } else {
+                has_content |= is_content(line) || is_marker(line, b"---");
+            }
+            pos = next;
+            line_no += 1;
+        }
+        if cur.start < bytes.len() {
+            pieces.push(Piece {
+                end: bytes.len(),
+                ..cur
+            });
+        }
+        pieces
+    }
+
+    proptest! {
+        #[test]
+        fn split_equals_the_line_by_line_reference(lines in proptest::collection::vec(
+            prop_oneof![
+                Just("---"), Just("--- x"), Just("---\t"), Just("..."), Just("... "), Just("..x"),
+                Just("- a"), Just("-x"), Just(".x"), Just("# c"), Just("%YAML 1.1"), Just("a: 1"),
+                Just(""), Just("  - b"), Just("\r"), Just("--"),
+            ],
+            0..40,
+        ), trailing in any::<bool>()) {
+            let mut text = lines.join("\n");
+            if trailing {
+                text.push('\n');
+            }
+            prop_assert_eq!(split(&text), split_line_by_line(&text));
+        }
+    }
 
     fn pieces(text: &str) -> Vec<(u32, &str)> {
         split(text)
