@@ -3,6 +3,7 @@
 use serde::Deserialize;
 
 use super::{Change, Loaded};
+use crate::model::Inventory;
 
 /// One thing that can change the app's state.
 ///
@@ -78,10 +79,12 @@ pub enum Action {
     },
     #[serde(skip)]
     Loaded(Box<Loaded>),
-    /// Part of the input, while loading goes on: shown at once (the table fills
-    /// progressively); a later `Partial` or the final `Loaded` replaces it.
+    /// More of the input while loading goes on: the objects (scope resolved against the
+    /// built-in kinds), problems, files and bytes read since the previous `Partial`,
+    /// appended to what the table shows (the table fills progressively, nothing is copied
+    /// twice); the final `Loaded` replaces it all.
     #[serde(skip)]
-    Partial(Box<Loaded>),
+    Partial(Box<Inventory>),
     /// A watched batch of file changes, applied in place.
     #[serde(skip)]
     Changed(Box<Change>),

@@ -47,18 +47,6 @@ pub struct Loaded {
 }
 
 impl Loaded {
-    /// A partial load while loading goes on: indexed for the table and the bar, not
-    /// linked (the graph comes with the final load).
-    pub fn partial(inventory: Inventory) -> Loaded {
-        let index = LabelIndex::build(&inventory.objects);
-        Loaded {
-            inventory,
-            index,
-            graph: Graph::default(),
-            stale: RoaringBitmap::new(),
-        }
-    }
-
     /// Indexes and links a loaded inventory.
     pub fn new(inventory: Inventory) -> Loaded {
         // Independent: build them on both cores.
@@ -264,6 +252,17 @@ impl App {
                 files_done,
                 files_total,
             } => {
+                // Redraw once per percent (and at the ends), not once per file: on 2 cores a
+                // redraw per file took a core away from the parsers.
+                let percent = |done: usize| done * 100 / files_total.max(1);
+                self.dirty = match self.loading {
+                    Some(p) => {
+                        percent(p.files_done) != percent(files_done)
+                            || files_done == files_total
+                            || p.files_total != files_total
+                    }
+                    None => false,
+                };
                 if self.loading.is_some() {
                     self.loading = Some(Progress {
                         files_done,
@@ -276,9 +275,9 @@ impl App {
                 self.loaded(*loaded);
             }
             Action::Changed(change) => self.apply_change(*change),
-            Action::Partial(partial) => {
+            Action::Partial(more) => {
                 if self.loading.is_some() {
-                    self.loaded(*partial);
+                    self.append_partial(*more);
                 }
             }
             Action::DetailSource { object, text } => {
@@ -305,13 +304,35 @@ impl App {
     }
 
     fn loaded(&mut self, loaded: Loaded) {
-        // Columns are chosen from the data unless the user changed them since a partial load.
+        self.data = Arc::new(loaded);
+        self.show_data();
+    }
+
+    /// Appends what loading read since the previous partial load: objects spliced in at the
+    /// end, their labels into the index (no graph until the final load).
+    fn append_partial(&mut self, more: Inventory) {
+        let data = Arc::make_mut(&mut self.data);
+        let inv = &mut data.inventory;
+        if inv.objects.is_empty() {
+            inv.kinds = more.kinds;
+        }
+        let at = u32::try_from(inv.objects.len()).unwrap_or(u32::MAX);
+        data.index.splice(at, &[], &more.objects);
+        inv.objects.extend(more.objects);
+        inv.problems.extend(more.problems);
+        inv.files += more.files;
+        inv.bytes += more.bytes;
+        self.show_data();
+    }
+
+    /// Refreshes what is derived from the data: columns (chosen from the data unless the
+    /// user changed them since a partial load), problem rows, sort order, rows.
+    fn show_data(&mut self) {
         if self.auto_columns.is_none() || self.auto_columns.as_ref() == Some(&self.table.columns) {
-            self.table.columns = self.default_columns(&loaded);
+            self.table.columns = self.default_columns(&self.data);
             self.auto_columns = Some(self.table.columns.clone());
         }
-        self.problem_rows = problem_rows(&loaded);
-        self.data = Arc::new(loaded);
+        self.problem_rows = problem_rows(&self.data);
         self.table.resort(&self.data.inventory.objects, self.now);
         self.refilter();
     }

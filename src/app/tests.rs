@@ -268,8 +268,8 @@ fn enter_opens_the_tree_and_detail_returns_to_it() {
 #[test]
 fn partial_loads_fill_the_table_while_loading_goes_on() {
     let all = parse_text(&Arc::from(Path::new("x.yaml")), FIXTURE).objects;
-    let inv = |n: usize| crate::model::Inventory {
-        objects: all[..n].to_vec(),
+    let inv = |r: std::ops::Range<usize>| crate::model::Inventory {
+        objects: all[r].to_vec(),
         ..Default::default()
     };
     let keymap = Keymap::load(None).unwrap();
@@ -279,7 +279,7 @@ fn partial_loads_fill_the_table_while_loading_goes_on() {
         files_done: 1,
         files_total: 3,
     });
-    app.update(Action::Partial(Box::new(Loaded::partial(inv(1)))));
+    app.update(Action::Partial(Box::new(inv(0..1))));
     assert!(app.loading.is_some(), "still loading");
     assert_eq!(visible_names(&app), ["web-1"]);
     // Enter on an object opens its owner tree, which needs the final graph.
@@ -289,16 +289,18 @@ fn partial_loads_fill_the_table_while_loading_goes_on() {
     // The bar filters partial data, and the filter carries over to later batches.
     app.update(Action::FocusBar);
     type_text(&mut app, "app=web");
-    app.update(Action::Partial(Box::new(Loaded::partial(inv(2)))));
+    app.update(Action::Partial(Box::new(inv(1..2))));
     assert_eq!(visible_names(&app), ["web-1"]);
     // A column the user removed stays removed when the final load arrives.
     app.table.columns.retain(|c| *c != Column::Source);
-    app.update(Action::Loaded(Box::new(Loaded::new(inv(3)))));
+    assert_eq!(app.counts().1, 2, "both batches shown");
+    assert_eq!(app.data.index.len(), 2);
+    app.update(Action::Loaded(Box::new(Loaded::new(inv(0..3)))));
     assert!(app.loading.is_none());
     assert_eq!(visible_names(&app), ["web-1", "web"]);
     assert!(!app.table.columns.contains(&Column::Source));
     // A partial arriving after the final load (a late message) is ignored.
-    app.update(Action::Partial(Box::new(Loaded::partial(inv(1)))));
+    app.update(Action::Partial(Box::new(inv(0..1))));
     assert_eq!(app.counts().1, 3);
 }
 

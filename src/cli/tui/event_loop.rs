@@ -19,8 +19,9 @@ use tokio::sync::oneshot;
 
 use super::{files, term};
 use crate::app::{Action, App, Change, ChangeData, Effect, Key, Loaded, Mode, Patch};
-use crate::model::load::{discover, load_file, LoadOptions};
-use crate::model::Inventory;
+use crate::kinds::KindRegistry;
+use crate::model::load::{discover, load_file, FileLoad, LoadOptions};
+use crate::model::{resolve_scope, Inventory, LoadError};
 use crate::watch::{DeltaKind, LiveSet, Pending, WatchEvent, Watcher};
 
 /// Runs until quit; returns the process exit code (128 + signal number after a signal).
@@ -242,8 +243,8 @@ fn edit(terminal: &mut term::Term, path: &std::path::Path, line: u32) -> anyhow:
 /// applied batch of file-system events.
 ///
 /// Files are parsed in parallel in growing chunks; when loading takes longer than
-/// [`FIRST_BATCH_AFTER`], what has loaded so far is sent as a partial snapshot (at most every
-/// [`BATCH_EVERY`]), so the table appears and fills while the rest loads. Small folders load
+/// [`FIRST_BATCH_AFTER`], what has loaded since the last batch is sent to be appended (at
+/// most every [`BATCH_EVERY`]), so the table appears and fills while the rest loads. Small folders load
 /// before the first deadline and pay nothing for this. Watching starts before loading, so
 /// a file saved meanwhile is re-read, not missed.
 fn spawn_loader(paths: Vec<PathBuf>, poll: bool, tx: UnboundedSender<Action>) {
@@ -269,6 +270,9 @@ fn spawn_loader(paths: Vec<PathBuf>, poll: bool, tx: UnboundedSender<Action>) {
         let done = AtomicUsize::new(0);
         let mut loads = Vec::with_capacity(total);
         let mut next_batch = started + FIRST_BATCH_AFTER;
+        // Loads already handed to the UI, and the kinds partial batches are resolved with.
+        let mut sent = 0usize;
+        let builtin = KindRegistry::builtin();
         // Small first chunks so the first rows show early; larger ones later for throughput.
         let mut chunk = 16usize;
         let mut rest = &files[..];
@@ -286,17 +290,24 @@ fn spawn_loader(paths: Vec<PathBuf>, poll: bool, tx: UnboundedSender<Action>) {
                 load
             }));
             if !rest.is_empty() && Instant::now() >= next_batch {
-                let partial = Inventory::build(loads.clone(), walk_problems.clone());
+                let walk = if sent == 0 { &walk_problems[..] } else { &[] };
+                let more = partial_since(&loads[sent..], walk, &builtin);
+                sent = loads.len();
                 tracing::info!(
-                    objects = partial.objects.len(),
+                    objects = more.objects.len(),
                     files = loads.len(),
                     elapsed_ms = started.elapsed().as_millis() as u64,
-                    "partial snapshot"
+                    "partial batch"
                 );
-                let _ = tx.send(Action::Partial(Box::new(Loaded::partial(partial))));
+                let _ = tx.send(Action::Partial(Box::new(more)));
                 next_batch = Instant::now() + BATCH_EVERY;
             }
         }
+        tracing::info!(
+            files = loads.len(),
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            "parsed"
+        );
         let mut live = LiveSet::from_loads(&paths, &opts, loads, walk_problems);
         tracing::info!(
             objects = live.inventory().objects.len(),
@@ -316,6 +327,28 @@ fn spawn_loader(paths: Vec<PathBuf>, poll: bool, tx: UnboundedSender<Action>) {
         let Some(_watcher) = watcher else { return };
         follow_changes(&mut live, &watch_rx, &tx);
     });
+}
+
+/// What `loads` add to the table while loading goes on: their objects (scope resolved
+/// against the built-in kinds; the final load resolves it against the CRDs too), problems,
+/// files and bytes. Only these are copied, once.
+fn partial_since(loads: &[FileLoad], walk: &[LoadError], kinds: &KindRegistry) -> Inventory {
+    let mut more = Inventory {
+        problems: walk.to_vec(),
+        kinds: kinds.clone(),
+        ..Inventory::default()
+    };
+    for load in loads {
+        more.files += 1;
+        more.bytes += load.bytes;
+        more.problems.extend(load.problems.iter().cloned());
+        more.objects.extend(load.objects.iter().map(|o| {
+            let mut o = o.clone();
+            let _ = resolve_scope(kinds, &mut o);
+            o
+        }));
+    }
+    more
 }
 
 /// Applies watched batches to `live` and hands each result to the UI, until the UI or the
