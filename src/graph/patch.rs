@@ -3,18 +3,22 @@
 //! Owner edges, selector edges and every finding except the app-label ones are about one
 //! object and depend only on objects of its namespace and on cluster-scoped objects, with
 //! one exception: resolving an ownerReference by uid, and the "owner exists in another
-//! namespace" hint, look at objects of any namespace ("context" objects below). So a patch
-//! recomputes, with the very code of a full build, the namespaces a change touches — those
-//! of the replaced objects, of the objects whose ownerReferences name one of them, and of the
-//! owners they name — on a sub-inventory made of those namespaces' objects, every
-//! cluster-scoped object and the context objects. Results about objects of other namespaces
-//! are kept, their positions shifted. App-label findings group objects of all namespaces by
-//! (part-of, name, instance): the instances the change touches are recomputed over the whole
-//! inventory.
+//! namespace" hint of a reference that did not resolve, look at objects of any namespace
+//! ("context" objects below). So a patch recomputes, with the very code of a full build, the
+//! namespaces a change touches — those of the replaced objects, of the objects whose
+//! ownerReferences name one of them (in their own scope, by uid, or anywhere for an
+//! unresolved reference), and of the owners they name — on a sub-inventory made of those
+//! namespaces' objects, every cluster-scoped object and the context objects. Only the
+//! recomputed objects' references make edges there (a context object's would resolve
+//! against part of the input). Results about objects of other namespaces are kept, their
+//! positions shifted. App-label findings group objects of all namespaces by (part-of, name,
+//! instance): the instances the change touches are recomputed over the whole inventory.
 //!
-//! A change that involves a cluster-scoped object (replaced, naming a replaced object as
-//! owner, or named as owner by one) rebuilds: such an object's findings depend on every
-//! namespace. The result of a patch equals a full build (property-tested in `tests`).
+//! It rebuilds instead when a cluster-scoped object is replaced, owns or depends on a changed
+//! object, or may own a recomputed one (its findings depend on every namespace), when the
+//! contents of a Terminating Namespace change (its finding lists them), and when the
+//! sub-inventory would hold most of the input. The result of a patch equals a full build
+//! (property-tested in `tests`).
 
 use std::ops::Range;
 
