@@ -359,7 +359,7 @@ impl App {
 
     fn open_tree(&mut self) {
         if self.loading.is_some() {
-            // Partial snapshots carry no graph yet.
+            // Partial loads carry no graph yet.
             self.status = Some("the owner tree opens when loading has finished".into());
             return;
         }

@@ -238,7 +238,7 @@ fn edit(terminal: &mut term::Term, path: &std::path::Path, line: u32) -> anyhow:
     })
 }
 
-/// Loads on a background thread, then follows the files: hands over partial snapshots
+/// Loads on a background thread, then follows the files: hands over partial batches
 /// while loading, the final inventory with its index and graph, and one [`Change`] per
 /// applied batch of file-system events.
 ///
