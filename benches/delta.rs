@@ -65,14 +65,7 @@ fn bench(c: &mut Criterion) {
             load.bytes = text.len() as u64;
             live.apply_load(&path, load);
             let splices = live.take_patch().expect("a patched batch");
-            let inv = live.inventory();
-            let patch = Patch {
-                splices,
-                problems: inv.problems.clone(),
-                stale: Default::default(),
-                files: inv.files,
-                bytes: inv.bytes,
-            };
+            let patch = Patch::new(splices, live.inventory(), Default::default());
             let (_, report) = ui.apply_patch(patch).expect("fits");
             assert!(matches!(report.outcome, PatchOutcome::Patched { .. }));
         })

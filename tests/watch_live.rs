@@ -567,13 +567,7 @@ fn the_ui_copy_follows_by_patches_and_equals_a_rebuild() {
         match splices {
             Some(splices) => {
                 patched += 1;
-                let patch = Patch {
-                    splices,
-                    problems: inv.problems.clone(),
-                    stale: Default::default(),
-                    files: inv.files,
-                    bytes: inv.bytes,
-                };
+                let patch = Patch::new(splices, inv, Default::default());
                 let (_, report) = ui.apply_patch(patch).expect("the splices fit the copy");
                 if matches!(report.outcome, PatchOutcome::Patched { .. }) {
                     graph_patched += 1;

@@ -9,7 +9,7 @@ use roaring::RoaringBitmap;
 
 use super::Loaded;
 use crate::graph::{PatchOutcome, Replaced};
-use crate::model::{LoadError, Object};
+use crate::model::{Inventory, LoadError, Object};
 use crate::watch::FilePatch;
 
 /// A watched batch as splices of the previous snapshot's objects.
@@ -22,6 +22,20 @@ pub struct Patch {
     pub stale: RoaringBitmap,
     pub files: usize,
     pub bytes: u64,
+}
+
+impl Patch {
+    /// The patch bringing a copy of the previous snapshot to `inv`, given the splices the
+    /// live set made (`LiveSet::take_patch`) and the stale objects of `inv`.
+    pub fn new(splices: Vec<FilePatch>, inv: &Inventory, stale: RoaringBitmap) -> Patch {
+        Patch {
+            splices,
+            problems: inv.problems.clone(),
+            stale,
+            files: inv.files,
+            bytes: inv.bytes,
+        }
+    }
 }
 
 /// What applying a patch cost (for `kubesift bench` and the log).

@@ -251,10 +251,6 @@ impl Plan {
             sub_to_full,
             instances,
         } = self;
-        // Old position → new one, for objects whose results are kept.
-        let keep = |old_pos: usize| -> Option<usize> {
-            shifted(&map, old_pos).filter(|&new| !recomputed[new])
-        };
         // Only the recomputed objects' ownerReferences make edges in the sub-inventory: a
         // context object's would resolve against part of the input.
         let sub_owned: Vec<bool> = sub_to_full.iter().map(|&i| recomputed[i]).collect();
@@ -263,28 +259,23 @@ impl Plan {
         let owned = |sub_pos: usize| recomputed[to_full(sub_pos)];
 
         let mut parts = Parts::default();
-        // Owner edges belong to their dependent, selector edges to the selecting object.
-        let remap = |e: &Edge, from: usize, to: usize| Edge { from, to, ..*e };
-        for e in old.owners_of.all() {
-            if let (Some(to), Some(from)) = (keep(e.to), shifted(&map, e.from)) {
-                parts.owner_edges.push(remap(e, from, to));
-            }
-        }
-        for e in new_parts.owner_edges.iter().filter(|e| owned(e.to)) {
-            parts
-                .owner_edges
-                .push(remap(e, to_full(e.from), to_full(e.to)));
-        }
-        for e in old.selects.all() {
-            if let (Some(from), Some(to)) = (keep(e.from), shifted(&map, e.to)) {
-                parts.selector_edges.push(remap(e, from, to));
-            }
-        }
-        for e in new_parts.selector_edges.iter().filter(|e| owned(e.from)) {
-            parts
-                .selector_edges
-                .push(remap(e, to_full(e.from), to_full(e.to)));
-        }
+        // Owner edges belong to their dependent, selector edges to the selecting object:
+        // kept edges of kept objects (shifted), then the recomputed objects' edges.
+        let merge = |old: &[Edge], new: &[Edge], belongs_to: fn(&Edge) -> usize| -> Vec<Edge> {
+            let kept = old.iter().filter_map(|e| {
+                let (from, to) = (shifted(&map, e.from)?, shifted(&map, e.to)?);
+                let moved = Edge { from, to, ..*e };
+                (!recomputed[belongs_to(&moved)]).then_some(moved)
+            });
+            let recomputed_edges = new.iter().filter(|e| owned(belongs_to(e))).map(|e| Edge {
+                from: to_full(e.from),
+                to: to_full(e.to),
+                ..*e
+            });
+            kept.chain(recomputed_edges).collect()
+        };
+        parts.owner_edges = merge(old.owners_of.all(), &new_parts.owner_edges, |e| e.to);
+        parts.selector_edges = merge(old.selects.all(), &new_parts.selector_edges, |e| e.from);
 
         // Findings: non-app ones by namespace, app-label ones by instance.
         let in_instance = |full: usize| instances.contains(&keys.objects[full].instance);
@@ -393,14 +384,10 @@ impl Names {
 
 #[cfg(test)]
 mod tests {
-    use std::path::Path;
-    use std::sync::Arc;
-
     use proptest::prelude::*;
     use serde_json::{json, Value};
 
     use super::*;
-    use crate::model::{registry_for, resolve_scope, SourceSpan};
 
     /// A tiny deterministic generator, so one proptest seed spans a whole scenario.
     struct Rng(u64);
@@ -512,29 +499,13 @@ mod tests {
 
     /// Objects of files `files`, each at its own path and lines (as a loader yields them).
     fn inventory(files: &[Vec<Value>]) -> Inventory {
-        let mut objects = Vec::new();
-        for (f, docs) in files.iter().enumerate() {
-            let path: Arc<Path> = Arc::from(Path::new(&format!("f{f}.yaml")));
-            for (i, v) in docs.iter().enumerate() {
-                let span = SourceSpan {
-                    path: Arc::clone(&path),
-                    line: i as u32 + 1,
-                    start: 0,
-                    end: 0,
-                };
-                objects.push(Object::from_value(v.clone(), span).expect("test object"));
-            }
-        }
-        let mut problems = Vec::new();
-        let kinds = registry_for(&objects, &mut problems);
-        for o in &mut objects {
-            let _ = resolve_scope(&kinds, o);
-        }
-        Inventory {
-            objects,
-            kinds,
-            ..Inventory::default()
-        }
+        let names: Vec<String> = (0..files.len()).map(|f| format!("f{f}.yaml")).collect();
+        let files: Vec<(&str, &[Value])> = names
+            .iter()
+            .zip(files)
+            .map(|(n, d)| (n.as_str(), d.as_slice()))
+            .collect();
+        crate::graph::testutil::test_inventory_files(&files)
     }
 
     /// Replaces files `which` with new contents; returns the outcome and both graphs.

@@ -4,14 +4,19 @@ use crate::model::Inventory;
 
 /// Builds an inventory from JSON objects (one per line of `t.yaml`) for unit tests.
 pub(crate) fn test_inventory(docs: &[serde_json::Value]) -> Inventory {
+    test_inventory_files(&[("t.yaml", docs)])
+}
+
+/// Builds an inventory from files of JSON objects (object `i` of a file on its line
+/// `i + 1`), with kinds registered and scopes resolved as the loader does.
+pub(crate) fn test_inventory_files(files: &[(&str, &[serde_json::Value])]) -> Inventory {
     use crate::model::{registry_for, resolve_scope, Object, SourceSpan};
     use std::path::Path;
     use std::sync::Arc;
-    let path: Arc<Path> = Arc::from(Path::new("t.yaml"));
-    let mut objects: Vec<Object> = docs
-        .iter()
-        .enumerate()
-        .map(|(i, v)| {
+    let mut objects: Vec<Object> = Vec::new();
+    for (name, docs) in files {
+        let path: Arc<Path> = Arc::from(Path::new(name));
+        objects.extend(docs.iter().enumerate().map(|(i, v)| {
             let span = SourceSpan {
                 path: Arc::clone(&path),
                 line: i as u32 + 1,
@@ -19,8 +24,8 @@ pub(crate) fn test_inventory(docs: &[serde_json::Value]) -> Inventory {
                 end: 0,
             };
             Object::from_value(v.clone(), span).expect("test object")
-        })
-        .collect();
+        }));
+    }
     let mut problems = Vec::new();
     let kinds = registry_for(&objects, &mut problems);
     for o in &mut objects {

@@ -157,15 +157,8 @@ pub fn measure(paths: &[PathBuf], opts: &LoadOptions, mut app: App) -> DeltaRepo
             report.skipped = Some("the live set rebuilt instead of patching".into());
             return report;
         };
-        let inv = live.inventory();
         let change = Change {
-            data: ChangeData::Patch(Patch {
-                splices,
-                problems: inv.problems.clone(),
-                stale: Default::default(),
-                files: inv.files,
-                bytes: inv.bytes,
-            }),
+            data: ChangeData::Patch(Patch::new(splices, live.inventory(), Default::default())),
             changed: deltas
                 .iter()
                 .filter(|d| d.kind != DeltaKind::Deleted)

@@ -382,16 +382,7 @@ fn follow_changes(
         // moved), patched in place when the live set was, else replaced.
         let data = match live.take_patch() {
             Some(splices) if quiet && splices.is_empty() => continue,
-            Some(splices) => {
-                let inv = live.inventory();
-                ChangeData::Patch(Patch {
-                    splices,
-                    problems: inv.problems.clone(),
-                    stale,
-                    files: inv.files,
-                    bytes: inv.bytes,
-                })
-            }
+            Some(splices) => ChangeData::Patch(Patch::new(splices, live.inventory(), stale)),
             None => {
                 let mut loaded = Loaded::new(live.inventory().clone());
                 loaded.stale = stale;
