@@ -172,3 +172,22 @@ fn no_color_draws_without_colours() {
     assert_eq!(colours(true), 0);
     assert!(colours(false) > 0, "colours are used otherwise");
 }
+
+#[test]
+fn the_header_says_linking_until_the_graph_arrives() {
+    let inventory = load_paths(
+        &[PathBuf::from("tests/fixtures/ui")],
+        &LoadOptions::default(),
+    );
+    let graph = kubesift::graph::Graph::build(&inventory);
+    let mut app = App::new(Keymap::load(None).unwrap(), Options::default(), NOW);
+    app.update(Action::Resize(110, 22));
+    app.update(Action::Loaded(Box::new(Loaded::unlinked(inventory))));
+    let screen = render(&app);
+    let header = screen.lines().next().unwrap_or_default();
+    assert!(header.contains("linking owners and selectors…"), "{screen}");
+    app.update(Action::Linked(Box::new(graph)));
+    let screen = render(&app);
+    assert!(!screen.contains("linking"), "{screen}");
+    assert!(screen.contains(" of "), "{screen}");
+}

@@ -3,6 +3,7 @@
 use serde::Deserialize;
 
 use super::{Change, Loaded};
+use crate::graph::Graph;
 use crate::model::Inventory;
 
 /// One thing that can change the app's state.
@@ -79,6 +80,9 @@ pub enum Action {
     },
     #[serde(skip)]
     Loaded(Box<Loaded>),
+    /// The graph of an unlinked [`Loaded`] (same objects, same order).
+    #[serde(skip)]
+    Linked(Box<Graph>),
     /// More of the input while loading goes on: the objects (scope resolved against the
     /// built-in kinds), problems, files and bytes read since the previous `Partial`,
     /// appended to what the table shows (the table fills progressively, nothing is copied

@@ -154,20 +154,7 @@ impl App {
         // Tree: rebuilt around the same object, selection kept when it is still there.
         if let Some((root, sel, selectors)) = new_tree {
             match root {
-                Some(r) => {
-                    let mut t = TreeState::open(&self.data.graph, r, selectors);
-                    if let Some(s) = sel {
-                        if let Some(pos) = t
-                            .tree
-                            .visible()
-                            .position(|n| t.tree.node(n).is_some_and(|node| node.obj == s as usize))
-                        {
-                            t.selected = pos;
-                        }
-                    }
-                    t.move_by(0, self.screen.body_height());
-                    self.tree = Some(t);
-                }
+                Some(r) => self.reopen_tree(r, sel, selectors),
                 None => {
                     self.tree = None;
                     if self.mode == Mode::Tree {
@@ -187,6 +174,36 @@ impl App {
             changed: change.changed.len(),
             deleted: change.deleted,
         });
+    }
+
+    /// Rebuilds the tree around `root` from the current graph, keeping `sel` selected when
+    /// it is still in the tree.
+    fn reopen_tree(&mut self, root: u32, sel: Option<u32>, selectors: bool) {
+        let mut t = TreeState::open(&self.data.graph, root, selectors);
+        if let Some(s) = sel {
+            if let Some(pos) = t
+                .tree
+                .visible()
+                .position(|n| t.tree.node(n).is_some_and(|node| node.obj == s as usize))
+            {
+                t.selected = pos;
+            }
+        }
+        t.move_by(0, self.screen.body_height());
+        self.tree = Some(t);
+    }
+
+    /// The graph changed under unchanged objects (it arrived after the table): an open tree
+    /// or detail view shows the owners and selectors now.
+    pub(super) fn relink_views(&mut self) {
+        if let Some(t) = &self.tree {
+            let (root, sel, selectors) = (t.object, t.selected_object(), t.selectors);
+            self.reopen_tree(root, sel, selectors);
+        }
+        if let Some(d) = &self.detail {
+            let (object, scroll, under) = (d.object, d.scroll, self.detail_from);
+            self.open_detail_of_keeping(object, scroll, under);
+        }
     }
 
     /// Whether object `i` changed in the last applied batch and still flashes.

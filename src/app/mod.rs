@@ -44,6 +44,8 @@ pub struct Loaded {
     pub graph: Graph,
     /// Objects kept from an earlier read of a file that now fails to load.
     pub stale: RoaringBitmap,
+    /// The graph is still being built ([`Loaded::unlinked`]); an [`Action::Linked`] brings it.
+    pub linking: bool,
 }
 
 impl Loaded {
@@ -59,6 +61,19 @@ impl Loaded {
             index,
             graph,
             stale: RoaringBitmap::new(),
+            linking: false,
+        }
+    }
+
+    /// Indexes a loaded inventory, leaving the graph to follow (the first load shows the
+    /// whole table, selectors working, while owners and selectors are still being linked).
+    pub fn unlinked(inventory: Inventory) -> Loaded {
+        Loaded {
+            index: LabelIndex::build(&inventory.objects),
+            inventory,
+            graph: Graph::default(),
+            stale: RoaringBitmap::new(),
+            linking: true,
         }
     }
 }
@@ -274,6 +289,7 @@ impl App {
                 self.loading = None;
                 self.loaded(*loaded);
             }
+            Action::Linked(graph) => self.linked(*graph),
             Action::Changed(change) => self.apply_change(*change),
             Action::Partial(more) => {
                 if self.loading.is_some() {
@@ -306,6 +322,20 @@ impl App {
     fn loaded(&mut self, loaded: Loaded) {
         self.data = Arc::new(loaded);
         self.show_data();
+    }
+
+    /// The graph of the data shown arrived: findings join the problems, an open tree or
+    /// detail view is rebuilt with the owners and selectors.
+    fn linked(&mut self, graph: Graph) {
+        let data = Arc::make_mut(&mut self.data);
+        if !data.linking || graph.len() != data.inventory.objects.len() {
+            tracing::warn!("a graph arrived for other data; ignored");
+            return;
+        }
+        data.graph = graph;
+        data.linking = false;
+        self.problem_rows = problem_rows(&self.data);
+        self.relink_views();
     }
 
     /// Appends what loading read since the previous partial load: objects spliced in at the

@@ -363,6 +363,8 @@ impl App {
             self.status = Some("the owner tree opens when loading has finished".into());
             return;
         }
+        // While the graph is still being linked the tree opens around the object alone and
+        // fills when the graph arrives (`App::relink_views`).
         if let Some(i) = self.table.selected_object() {
             let selectors = self.tree.as_ref().is_some_and(|t| t.selectors);
             let mut tree = TreeState::open(&self.data.graph, i, selectors);

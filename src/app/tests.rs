@@ -266,6 +266,50 @@ fn enter_opens_the_tree_and_detail_returns_to_it() {
 }
 
 #[test]
+fn the_table_comes_first_and_the_graph_links_it_when_it_arrives() {
+    let text = "\
+apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: rs, namespace: shop, uid: u1}\n---
+apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: shop, ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: rs, uid: u1}]}\n---
+apiVersion: v1\nkind: Pod\nmetadata: {name: lost, namespace: shop, ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: gone, uid: u2}]}\n";
+    let kinds = crate::kinds::KindRegistry::builtin();
+    let mut objects = parse_text(&Arc::from(Path::new("x.yaml")), text).objects;
+    for o in &mut objects {
+        crate::model::resolve_scope(&kinds, o);
+    }
+    let inventory = crate::model::Inventory {
+        objects,
+        kinds,
+        ..Default::default()
+    };
+    let graph = crate::graph::Graph::build(&inventory);
+    assert!(!graph.findings().is_empty());
+    let mut app = App::new(Keymap::load(None).unwrap(), Options::default(), 0);
+    app.update(Action::Resize(120, 30));
+    app.update(Action::Loaded(Box::new(Loaded::unlinked(
+        inventory.clone(),
+    ))));
+    assert!(app.loading.is_none() && app.data.linking);
+    assert_eq!(app.counts(), (3, 3));
+    assert!(app.problem_rows.is_empty(), "no findings before the graph");
+    // The tree opens at once, around the object alone, and the detail view over it.
+    app.update(Action::Open);
+    assert_eq!(app.mode, Mode::Tree);
+    assert_eq!(app.tree.as_ref().unwrap().tree.visible().count(), 1);
+    // A graph of other data (a stale message) is ignored.
+    let other = crate::graph::Graph::build(&crate::model::Inventory::default());
+    app.update(Action::Linked(Box::new(other)));
+    assert!(app.data.linking);
+    app.update(Action::Linked(Box::new(graph.clone())));
+    assert!(!app.data.linking);
+    assert_eq!(app.data.graph, graph);
+    assert_eq!(app.problem_rows.len(), graph.findings().len());
+    let tree = app.tree.as_ref().unwrap();
+    assert_eq!(tree.object, 0);
+    assert_eq!(tree.tree.visible().count(), 2, "the ReplicaSet and its Pod");
+    assert_eq!(app.mode, Mode::Tree);
+}
+
+#[test]
 fn partial_loads_fill_the_table_while_loading_goes_on() {
     let all = parse_text(&Arc::from(Path::new("x.yaml")), FIXTURE).objects;
     let inv = |r: std::ops::Range<usize>| crate::model::Inventory {

@@ -23,8 +23,10 @@ pub const HEIGHT: u16 = 50;
 
 /// `kubesift bench [-f PATH]… [--type TEXT] [-o json]`
 ///
-/// Loads PATH (default `.`) and reports the wall time of each load phase (walk, read,
-/// parse, inventory, index, graph, table), objects, files and bytes, and the peak RSS; then
+/// Loads PATH (default `.`) exactly as the UI does (loader thread, partial batches, an
+/// off-screen UI applying them) and reports when each step finished (walk, read, parse,
+/// inventory, index, the whole table on screen, graph), objects, files and bytes, and the
+/// peak RSS; then
 /// types TEXT into the selector bar one character at a time, each followed by a draw into
 /// an off-screen 200x50 terminal, and reports per-keystroke latency; then re-parses one
 /// file in memory with one object changed and applies it as the watcher would, plus a draw.
@@ -56,8 +58,14 @@ pub enum BenchOutput {
 pub fn run(args: BenchArgs) -> ExitCode {
     let paths = paths_or_cwd(&args.files);
     let opts = args.load.options();
-    let (loaded, load) = load::measure(&paths, &opts);
-    if loaded.inventory.objects.is_empty() {
+    let (app, live, load) = match load::measure(&paths, &opts) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("kubesift: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    if app.data.inventory.objects.is_empty() {
         eprintln!(
             "kubesift: no objects found under {}",
             paths
@@ -68,16 +76,16 @@ pub fn run(args: BenchArgs) -> ExitCode {
         );
         return ExitCode::from(1);
     }
-    let (app, keys) = match keys::measure(loaded, &args.text, args.rounds) {
+    let (app, keys) = match keys::measure(app, &args.text, args.rounds) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("kubesift: {e}");
             return ExitCode::from(1);
         }
     };
-    // Peak RSS of loading and typing, before the delta step loads a second, live copy.
+    // Peak RSS of loading and typing: the UI's data, the live set and the graph.
     let rss = load::Rss::now();
-    let delta = delta::measure(&paths, &opts, app);
+    let delta = delta::measure(live, app);
     let report = report::Report {
         paths,
         load,

@@ -4,14 +4,19 @@
 //! looks at `k`'s value, so it is decided once per distinct value (and once for "absent")
 //! instead of once per object. Equality terms cost a lookup, negations a complement.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
+use rayon::prelude::*;
 use roaring::RoaringBitmap;
+use rustc_hash::FxHashMap;
 
 use crate::model::{Object, Str};
 
 /// While building: value → (the value, ids carrying it in ascending order).
-type ValueIds<'a> = HashMap<&'a str, (&'a Str, Vec<u32>)>;
+type ValueIds<'a> = FxHashMap<&'a str, (&'a Str, Vec<u32>)>;
+
+/// While building: key → (the key, its values).
+type KeyIds<'a> = FxHashMap<&'a str, (&'a Str, ValueIds<'a>)>;
 
 /// Objects carrying one label key, split by value.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -33,19 +38,43 @@ impl LabelIndex {
     ///
     /// Ids are collected per key and value first and each bitmap is built once from its
     /// sorted ids, instead of inserting id by id into the ordered maps (cheaper per label;
-    /// see `benches/index.rs`).
+    /// see `benches/index.rs`). Runs of objects are collected in parallel and concatenated
+    /// in order, so every id list stays ascending.
     pub fn build(objects: &[Object]) -> LabelIndex {
+        const RUN: usize = 8192;
         let len = u32::try_from(objects.len()).unwrap_or(u32::MAX);
-        let mut ids: HashMap<&str, (&Str, ValueIds<'_>)> = HashMap::new();
-        for (i, obj) in (0..len).zip(objects) {
-            for (k, v) in &obj.labels {
-                let (_, values) = ids.entry(k).or_insert_with(|| (k, HashMap::new()));
-                values.entry(v).or_insert_with(|| (v, Vec::new())).1.push(i);
+        fn collect(base: usize, objs: &[Object]) -> KeyIds<'_> {
+            let base = u32::try_from(base).unwrap_or(u32::MAX);
+            let mut ids = KeyIds::default();
+            for (i, obj) in (base..).zip(objs) {
+                for (k, v) in &obj.labels {
+                    let (_, values) = ids.entry(k).or_insert_with(|| (k, ValueIds::default()));
+                    values.entry(v).or_insert_with(|| (v, Vec::new())).1.push(i);
+                }
+            }
+            ids
+        }
+        let runs: Vec<KeyIds<'_>> = objects
+            .par_chunks(RUN)
+            .enumerate()
+            .map(|(run, objs)| collect(run * RUN, objs))
+            .collect();
+        let mut runs = runs.into_iter();
+        let mut ids = runs.next().unwrap_or_default();
+        for run in runs {
+            for (k, (key, values)) in run {
+                let (_, all) = ids.entry(k).or_insert_with(|| (key, ValueIds::default()));
+                for (v, (value, more)) in values {
+                    all.entry(v)
+                        .or_insert_with(|| (value, Vec::new()))
+                        .1
+                        .extend(more);
+                }
             }
         }
         let keys = ids
-            .into_values()
-            .map(|(key, values)| {
+            .into_par_iter()
+            .map(|(_, (key, values))| {
                 let mut entry = KeyEntry::default();
                 for (value, ids) in values.into_values() {
                     let bitmap = RoaringBitmap::from_sorted_iter(ids).unwrap_or_default();
@@ -54,6 +83,8 @@ impl LabelIndex {
                 }
                 (key.clone(), entry)
             })
+            .collect::<Vec<_>>()
+            .into_iter()
             .collect();
         LabelIndex { keys, len }
     }
@@ -253,6 +284,34 @@ apiVersion: v1\nkind: Pod\nmetadata: {name: c}\n";
                     .map(|(v, ids)| (k.to_string(), v.to_string(), ids.iter().collect()))
             })
             .collect()
+    }
+
+    #[test]
+    fn a_build_over_several_runs_equals_one_object_at_a_time() {
+        // More objects than one parallel run holds, labels spread over the runs' borders.
+        let text: String = (0..20_000)
+            .map(|i| {
+                format!(
+                    "apiVersion: v1\nkind: Pod\nmetadata: {{name: p{i}, labels: {{app: a{}, tier: t{}, k{}: v}}}}\n---\n",
+                    i % 7,
+                    i % 3,
+                    i % 5
+                )
+            })
+            .collect();
+        let objs = parse_text(&Arc::from(Path::new("x.yaml")), &text).objects;
+        assert_eq!(objs.len(), 20_000);
+        let mut one_by_one = LabelIndex::default();
+        for (i, o) in (0u32..).zip(&objs) {
+            one_by_one.splice(i, &[], std::slice::from_ref(o));
+        }
+        let built = LabelIndex::build(&objs);
+        assert_eq!(summary(&built), summary(&one_by_one));
+        assert_eq!(built, one_by_one);
+        assert_eq!(
+            built.values("app").iter().map(|(_, n)| n).sum::<u64>(),
+            20_000
+        );
     }
 
     #[test]

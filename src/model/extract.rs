@@ -3,7 +3,7 @@
 use serde_json::{Map, Value};
 
 use super::intern::intern;
-use super::object::{group_of, Labels, Object, ObjectId, OwnerRef, SourceSpan, Str};
+use super::object::{group_of, Labels, Object, ObjectData, ObjectId, OwnerRef, SourceSpan, Str};
 use super::raw::Raw;
 
 /// Why a value is not a Kubernetes object.
@@ -160,7 +160,7 @@ impl Object {
                 .or_else(|| opt_str(meta, "generateName"))
                 .unwrap_or_else(|| Str::from("")),
         };
-        Ok(Object {
+        Ok(Object::new(ObjectData {
             id,
             api_version,
             declared_namespace,
@@ -177,7 +177,7 @@ impl Object {
             namespaced: false,
             source,
             raw: Raw::from_value(&raw),
-        })
+        }))
     }
 }
 

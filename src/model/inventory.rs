@@ -94,12 +94,18 @@ fn is_crd(o: &Object) -> bool {
 /// Sets `namespaced` and the effective namespace; returns a warning for a cluster-scoped
 /// object that carries a namespace (kept and shown, as the user wrote it).
 pub fn resolve_scope(kinds: &KindRegistry, obj: &mut Object) -> Option<LoadError> {
-    obj.namespaced = kinds
+    let namespaced = kinds
         .is_namespaced(&obj.id.group, &obj.id.kind)
         .unwrap_or(obj.declared_namespace.is_some());
-    match (&obj.declared_namespace, obj.namespaced) {
+    // Written only when it changes: the object may be shared with an earlier snapshot.
+    if obj.namespaced != namespaced {
+        obj.make_mut().namespaced = namespaced;
+    }
+    match (&obj.declared_namespace, namespaced) {
         (None, true) => {
-            obj.id.namespace = super::intern::intern("default");
+            if &*obj.id.namespace != "default" {
+                obj.make_mut().id.namespace = super::intern::intern("default");
+            }
             None
         }
         (Some(ns), false) => Some(LoadError::new(
@@ -141,4 +147,42 @@ pub fn duplicates(objects: &[Object]) -> Vec<LoadError> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::model::load::parse_text;
+
+    #[test]
+    fn resolving_a_shared_object_copies_it_only_when_its_scope_changes() {
+        let text = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: shop}\n---\n\
+                    apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n";
+        let objs = parse_text(&Arc::from(Path::new("x.yaml")), text).objects;
+        let builtin = KindRegistry::builtin();
+        let [mut cm, mut widget] = [objs[0].clone(), objs[1].clone()];
+
+        // Unshared: resolved in place.
+        assert!(resolve_scope(&builtin, &mut cm).is_none());
+        assert!(cm.namespaced && cm.namespace() == "shop");
+        // Shared and already resolved: nothing written, still one copy.
+        let mut again = cm.clone();
+        assert!(resolve_scope(&builtin, &mut again).is_none());
+        assert!(Object::ptr_eq(&again, &cm));
+
+        // An unknown kind without a namespace is cluster-scoped until a CRD says otherwise;
+        // the CRD's answer changes the shared object: the handle resolved gets its own copy.
+        assert!(resolve_scope(&builtin, &mut widget).is_none());
+        assert!(!widget.namespaced && widget.namespace().is_empty());
+        let kept = widget.clone();
+        let mut with_crd = builtin.clone();
+        with_crd.register_guess("example.com", "v1", "Widget", true);
+        assert!(resolve_scope(&with_crd, &mut widget).is_none());
+        assert!(widget.namespaced && widget.namespace() == "default");
+        assert!(!Object::ptr_eq(&widget, &kept));
+        assert!(!kept.namespaced && kept.namespace().is_empty());
+    }
 }

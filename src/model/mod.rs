@@ -13,6 +13,6 @@ pub mod strmap;
 pub use diagnostic::{LoadError, Severity};
 pub use extract::{json_type, NotAnObject};
 pub use inventory::{duplicates, registry_for, resolve_scope, Inventory};
-pub use object::{group_of, Labels, Object, ObjectId, OwnerRef, SourceSpan, Str};
+pub use object::{group_of, Labels, Object, ObjectData, ObjectId, OwnerRef, SourceSpan, Str};
 pub use raw::{Raw, RawArray, RawKind, RawObject, RawRef};
 pub use strmap::StrMap;

@@ -98,11 +98,50 @@ pub fn group_of(api_version: &str) -> &str {
     }
 }
 
-/// A Kubernetes object as loaded from a manifest.
+/// A Kubernetes object as loaded from a manifest: a cheap handle (cloning shares the data).
+///
+/// The loader, the live set that follows the files and the UI each hold the objects they
+/// show; sharing one copy keeps a 100k-object folder at one copy in memory and makes those
+/// hand-overs pointer copies. Read the fields through `Deref`; change them with
+/// [`Object::make_mut`] (copy on write).
+#[derive(Clone)]
+pub struct Object(Arc<ObjectData>);
+
+impl Object {
+    pub fn new(data: ObjectData) -> Object {
+        Object(Arc::new(data))
+    }
+
+    /// The data for writing; copied first when another handle shares it.
+    pub fn make_mut(&mut self) -> &mut ObjectData {
+        Arc::make_mut(&mut self.0)
+    }
+
+    /// Whether two handles share the same data.
+    pub fn ptr_eq(a: &Object, b: &Object) -> bool {
+        Arc::ptr_eq(&a.0, &b.0)
+    }
+}
+
+impl std::ops::Deref for Object {
+    type Target = ObjectData;
+
+    fn deref(&self) -> &ObjectData {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Object {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// What an [`Object`] holds.
 ///
 /// The well-known metadata is extracted once at load time; everything else stays in `raw`.
 #[derive(Clone, Debug)]
-pub struct Object {
+pub struct ObjectData {
     pub id: ObjectId,
     pub api_version: Str,
     /// Namespace exactly as written (`None` when `metadata.namespace` was absent or empty).
@@ -124,7 +163,7 @@ pub struct Object {
     pub raw: Raw,
 }
 
-impl Object {
+impl ObjectData {
     pub fn kind(&self) -> &str {
         &self.id.kind
     }

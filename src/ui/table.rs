@@ -30,6 +30,8 @@ pub fn draw_header(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
             format!("  loading {} of {} files…", p.files_done, p.files_total),
             theme.key,
         ));
+    } else if app.data.linking {
+        spans.push(Span::styled("  linking owners and selectors…", theme.key));
     }
     if let Some(c) = &app.last_change {
         let at = chrono::DateTime::from_timestamp(c.at, 0)

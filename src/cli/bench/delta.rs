@@ -14,7 +14,7 @@ use serde_json::Value;
 use super::{HEIGHT, WIDTH};
 use crate::app::{Action, App, Change, ChangeData, Loaded, Patch};
 use crate::graph::PatchOutcome;
-use crate::model::load::{parse_text, FileLoad, LoadOptions};
+use crate::model::load::{parse_text, FileLoad};
 use crate::model::Severity;
 use crate::watch::{DeltaKind, LiveSet};
 
@@ -30,8 +30,6 @@ pub struct DeltaReport {
     pub file: PathBuf,
     pub file_objects: usize,
     pub file_bytes: usize,
-    /// Loading the live set (not part of the edit; the watcher's initial load).
-    pub live_load: Duration,
     pub parse: Duration,
     /// `LiveSet::apply_load`: snapshot patch and per-identity deltas.
     pub apply: Duration,
@@ -105,13 +103,8 @@ fn edit_text(path: &Arc<Path>, text: &str, value: &str) -> Option<String> {
 
 /// Runs [`ROUNDS`] edits of the file holding the middle object; `app` is the UI state
 /// after typing (its query stays active while the table is refreshed).
-pub fn measure(paths: &[PathBuf], opts: &LoadOptions, mut app: App) -> DeltaReport {
-    let t = Instant::now();
-    let mut live = LiveSet::load(paths, opts);
-    let mut report = DeltaReport {
-        live_load: t.elapsed(),
-        ..DeltaReport::default()
-    };
+pub fn measure(mut live: LiveSet, mut app: App) -> DeltaReport {
+    let mut report = DeltaReport::default();
     let objects = &live.inventory().objects;
     let Some(middle) = objects.get(objects.len() / 2) else {
         report.skipped = Some("no objects".into());

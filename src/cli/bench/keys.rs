@@ -7,19 +7,13 @@ use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 
 use super::{HEIGHT, WIDTH};
-use crate::app::{Action, App, Keymap, Loaded, Options};
+use crate::app::{Action, App};
 
 /// What typing cost.
 #[derive(Clone, Debug, Default)]
 pub struct KeyReport {
     pub text: String,
     pub rounds: u32,
-    /// First frame of the UI (the loading gauge, drawn before any file is read).
-    pub loading_frame: Duration,
-    /// `App::update(Loaded)`: sorting and filtering the table once everything is loaded.
-    pub table: Duration,
-    /// The first frame showing the table.
-    pub table_frame: Duration,
     /// Every keystroke (update + draw), in typing order.
     pub samples: Vec<Duration>,
     /// Objects matching after the last keystroke, and in total.
@@ -50,24 +44,17 @@ fn draw(terminal: &mut Terminal<TestBackend>, app: &App) -> Result<Duration, Str
     Ok(t.elapsed())
 }
 
-/// Hands `loaded` to a fresh App, draws, then types `text` `rounds` times.
-pub fn measure(loaded: Loaded, text: &str, rounds: u32) -> Result<(App, KeyReport), String> {
-    let keymap = Keymap::load(None)?;
-    let mut app = App::new(keymap, Options::default(), chrono::Utc::now().timestamp());
+/// Types `text` `rounds` times into `app` (loaded), one draw per keystroke.
+pub fn measure(mut app: App, text: &str, rounds: u32) -> Result<(App, KeyReport), String> {
     let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT))
         .map_err(|e| format!("off-screen terminal: {e}"))?;
-    app.update(Action::Resize(WIDTH, HEIGHT));
     let mut report = KeyReport {
         text: text.to_string(),
         rounds,
-        total: loaded.inventory.objects.len(),
+        total: app.data.inventory.objects.len(),
         ..KeyReport::default()
     };
-    report.loading_frame = draw(&mut terminal, &app)?;
-    let t = Instant::now();
-    app.update(Action::Loaded(Box::new(loaded)));
-    report.table = t.elapsed();
-    report.table_frame = draw(&mut terminal, &app)?;
+    draw(&mut terminal, &app)?;
     for round in 0..rounds {
         if round > 0 {
             app.update(Action::ClearBar);

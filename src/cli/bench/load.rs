@@ -1,19 +1,23 @@
-//! Load phases, timed the way the UI's loader runs them (files read and parsed in
-//! parallel), and the process's memory high-water mark.
+//! The first load, run and timed as the UI runs it, and the process's memory high-water
+//! mark.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use rayon::prelude::*;
+use std::sync::mpsc::Receiver;
 
-use crate::app::Loaded;
-use crate::graph::Graph;
-use crate::index::LabelIndex;
-use crate::model::load::{discover, load_file, load_reader, FileLoad, LoadOptions};
-use crate::model::Inventory;
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
 
-/// Wall times of the load phases and what was loaded.
+use super::{HEIGHT, WIDTH};
+use crate::app::{Action, App, Keymap, Options};
+use crate::cli::first_load::{first_load, Pacing};
+use crate::model::load::{load_file, load_reader, FileLoad, LoadOptions};
+use crate::watch::LiveSet;
+
+/// The first load, timed step by step as the UI runs it ([`first_load`]): the loader's
+/// steps, and when the off-screen UI drew what it received.
 #[derive(Clone, Debug, Default)]
 pub struct LoadReport {
     pub walk: Duration,
@@ -21,13 +25,26 @@ pub struct LoadReport {
     pub read: Duration,
     /// Share of the parallel read+parse phase spent parsing (by CPU time).
     pub parse: Duration,
-    /// Kind registry, scopes, duplicates (`Inventory::build`).
+    /// The live set: kind registry with CRDs, scopes, duplicates.
     pub inventory: Duration,
     pub index: Duration,
+    /// Built after the table was handed over, while it is on screen.
     pub graph: Duration,
-    /// From the start until the first file's objects were parsed (what a streaming loader
-    /// could show first).
+    /// `App::update(Loaded)`: sorting and filtering the whole table.
+    pub table: Duration,
+    /// The frame showing the whole table.
+    pub table_frame: Duration,
+    /// From the start until the whole table was on screen.
+    pub to_table: Duration,
+    /// From the start until the graph was applied and drawn (tree, findings).
+    pub to_linked: Duration,
+    /// From the start until the first frame with rows (a partial batch, or the table).
+    pub first_rows: Duration,
+    /// From the start until the first file's objects were parsed.
     pub first_file: Duration,
+    /// The first frame (the loading gauge).
+    pub loading_frame: Duration,
+    pub partial_batches: usize,
     pub files: usize,
     pub objects: usize,
     pub bytes: u64,
@@ -35,9 +52,9 @@ pub struct LoadReport {
 }
 
 impl LoadReport {
-    /// Walk to graph, i.e. until the UI has everything it needs for the table.
+    /// The loader's steps until the table is handed over.
     pub fn total(&self) -> Duration {
-        self.walk + self.read + self.parse + self.inventory + self.index + self.graph
+        self.walk + self.read + self.parse + self.inventory + self.index
     }
 }
 
@@ -98,60 +115,119 @@ fn add(counter: &AtomicU64, d: Duration) {
     );
 }
 
-/// Loads `paths` phase by phase; returns what the UI would receive and the timings.
-pub fn measure(paths: &[PathBuf], opts: &LoadOptions) -> (Loaded, LoadReport) {
-    let start = Instant::now();
-    let (files, walk_problems) = discover(paths, opts);
-    let walk = start.elapsed();
+/// Runs the UI's first load with a loader thread and an off-screen UI on this thread, as
+/// the event loop does (every queued action applied, then one draw); returns the UI, the
+/// live set the watcher would follow, and the timings.
+pub fn measure(
+    paths: &[PathBuf],
+    opts: &LoadOptions,
+) -> Result<(App, LiveSet, LoadReport), String> {
+    let keymap = Keymap::load(None)?;
+    let mut app = App::new(keymap, Options::default(), chrono::Utc::now().timestamp());
+    let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT))
+        .map_err(|e| format!("off-screen terminal: {e}"))?;
+    app.update(Action::Resize(WIDTH, HEIGHT));
+    let mut report = LoadReport::default();
 
+    let start = Instant::now();
+    report.loading_frame = draw(&mut terminal, &mut app)?;
     let (read_ns, parse_ns, first_ns) = (AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0));
-    let t = Instant::now();
-    let loads: Vec<FileLoad> = files
-        .par_iter()
-        .map(|f| {
-            let load = read_and_parse(f, opts, &read_ns, &parse_ns);
-            let at = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
-            let _ = first_ns.compare_exchange(0, at, Ordering::Relaxed, Ordering::Relaxed);
-            load
-        })
-        .collect();
-    let read_parse = t.elapsed();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let loaded = std::thread::scope(|s| {
+        let loader = s.spawn(|| {
+            let tx = tx;
+            let load = |f: &Path| {
+                let load = read_and_parse(f, opts, &read_ns, &parse_ns);
+                let at = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+                let _ = first_ns.compare_exchange(0, at, Ordering::Relaxed, Ordering::Relaxed);
+                load
+            };
+            let send = |a: Action| tx.send(a).is_ok();
+            first_load(paths, opts, Pacing::default(), &load, &send)
+        });
+        let ui = ui_side(&mut app, &mut terminal, &rx, start, &mut report);
+        let loaded = loader
+            .join()
+            .map_err(|_| "the loader panicked".to_string())?;
+        ui?;
+        loaded.ok_or_else(|| "the loader stopped".to_string())
+    })?;
+    let (live, times) = loaded;
+
+    let read_parse = times.parsed.saturating_sub(times.discovered);
     let (read_cpu, parse_cpu) = (read_ns.into_inner() as f64, parse_ns.into_inner() as f64);
     let read_share = if read_cpu + parse_cpu > 0.0 {
         read_cpu / (read_cpu + parse_cpu)
     } else {
         0.0
     };
-    let read = read_parse.mul_f64(read_share);
+    report.walk = times.discovered;
+    report.read = read_parse.mul_f64(read_share);
+    report.parse = read_parse.saturating_sub(report.read);
+    report.inventory = times.live.saturating_sub(times.parsed);
+    report.index = times.loaded.saturating_sub(times.live);
+    report.graph = times.linked.saturating_sub(times.loaded);
+    report.first_file = Duration::from_nanos(first_ns.into_inner());
+    report.partial_batches = times.partial_batches;
+    let inv = live.inventory();
+    report.files = inv.files;
+    report.objects = inv.objects.len();
+    report.bytes = inv.bytes;
+    report.problems = inv.problems.len();
+    Ok((app, live, report))
+}
 
-    let t = Instant::now();
-    let inventory = Inventory::build(loads, walk_problems);
-    let inventory_time = t.elapsed();
-    let t = Instant::now();
-    let index = LabelIndex::build(&inventory.objects);
-    let index_time = t.elapsed();
-    let t = Instant::now();
-    let graph = Graph::build(&inventory);
-    let graph_time = t.elapsed();
+/// The UI's side: applies what the loader sends, draws after each burst, and notes when
+/// rows, the whole table and the graph reached the screen.
+fn ui_side(
+    app: &mut App,
+    terminal: &mut Terminal<TestBackend>,
+    rx: &Receiver<Action>,
+    start: Instant,
+    report: &mut LoadReport,
+) -> Result<(), String> {
+    while let Ok(first) = rx.recv() {
+        let mut table = None;
+        let mut linked = false;
+        for a in std::iter::once(first).chain(rx.try_iter()) {
+            let t = Instant::now();
+            match a {
+                Action::Loaded(_) => {
+                    app.update(a);
+                    table = Some(t.elapsed());
+                }
+                Action::Linked(_) => {
+                    app.update(a);
+                    linked = true;
+                }
+                a => app.update(a),
+            }
+        }
+        if !app.dirty {
+            continue;
+        }
+        let frame = draw(terminal, app)?;
+        let at = start.elapsed();
+        if report.first_rows.is_zero() && !app.data.inventory.objects.is_empty() {
+            report.first_rows = at;
+        }
+        if let Some(update) = table {
+            report.table = update;
+            report.table_frame = frame;
+            report.to_table = at;
+        }
+        if linked {
+            report.to_linked = at;
+        }
+    }
+    Ok(())
+}
 
-    let report = LoadReport {
-        walk,
-        read,
-        parse: read_parse.saturating_sub(read),
-        inventory: inventory_time,
-        index: index_time,
-        graph: graph_time,
-        first_file: Duration::from_nanos(first_ns.into_inner()),
-        files: inventory.files,
-        objects: inventory.objects.len(),
-        bytes: inventory.bytes,
-        problems: inventory.problems.len(),
-    };
-    let loaded = Loaded {
-        inventory,
-        index,
-        graph,
-        stale: Default::default(),
-    };
-    (loaded, report)
+fn draw(terminal: &mut Terminal<TestBackend>, app: &mut App) -> Result<Duration, String> {
+    let t = Instant::now();
+    terminal
+        .draw(|f| crate::ui::draw(app, f))
+        .map_err(|e| format!("drawing failed: {e}"))?;
+    app.dirty = false;
+    Ok(t.elapsed())
 }

@@ -2,8 +2,7 @@
 //! [`Action`]s. All queued input is applied before drawing once.
 
 use std::io::{self, Write};
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crossterm::event::{
@@ -11,7 +10,6 @@ use crossterm::event::{
 };
 use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
 use futures::StreamExt;
-use rayon::prelude::*;
 use roaring::RoaringBitmap;
 use tokio::signal::unix::{signal, SignalKind};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
@@ -19,9 +17,8 @@ use tokio::sync::oneshot;
 
 use super::{files, term};
 use crate::app::{Action, App, Change, ChangeData, Effect, Key, Loaded, Mode, Patch};
-use crate::kinds::KindRegistry;
-use crate::model::load::{discover, load_file, FileLoad, LoadOptions};
-use crate::model::{resolve_scope, Inventory, LoadError};
+use crate::cli::first_load::{first_load, Pacing};
+use crate::model::load::{load_file, LoadOptions};
 use crate::watch::{DeltaKind, LiveSet, Pending, WatchEvent, Watcher};
 
 /// Runs until quit; returns the process exit code (128 + signal number after a signal).
@@ -238,20 +235,12 @@ fn edit(terminal: &mut term::Term, path: &std::path::Path, line: u32) -> anyhow:
     })
 }
 
-/// Loads on a background thread, then follows the files: hands over partial batches
-/// while loading, the final inventory with its index and graph, and one [`Change`] per
-/// applied batch of file-system events.
-///
-/// Files are parsed in parallel in growing chunks; when loading takes longer than
-/// [`FIRST_BATCH_AFTER`], what has loaded since the last batch is sent to be appended (at
-/// most every [`BATCH_EVERY`]), so the table appears and fills while the rest loads. Small folders load
-/// before the first deadline and pay nothing for this. Watching starts before loading, so
-/// a file saved meanwhile is re-read, not missed.
+/// Loads on a background thread ([`first_load`]: partial batches while loading, the whole
+/// table, then its graph), then follows the files: one [`Change`] per applied batch of
+/// file-system events. Watching starts before loading, so a file saved meanwhile is
+/// re-read, not missed.
 fn spawn_loader(paths: Vec<PathBuf>, poll: bool, tx: UnboundedSender<Action>) {
-    const FIRST_BATCH_AFTER: Duration = Duration::from_millis(150);
-    const BATCH_EVERY: Duration = Duration::from_millis(400);
     std::thread::spawn(move || {
-        let started = Instant::now();
         let (watch_tx, watch_rx) = std::sync::mpsc::channel();
         let watcher = match Watcher::start(&paths, poll, watch_tx) {
             Ok(w) => Some(w),
@@ -261,94 +250,15 @@ fn spawn_loader(paths: Vec<PathBuf>, poll: bool, tx: UnboundedSender<Action>) {
             }
         };
         let opts = LoadOptions::default();
-        let (files, walk_problems) = discover(&paths, &opts);
-        let total = files.len();
-        let _ = tx.send(Action::LoadProgress {
-            files_done: 0,
-            files_total: total,
-        });
-        let done = AtomicUsize::new(0);
-        let mut loads = Vec::with_capacity(total);
-        let mut next_batch = started + FIRST_BATCH_AFTER;
-        // Loads already handed to the UI, and the kinds partial batches are resolved with.
-        let mut sent = 0usize;
-        let builtin = KindRegistry::builtin();
-        // Small first chunks so the first rows show early; larger ones later for throughput.
-        let mut chunk = 16usize;
-        let mut rest = &files[..];
-        while !rest.is_empty() {
-            let (now_files, later) = rest.split_at(chunk.min(rest.len()));
-            rest = later;
-            chunk = chunk.saturating_mul(2).min(2048);
-            loads.par_extend(now_files.par_iter().map(|f| {
-                let load = load_file(f, &opts);
-                let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                let _ = tx.send(Action::LoadProgress {
-                    files_done: n,
-                    files_total: total,
-                });
-                load
-            }));
-            if !rest.is_empty() && Instant::now() >= next_batch {
-                let walk = if sent == 0 { &walk_problems[..] } else { &[] };
-                let more = partial_since(&loads[sent..], walk, &builtin);
-                sent = loads.len();
-                tracing::info!(
-                    objects = more.objects.len(),
-                    files = loads.len(),
-                    elapsed_ms = started.elapsed().as_millis() as u64,
-                    "partial batch"
-                );
-                let _ = tx.send(Action::Partial(Box::new(more)));
-                next_batch = Instant::now() + BATCH_EVERY;
-            }
-        }
-        tracing::info!(
-            files = loads.len(),
-            elapsed_ms = started.elapsed().as_millis() as u64,
-            "parsed"
-        );
-        let mut live = LiveSet::from_loads(&paths, &opts, loads, walk_problems);
-        tracing::info!(
-            objects = live.inventory().objects.len(),
-            files = live.inventory().files,
-            elapsed_ms = started.elapsed().as_millis() as u64,
-            "loaded"
-        );
-        if tx
-            .send(Action::Loaded(Box::new(Loaded::new(
-                live.inventory().clone(),
-            ))))
-            .is_err()
-        {
+        let load = |f: &Path| load_file(f, &opts);
+        let send = |a: Action| tx.send(a).is_ok();
+        let Some((mut live, _)) = first_load(&paths, &opts, Pacing::default(), &load, &send) else {
             return;
-        }
+        };
         let _ = io::stderr().flush();
         let Some(_watcher) = watcher else { return };
         follow_changes(&mut live, &watch_rx, &tx);
     });
-}
-
-/// What `loads` add to the table while loading goes on: their objects (scope resolved
-/// against the built-in kinds; the final load resolves it against the CRDs too), problems,
-/// files and bytes. Only these are copied, once.
-fn partial_since(loads: &[FileLoad], walk: &[LoadError], kinds: &KindRegistry) -> Inventory {
-    let mut more = Inventory {
-        problems: walk.to_vec(),
-        kinds: kinds.clone(),
-        ..Inventory::default()
-    };
-    for load in loads {
-        more.files += 1;
-        more.bytes += load.bytes;
-        more.problems.extend(load.problems.iter().cloned());
-        more.objects.extend(load.objects.iter().map(|o| {
-            let mut o = o.clone();
-            let _ = resolve_scope(kinds, &mut o);
-            o
-        }));
-    }
-    more
 }
 
 /// Applies watched batches to `live` and hands each result to the UI, until the UI or the

@@ -101,13 +101,15 @@ fn memchr_nl(bytes: &[u8], from: usize) -> Option<usize> {
 }
 
 /// Offset of the first line of `text` after its first one that starts with `-` or `.`.
+///
+/// `.` lines are rare: searching for them over the whole rest of the file after every
+/// document made splitting quadratic in the number of documents, so they are only looked
+/// for before the next `-` line.
 fn next_line_starting_with_dash_or_dot(text: &[u8]) -> Option<usize> {
     let dash = memchr::memmem::find(text, b"\n-");
-    let dot = memchr::memmem::find(text, b"\n.");
-    match (dash, dot) {
-        (Some(a), Some(b)) => Some(a.min(b) + 1),
-        (a, b) => a.or(b).map(|i| i + 1),
-    }
+    let before_dash = &text[..dash.unwrap_or(text.len())];
+    let dot = memchr::memmem::find(before_dash, b"\n.");
+    dot.or(dash).map(|i| i + 1)
 }
 
 #[cfg(test)]

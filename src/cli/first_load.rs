@@ -1,0 +1,292 @@
+//! The first load as the UI runs it, shared by the UI's loader thread and `kubesift bench`
+//! (so the bench measures the path a user waits on, not a cousin of it).
+//!
+//! Files are parsed in parallel in growing chunks; when loading takes longer than
+//! [`FIRST_BATCH_AFTER`], what has loaded since the last batch is handed over as an
+//! [`Action::Partial`] (at most every [`BATCH_EVERY`]), so the table appears and fills while
+//! the rest loads. Then the live set is built (kinds with CRDs, scopes, duplicates), the
+//! label index next to it, and the whole table is handed over ([`Action::Loaded`], unlinked);
+//! the graph follows ([`Action::Linked`]). Objects are shared handles: partial batches, the
+//! live set and the UI's copy hold the same objects.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use crate::app::{Action, Loaded};
+use crate::graph::Graph;
+use crate::kinds::KindRegistry;
+use crate::model::load::{discover, FileLoad, LoadOptions};
+use crate::model::{resolve_scope, Inventory, LoadError};
+use crate::watch::LiveSet;
+
+/// When partial batches are handed over while loading.
+#[derive(Clone, Copy, Debug)]
+pub struct Pacing {
+    /// The first one after this long (small folders load before and pay nothing).
+    pub first_after: Duration,
+    /// Later ones at most this often.
+    pub every: Duration,
+}
+
+impl Default for Pacing {
+    fn default() -> Pacing {
+        Pacing {
+            first_after: Duration::from_millis(150),
+            every: Duration::from_millis(400),
+        }
+    }
+}
+
+/// When each step of the first load finished, measured from its start.
+#[derive(Clone, Debug, Default)]
+pub struct Timeline {
+    pub discovered: Duration,
+    /// The first chunk of files parsed (what the first partial batch could show).
+    pub first_chunk: Duration,
+    pub parsed: Duration,
+    /// The live set built (kinds with CRDs, scopes, duplicates).
+    pub live: Duration,
+    /// The label index built and the whole table handed over.
+    pub loaded: Duration,
+    /// The graph built and handed over.
+    pub linked: Duration,
+    pub partial_batches: usize,
+}
+
+/// Loads `paths` the way the UI does, handing each step to `send` (which answers `false`
+/// when nobody listens any more: the load stops). `load` reads and parses one file
+/// (`load_file`, or the bench's timed version). Returns the live set to follow the files
+/// with, unless the listener went away.
+pub fn first_load(
+    paths: &[PathBuf],
+    opts: &LoadOptions,
+    pacing: Pacing,
+    load: &(dyn Fn(&Path) -> FileLoad + Sync),
+    send: &(dyn Fn(Action) -> bool + Sync),
+) -> Option<(LiveSet, Timeline)> {
+    let started = Instant::now();
+    let mut times = Timeline::default();
+    let (files, walk_problems) = discover(paths, opts);
+    times.discovered = started.elapsed();
+    let total = files.len();
+    send(Action::LoadProgress {
+        files_done: 0,
+        files_total: total,
+    });
+    let done = AtomicUsize::new(0);
+    let mut loads = Vec::with_capacity(total);
+    let mut next_batch = started + pacing.first_after;
+    // Loads already handed over, and the kinds partial batches are resolved with.
+    let mut sent = 0usize;
+    let builtin = KindRegistry::builtin();
+    // Small first chunks so the first rows show early; larger ones later for throughput.
+    let mut chunk = 16usize;
+    let mut rest = &files[..];
+    while !rest.is_empty() {
+        let (now_files, later) = rest.split_at(chunk.min(rest.len()));
+        rest = later;
+        chunk = chunk.saturating_mul(2).min(2048);
+        loads.par_extend(now_files.par_iter().map(|f| {
+            let mut loaded = load(f);
+            // Scopes of built-in kinds now, while each object has one owner (the live set
+            // resolves against the CRDs too, and would copy every shared object it changes).
+            for o in &mut loaded.objects {
+                let _ = resolve_scope(&builtin, o);
+            }
+            let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+            send(Action::LoadProgress {
+                files_done: n,
+                files_total: total,
+            });
+            loaded
+        }));
+        if times.first_chunk.is_zero() {
+            times.first_chunk = started.elapsed();
+        }
+        if !rest.is_empty() && Instant::now() >= next_batch {
+            let walk = if sent == 0 { &walk_problems[..] } else { &[] };
+            let more = partial_since(&loads[sent..], walk, &builtin);
+            sent = loads.len();
+            tracing::info!(
+                objects = more.objects.len(),
+                files = loads.len(),
+                elapsed_ms = started.elapsed().as_millis() as u64,
+                "partial batch"
+            );
+            if !send(Action::Partial(Box::new(more))) {
+                return None;
+            }
+            times.partial_batches += 1;
+            next_batch = Instant::now() + pacing.every;
+        }
+    }
+    times.parsed = started.elapsed();
+    tracing::info!(
+        files = loads.len(),
+        elapsed_ms = times.parsed.as_millis() as u64,
+        "parsed"
+    );
+    let live = LiveSet::from_loads(paths, opts, loads, walk_problems);
+    times.live = started.elapsed();
+    let loaded = Loaded::unlinked(live.inventory().clone());
+    times.loaded = started.elapsed();
+    tracing::info!(
+        objects = live.inventory().objects.len(),
+        files = live.inventory().files,
+        live_ms = times.live.as_millis() as u64,
+        elapsed_ms = times.loaded.as_millis() as u64,
+        "loaded"
+    );
+    if !send(Action::Loaded(Box::new(loaded))) {
+        return None;
+    }
+    let graph = Graph::build(live.inventory());
+    times.linked = started.elapsed();
+    tracing::info!(elapsed_ms = times.linked.as_millis() as u64, "linked");
+    if !send(Action::Linked(Box::new(graph))) {
+        return None;
+    }
+    Some((live, times))
+}
+
+/// What `loads` add to the table while loading goes on: their objects (scopes resolved
+/// against the built-in kinds; the final load resolves them against the CRDs too),
+/// problems, files and bytes. Objects are shared, not copied.
+fn partial_since(loads: &[FileLoad], walk: &[LoadError], kinds: &KindRegistry) -> Inventory {
+    let mut more = Inventory {
+        problems: walk.to_vec(),
+        kinds: kinds.clone(),
+        ..Inventory::default()
+    };
+    for load in loads {
+        more.files += 1;
+        more.bytes += load.bytes;
+        more.problems.extend(load.problems.iter().cloned());
+        more.objects.extend(load.objects.iter().cloned());
+    }
+    more
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+    use crate::app::{App, Keymap, Options};
+    use crate::index::LabelIndex;
+    use crate::model::load::load_file;
+    use crate::model::ObjectId;
+
+    /// 70 files (chunks of 16, 32 and 22: two partial batches when batches are due at once):
+    /// Pods owned by a ReplicaSet, a Service selecting them, a CRD whose namespaced custom
+    /// resource has no namespace (its scope is only known once the CRD is), a broken file.
+    fn write_folder(dir: &Path) {
+        for i in 0..66 {
+            let text = format!(
+                "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata:\n  name: rs{i}\n  namespace: ns{n}\n  uid: u{i}\n  labels:\n    app: a{i}\n---\n\
+                 apiVersion: v1\nkind: Pod\nmetadata:\n  name: p{i}\n  namespace: ns{n}\n  labels:\n    app: a{i}\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: ReplicaSet\n    name: rs{i}\n    uid: u{i}\n---\n\
+                 apiVersion: v1\nkind: Service\nmetadata:\n  name: s{i}\n  namespace: ns{n}\nspec:\n  selector:\n    app: a{i}\n",
+                n = i % 3
+            );
+            std::fs::write(dir.join(format!("f{i:03}.yaml")), text).expect("write");
+        }
+        std::fs::write(
+            dir.join("g-crd.yaml"),
+            "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\nspec:\n  group: example.com\n  scope: Namespaced\n  names:\n    kind: Widget\n    plural: widgets\n  versions:\n  - name: v1\n",
+        )
+        .expect("write");
+        std::fs::write(
+            dir.join("g-widget.yaml"),
+            "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n",
+        )
+        .expect("write");
+        std::fs::write(dir.join("h-broken.yaml"), "kind: [\n").expect("write");
+        std::fs::write(dir.join("h-orphan.yaml"), "apiVersion: v1\nkind: Pod\nmetadata:\n  name: lost\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: ReplicaSet\n    name: gone\n    uid: nope\n").expect("write");
+    }
+
+    #[test]
+    fn hands_over_partial_batches_then_the_table_then_its_graph() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        write_folder(dir.path());
+        let paths = vec![dir.path().to_path_buf()];
+        let opts = LoadOptions::default();
+        let sent = Mutex::new(Vec::new());
+        let send = |a: Action| {
+            sent.lock().expect("lock").push(a);
+            true
+        };
+        let at_once = Pacing {
+            first_after: Duration::ZERO,
+            every: Duration::ZERO,
+        };
+        let (live, times) = first_load(&paths, &opts, at_once, &|f| load_file(f, &opts), &send)
+            .expect("nobody hung up");
+        let sent = sent.into_inner().expect("lock");
+        assert_eq!(times.partial_batches, 2);
+        assert!(times.discovered <= times.parsed && times.parsed <= times.live);
+        assert!(times.live <= times.loaded && times.loaded <= times.linked);
+
+        // What a fresh load of the same folder gives: the reference.
+        let fresh = Loaded::new(LiveSet::load(&paths, &opts).inventory().clone());
+        let ids = |inv: &Inventory| inv.objects.iter().map(|o| o.id.clone()).collect::<Vec<_>>();
+
+        let partials: Vec<&Inventory> = sent
+            .iter()
+            .filter_map(|a| match a {
+                Action::Partial(p) => Some(&**p),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            partials.iter().map(|p| p.files).collect::<Vec<_>>(),
+            [16, 32]
+        );
+        let shown: Vec<ObjectId> = partials.iter().flat_map(|p| ids(p)).collect();
+        assert_eq!(shown, ids(&fresh.inventory)[..shown.len()]);
+
+        let n = sent.len();
+        let Action::Loaded(table) = &sent[n - 2] else {
+            panic!("the table comes second to last: {:?}", sent[n - 2]);
+        };
+        assert!(table.linking && table.graph.is_empty());
+        assert_eq!(ids(&table.inventory), ids(&fresh.inventory));
+        assert_eq!(table.inventory.problems, fresh.inventory.problems);
+        assert_eq!(table.index, LabelIndex::build(&fresh.inventory.objects));
+        let widget = table
+            .inventory
+            .objects
+            .iter()
+            .find(|o| o.kind() == "Widget");
+        assert_eq!(
+            widget.map(|o| (o.namespaced, o.namespace())),
+            Some((true, "default"))
+        );
+        let Action::Linked(graph) = &sent[n - 1] else {
+            panic!("the graph comes last: {:?}", sent[n - 1]);
+        };
+        assert_eq!(**graph, fresh.graph);
+        assert!(
+            !graph.findings().is_empty(),
+            "the dangling owner is a finding"
+        );
+        assert_eq!(ids(live.inventory()), ids(&fresh.inventory));
+
+        // The UI fed the same actions ends with the fresh load's data, findings included.
+        let mut app = App::new(Keymap::load(None).expect("keymap"), Options::default(), 0);
+        app.update(Action::Resize(120, 30));
+        for a in sent {
+            app.update(a);
+        }
+        assert!(app.loading.is_none() && !app.data.linking);
+        assert_eq!(ids(&app.data.inventory), ids(&fresh.inventory));
+        assert_eq!(app.data.index, fresh.index);
+        assert_eq!(app.data.graph, fresh.graph);
+        assert_eq!(
+            app.problem_rows.len(),
+            fresh.inventory.problems.len() + fresh.graph.findings().len()
+        );
+    }
+}
