@@ -410,6 +410,51 @@ fn patched_snapshot_equals_a_full_build() {
     }
 }
 
+/// A custom resource whose CRD is in another file is patched in like a built-in object (only
+/// CRDs change a declared kind); a kind nobody declares still rebuilds (its guessed scope
+/// depends on its objects).
+#[test]
+fn custom_resources_of_a_declared_kind_are_patched_not_rebuilt() {
+    let dir = tmp();
+    let root = dir.path();
+    let (crd, cr, other) = (
+        root.join("crd.yaml"),
+        root.join("cr.yaml"),
+        root.join("x.yaml"),
+    );
+    write(&crd, "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: gadgets.example.com\nspec:\n  group: example.com\n  scope: Namespaced\n  names:\n    kind: Gadget\n    plural: gadgets\n");
+    write(
+        &cr,
+        "apiVersion: example.com/v1\nkind: Gadget\nmetadata:\n  name: g1\n",
+    );
+    write(
+        &other,
+        "apiVersion: example.com/v1\nkind: Gizmo\nmetadata:\n  name: z\n",
+    );
+    let mut set = live(root);
+    let _ = set.take_patch();
+    assert_same_inventory(&set, root, "load");
+
+    write(&cr, "apiVersion: example.com/v1\nkind: Gadget\nmetadata:\n  name: g1\n  labels: {a: b}\n---\napiVersion: example.com/v1\nkind: Gadget\nmetadata:\n  name: g2\n");
+    let deltas = set.apply(std::slice::from_ref(&cr));
+    assert_eq!(deltas.len(), 2, "{deltas:?}");
+    assert!(set.take_patch().is_some(), "a declared kind is patched in");
+    assert_same_inventory(&set, root, "edit a custom resource");
+    let g2 = set.inventory().objects.iter().find(|o| o.name() == "g2");
+    assert_eq!(
+        g2.map(|o| (o.namespaced, o.namespace())),
+        Some((true, "default"))
+    );
+
+    write(
+        &other,
+        "apiVersion: example.com/v1\nkind: Gizmo\nmetadata:\n  name: z\n  namespace: n\n",
+    );
+    set.apply(std::slice::from_ref(&other));
+    assert!(set.take_patch().is_none(), "a guessed kind rebuilds");
+    assert_same_inventory(&set, root, "edit a guessed kind");
+}
+
 /// Deltas across a rebuild (a CRD changes a kind's scope, so the object's identity moves).
 #[test]
 fn scope_change_from_a_crd_moves_identity() {

@@ -77,9 +77,9 @@ impl LiveSet {
     pub fn load(paths: &[PathBuf], opts: &LoadOptions) -> LiveSet {
         let (found, walk_problems) = discover(paths, opts);
         let mut live = LiveSet::empty(paths, opts, walk_problems);
-        for (path, entry) in live.read_files(found) {
-            live.files.insert(path, entry);
-        }
+        // Collected, not inserted one by one: the walk's order is path order, which
+        // `BTreeMap`'s bulk build checks in one comparison per file.
+        live.files = live.read_files(found).into_iter().collect();
         live.snap = live.build();
         live
     }
@@ -95,11 +95,15 @@ impl LiveSet {
         walk_problems: Vec<LoadError>,
     ) -> LiveSet {
         let mut live = LiveSet::empty(paths, opts, walk_problems);
-        for load in loads {
-            let path = load.path.to_path_buf();
-            let entry = merge(&path, None, load, stamp(&path));
-            live.files.insert(path, entry);
-        }
+        live.files = loads
+            .into_iter()
+            .map(|load| {
+                let path = load.path.to_path_buf();
+                let stamp = load.stamp.or_else(|| stamp(&path));
+                let entry = merge(&path, None, load, stamp);
+                (path, entry)
+            })
+            .collect();
         live.snap = live.build();
         live
     }
@@ -244,17 +248,18 @@ impl LiveSet {
     /// Reads `paths` in parallel; each result is merged with what the file showed before.
     fn read_files(&self, paths: Vec<PathBuf>) -> Vec<(PathBuf, FileEntry)> {
         let opts = &self.opts;
-        let loads: Vec<(PathBuf, Stamp, FileLoad)> = paths
+        let loads: Vec<(PathBuf, FileLoad)> = paths
             .into_par_iter()
             .map(|p| {
-                let s = stamp(&p);
                 let load = load_file(&p, opts);
-                (p, s, load)
+                (p, load)
             })
             .collect();
         loads
             .into_iter()
-            .map(|(path, stamp, load)| {
+            .map(|(path, load)| {
+                // Stamped when opened, before the read: a change during the read is seen.
+                let stamp = load.stamp;
                 let entry = merge(&path, self.files.get(&path), load, stamp);
                 (path, entry)
             })

@@ -6,10 +6,12 @@
 //! in place: its objects are spliced into `objects`, its scope warnings and the duplicate
 //! warnings of the identities it touches are recomputed, and only those identities are
 //! compared for deltas. Patching is only valid when the kind registry cannot change, i.e. the
-//! file's objects (before and after) are all of built-in kinds and none is a CRD; otherwise,
-//! and for large batches, the caller rebuilds.
+//! file's objects (before and after) are all of built-in or CRD-declared kinds and none is a
+//! CRD; otherwise, and for large batches, the caller rebuilds.
 
 use std::collections::{BTreeMap, HashMap};
+
+use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
 
 use super::delta::{self, Delta};
@@ -53,7 +55,7 @@ pub(crate) struct Snapshot {
     /// Per inventory object: a stale one.
     pub stale: Vec<bool>,
     /// Positions of each identity's definitions, ascending (the first is the effective one).
-    defs: HashMap<ObjectId, Vec<usize>>,
+    defs: FxHashMap<ObjectId, Vec<usize>>,
     slots: BTreeMap<PathBuf, Slot>,
     walk_problems: Vec<LoadError>,
     registry_problems: Vec<LoadError>,
@@ -78,14 +80,18 @@ impl Snapshot {
         snap.inventory.kinds = registry_for(&all, &mut snap.registry_problems);
         snap.inventory.objects = all;
         let mut at = 0;
+        let mut slots = Vec::with_capacity(files.len());
         for (path, f) in &files {
             let range = at..at + f.objects.len();
             let scope = resolve_all(&snap.inventory.kinds, &mut snap.inventory.objects[range]);
-            snap.slots.insert(path.to_path_buf(), slot(f, scope));
+            slots.push((path.to_path_buf(), slot(f, scope)));
             snap.stale
                 .extend((0..f.objects.len()).map(|i| i >= f.fresh));
             at += f.objects.len();
         }
+        // Files come in path order: the bulk build compares each path once.
+        snap.slots = slots.into_iter().collect();
+        snap.defs.reserve(snap.inventory.objects.len());
         for (i, o) in snap.inventory.objects.iter().enumerate() {
             snap.defs.entry(o.id.clone()).or_default().push(i);
         }
@@ -114,7 +120,9 @@ impl Snapshot {
     }
 
     /// Whether replacing a file's `old` objects with `new` ones leaves the kind registry as
-    /// it is (so the file can be patched in).
+    /// it is (so the file can be patched in): no CRD among them, and every kind built in or
+    /// declared by a CRD (only CRDs change those; a guessed kind's scope depends on its
+    /// objects).
     pub fn can_patch(&self, old: &[Object], new: &[Object]) -> bool {
         old.iter().chain(new).all(|o| {
             !is_crd(o)
@@ -122,7 +130,7 @@ impl Snapshot {
                     .inventory
                     .kinds
                     .get(&o.id.group, &o.id.kind)
-                    .is_some_and(|k| k.origin == KindOrigin::Builtin)
+                    .is_some_and(|k| k.origin != KindOrigin::Guessed)
         })
     }
 

@@ -27,6 +27,7 @@ mod yaml;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::SystemTime;
 
 use rayon::prelude::*;
 
@@ -62,6 +63,9 @@ pub struct FileLoad {
     pub problems: Vec<LoadError>,
     /// Bytes read from the file.
     pub bytes: u64,
+    /// Modification time and length of the file when it was opened for this read (`None`
+    /// when not read from a file, or unknown): what a watcher compares to tell a change.
+    pub stamp: Option<(SystemTime, u64)>,
 }
 
 impl FileLoad {
@@ -71,6 +75,7 @@ impl FileLoad {
             objects: Vec::new(),
             problems: Vec::new(),
             bytes,
+            stamp: None,
         }
     }
 }

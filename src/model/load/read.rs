@@ -75,13 +75,17 @@ pub(super) fn load_file(path: &Path, opts: &LoadOptions) -> FileLoad {
                 "is a directory, not a file".to_owned(),
             )
         }
-        Ok(m) => m.len(),
+        Ok(m) => (m.len(), m.modified().ok()),
         Err(e) => return failed(&shared, 0, 0, "read", format!("cannot read file: {e}")),
     };
-    if size > opts.max_file_size {
-        return too_large(&shared, size, opts.max_file_size);
-    }
-    load_reader(&shared, file, size, opts)
+    let (size, modified) = size;
+    let mut load = if size > opts.max_file_size {
+        too_large(&shared, size, opts.max_file_size)
+    } else {
+        load_reader(&shared, file, size, opts)
+    };
+    load.stamp = modified.map(|m| (m, size));
+    load
 }
 
 /// Reads at most `max_file_size + 1` bytes from `reader` (a file may grow between the size

@@ -9,7 +9,7 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use super::super::diagnostic::{LoadError, Severity};
 
@@ -48,6 +48,8 @@ pub(super) fn discover(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<LoadError>) {
     (files, problems)
 }
 
+/// Walks `root` on every core (a tree of many small files spends its time in directory
+/// reads and `stat`s), then sorts what was found: the order does not depend on the threads.
 fn walk_dir(root: &Path, files: &mut Vec<PathBuf>, problems: &mut Vec<LoadError>) {
     let walker = ignore::WalkBuilder::new(root)
         .follow_links(true)
@@ -57,21 +59,48 @@ fn walk_dir(root: &Path, files: &mut Vec<PathBuf>, problems: &mut Vec<LoadError>
         .git_ignore(false)
         .git_global(false)
         .git_exclude(false)
-        .build();
-    let mut found = Vec::new();
-    for entry in walker {
-        match entry {
-            Ok(e) => {
-                let is_file = e.file_type().is_some_and(|t| t.is_file());
-                if is_file && e.depth() > 0 && is_manifest_name(e.path()) {
-                    found.push(e.into_path());
+        .threads(std::thread::available_parallelism().map_or(2, |n| n.get().min(4)))
+        .build_parallel();
+    let found = Mutex::new((Vec::new(), Vec::new()));
+    walker.run(|| {
+        let mut mine = Found {
+            into: &found,
+            files: Vec::new(),
+            problems: Vec::new(),
+        };
+        Box::new(move |entry| {
+            match entry {
+                Ok(e) => {
+                    let is_file = e.file_type().is_some_and(|t| t.is_file());
+                    if is_file && e.depth() > 0 && is_manifest_name(e.path()) {
+                        mine.files.push(e.into_path());
+                    }
                 }
+                Err(err) => mine.problems.push(walk_problem(&err)),
             }
-            Err(err) => problems.push(walk_problem(&err)),
-        }
-    }
+            ignore::WalkState::Continue
+        })
+    });
+    let (mut found, mut errs) = found.into_inner().unwrap_or_else(|e| e.into_inner());
     found.sort();
+    errs.sort_by(|a, b| (&a.path, &a.message).cmp(&(&b.path, &b.message)));
     files.extend(found);
+    problems.extend(errs);
+}
+
+/// One walker thread's findings, handed over when the thread is done with them.
+struct Found<'a> {
+    into: &'a Mutex<(Vec<PathBuf>, Vec<LoadError>)>,
+    files: Vec<PathBuf>,
+    problems: Vec<LoadError>,
+}
+
+impl Drop for Found<'_> {
+    fn drop(&mut self) {
+        let mut all = self.into.lock().unwrap_or_else(|e| e.into_inner());
+        all.0.append(&mut self.files);
+        all.1.append(&mut self.problems);
+    }
 }
 
 /// One clear message per walk error, naming the path it concerns.
