@@ -83,6 +83,14 @@ CRDS = [
     ("networking.istio.io", "VirtualService", "virtualservices", "Namespaced"),
 ]
 
+# file of a kind in a "grouped" app directory
+GROUPS = {"Deployment": "workload", "StatefulSet": "workload", "DaemonSet": "workload",
+          "CronJob": "workload", "Job": "workload", "HorizontalPodAutoscaler": "workload",
+          "PodDisruptionBudget": "workload", "Service": "networking", "Ingress": "networking",
+          "NetworkPolicy": "networking", "ConfigMap": "config", "Secret": "config",
+          "ServiceAccount": "rbac", "Role": "rbac", "RoleBinding": "rbac",
+          "ServiceMonitor": "monitoring", "PrometheusRule": "monitoring"}
+
 BAD_PLAIN = {"true", "false", "yes", "no", "on", "off", "y", "n", "null", "~", "<<", "="}
 PLAIN_RE = re.compile(r"[A-Za-z0-9/][A-Za-z0-9_./@%+=()\-]*(?: [A-Za-z0-9_./@%+()\-]+)*\Z")
 TS_RE = re.compile(r"\d{4}-\d\d-\d\d")
@@ -516,9 +524,14 @@ def workload(g, app, live=False):
     """The app's controller object (Deployment/StatefulSet/DaemonSet/CronJob/Job)."""
     r = g.rng
     kind = app.workload
-    md = meta(g, app, app.name, app.labels(), live)
-    tmpl = {"metadata": {"labels": app.labels({"version": app.version} if r.random() < 0.3 else None,
-                                              minimal=r.random() < 0.3)},
+    labels = app.labels()
+    md = meta(g, app, app.name, labels, live)
+    # pod template labels: the object's labels (alias in anchor documents), a superset (`<<`
+    # merge), or only the selector's
+    tl = weighted(r, [("same", 40), ("more", 30), ("selector", 30)])
+    tl = dict(labels) if tl == "same" else labels | {"version": app.version} if tl == "more" \
+        else app.selector()
+    tmpl = {"metadata": {"labels": tl},
             "spec": pod_spec(g, app, live)}
     if r.random() < 0.3:
         tmpl["metadata"]["annotations"] = {"checksum/config": "%064x" % r.getrandbits(256)}
@@ -950,6 +963,7 @@ class Corpus:
         self.problems = []  # (relpath, what)
         self.non_objects = []  # relpath of kustomization/Chart/values (notes)
         self.app_idx = 0
+        self.stats = {}  # top-level directory -> [files, objects, bytes]
 
     def count(self, objs):
         for o in objs:
@@ -979,6 +993,11 @@ class Corpus:
                 data = "\ufeff" + data
         self.files[path] = data.encode("utf-8") if isinstance(data, str) else data
         self.count(list(objs))
+        top = path.split("/")[0]
+        st = self.stats.setdefault(top, [0, 0, 0])
+        st[0] += 1
+        st[1] += len(objs)
+        st[2] += len(self.files[path])
 
     # --- writers -----------------------------------------------------------------------------
 
@@ -1016,19 +1035,30 @@ class Corpus:
         if not objs:
             return
         ext = r.choice([".yaml", ".yaml", ".yml"])
-        names = []
+        # base objects mostly carry no namespace: kustomize sets it
+        objs = [strip_ns(o) if r.random() < 0.8 else o for o in objs]
+        layout = weighted(r, [("one-per-file", 40), ("grouped", 35), ("all-in-one", 25)])
+        groups = {}
         for o in objs:
-            # base objects carry no namespace: kustomize sets it
-            o2 = strip_ns(o) if r.random() < 0.8 else o
-            fname = f"{o['kind'].lower()}{ext}" if r.random() < 0.7 else \
-                f"{o['metadata']['name']}-{o['kind'].lower()}{ext}"
-            names.append(fname)
-            text = to_yaml(o2, st, anchors=r.random() < 0.04)
-            if r.random() < 0.3:
-                text = "---\n" + text
+            if layout == "one-per-file":
+                fname = f"{o['kind'].lower()}{ext}" if r.random() < 0.7 else \
+                    f"{o['metadata']['name']}-{o['kind'].lower()}{ext}"
+            elif layout == "grouped":
+                fname = GROUPS.get(o["kind"], "extras") + ext
+            else:
+                fname = f"{app.name}{ext}"
+            groups.setdefault(fname, []).append(o)
+        names = list(groups)
+        for fname, group in groups.items():
+            if len(group) == 1:
+                text = to_yaml(group[0], st, anchors=r.random() < 0.04)
+                if r.random() < 0.3:
+                    text = "---\n" + text
+            else:
+                text = self.multidoc(group, st)
             if r.random() < 0.2:
-                text = f"# {o['kind']} for {app.name} ({r.choice(OWNERS_TEXT)})\n" + text
-            self.put(f"{base}/{fname}", text, [o2])
+                text = f"# {group[0]['kind']} for {app.name} ({r.choice(OWNERS_TEXT)})\n" + text
+            self.put(f"{base}/{fname}", text, group)
         self.put(f"{base}/kustomization.yaml",
                  "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n"
                  + "".join(f"  - {n}\n" for n in names))
@@ -1140,12 +1170,17 @@ class Corpus:
 
     def cluster(self, cluster):
         r, g = self.rng, self.g
+        scale = max(0.02, min(1.0, self.n / 100_000))  # small corpora: fewer nodes, PVs, roles
+
+        def some(lo, hi):
+            return max(1, int(r.randrange(lo, hi) * scale))
+
         root = f"clusters/{cluster}"
         st = Style(r)
         nss = self.take(cluster_objects(g, cluster))
         if nss:
             self.put(f"{root}/namespaces.yaml", self.multidoc(nss, st), nss)
-        for i in range(r.randrange(10, 60)):
+        for i in range(some(10, 60)):
             objs = self.take(cluster_rbac(g, i))
             if not objs:
                 return
@@ -1169,12 +1204,12 @@ class Corpus:
                                     "deny": {"imageTag": ["latest"]}}}])
         if objs:
             self.put(f"{root}/policies/cluster-wide.yaml", self.multidoc(objs, st), objs)
-        objs = self.take(storage_objects(g, r.randrange(5, 80)))
+        objs = self.take(storage_objects(g, 3 + some(2, 80)))
         if objs:
             self.put(f"{root}/storage/storage.yaml", self.multidoc(objs[:3], st), objs[:3])
             for o in objs[3:]:
                 self.put(f"{root}/storage/pv/{o['metadata']['name']}.yml", to_yaml(o, st), [o])
-        objs = self.take([node(g, i) for i in range(r.randrange(20, 300))])
+        objs = self.take([node(g, i) for i in range(some(20, 300))])
         if objs:
             lst = {"apiVersion": "v1", "kind": "NodeList", "metadata": {"resourceVersion": "123"}, "items": objs}
             self.put(f"{root}/nodes/nodes-{g.ts()[:10]}.json", json.dumps(lst, indent=4) + "\n", objs)
@@ -1213,7 +1248,7 @@ class Corpus:
                 break
             self.cluster(c)
         while self.left() > 0:
-            u = weighted(r, [("app", 62), ("helm", 5), ("snapshot", 3)])
+            u = weighted(r, [("app", 1000), ("helm", 30), ("snapshot", 5)])
             if u == "app":
                 self.app_dir()
             elif u == "helm":
@@ -1248,6 +1283,9 @@ def main():
           f"({100 * c.matches / max(1, c.objects):.1f} %), {c.terminating} terminating; "
           f"{len(c.non_objects)} non-object YAML files (kustomization/Chart/values); "
           f"{time.perf_counter() - t0:.1f} s")
+    print("by top-level directory (files, objects, bytes):")
+    for top, (f, o, b) in sorted(c.stats.items()):
+        print(f"  {top + '/':<12} {f:>6} files {o:>7} objects {b / 1e6:>7.1f} MB {b / max(1, o):>6.0f} B/object")
     print("planted problems:")
     for path, what in c.problems:
         print(f"  {path}: {what}")
