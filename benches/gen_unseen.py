@@ -736,7 +736,9 @@ def live_chain(g, app):
               "metadata": meta(g, app, rs_name, app.labels({"pod-template-hash": app.hash}), True),
               "spec": {"replicas": ctrl["spec"]["replicas"],
                        "selector": {"matchLabels": app.selector() | {"pod-template-hash": app.hash}},
-                       "template": ctrl["spec"]["template"]},
+                       "template": {"metadata": {"labels": ctrl["spec"]["template"]["metadata"]["labels"]
+                                                 | {"pod-template-hash": app.hash}},
+                                    "spec": ctrl["spec"]["template"]["spec"]}},
               "status": {"replicas": ctrl["spec"]["replicas"], "observedGeneration": 1}}
         # a few ReplicaSets whose Deployment is not in the snapshot: dangling owner uid
         rs["metadata"]["ownerReferences"] = owner_ref("apps/v1", "Deployment", app.name,
@@ -759,7 +761,8 @@ def live_chain(g, app):
         n = r.randrange(3, 9)
     for i in range(min(n, 12)):
         pname = f"{parent_name}-{i}" if kind == "StatefulSet" else f"{parent_name}-{g.suffix(5)}"
-        pm = meta(g, app, pname, ctrl["spec"].get("template", {}).get("metadata", {}).get("labels")
+        # the pod template of the pods' direct owner (ReplicaSet, Job, or the controller)
+        pm = meta(g, app, pname, (ctrls[-1]["spec"].get("template") or {}).get("metadata", {}).get("labels")
                   or app.labels(), True)
         pm["ownerReferences"] = owner_ref(parent_api, parent_kind, parent_name,
                                           parent_uid if r.random() > 0.02 else g.uid())
@@ -1036,7 +1039,8 @@ class Corpus:
             return
         ext = r.choice([".yaml", ".yaml", ".yml"])
         # base objects mostly carry no namespace: kustomize sets it
-        objs = [strip_ns(o) if r.random() < 0.8 else o for o in objs]
+        if r.random() < 0.8:
+            objs = [strip_ns(o) for o in objs]
         layout = weighted(r, [("one-per-file", 40), ("grouped", 35), ("all-in-one", 25)])
         groups = {}
         for o in objs:
@@ -1068,7 +1072,7 @@ class Corpus:
             ov = f"{root}/{app.name}/overlays/{env}"
             ns = f"{app.team}-{env}"
             patches = []
-            if r.random() < 0.3 and self.left() > 0:
+            if r.random() < 0.08 and self.left() > 0:
                 kind = objs[0]["kind"]
                 patch = {"apiVersion": objs[0]["apiVersion"], "kind": kind,
                          "metadata": {"name": app.name}, "spec": {"replicas": r.choice([2, 4, 8])}}
@@ -1097,14 +1101,14 @@ class Corpus:
                 self.put(f"rendered/{env}/{app.ns.split('-')[0]}/{app.name}.yaml",
                          self.multidoc(rendered, st2, lead_sep=False), rendered)
 
-    def helm_release(self):
+    def helm_release(self, small=False):
         """One Helm release rendered with `helm template`: many apps of one chart, `# Source:` comments."""
         r, g = self.rng, self.g
         chart = r.choice(["platform-services", "shop-backend", "data-pipelines", "observability-stack",
                           "identity", "edge-gateways"])
         ns = r.choice(SYSTEM_NS + [f"{t}-{e}" for t in TEAMS for e in ENVS[:3]])
         objs, sources = [], []
-        target = int(r.choice([20, 40, 80, 150, 300, 600, 1200]) * r.uniform(0.7, 1.3))
+        target = int(r.choice([20, 40, 80, 150, 300, 600, 1200] if not small else [20, 40]) * r.uniform(0.7, 1.3))
         part_of = weighted(r, PART_OF)
         while len(objs) < target and len(objs) < self.left():
             self.app_idx += 1
@@ -1127,12 +1131,12 @@ class Corpus:
         self.put(f"platform/{chart}/releases/{env}/{ns}/rendered{'' if r.random() < 0.5 else '-' + str(r.randrange(9))}.yaml",
                  text, objs)
 
-    def snapshot(self):
+    def snapshot(self, small=False):
         """`kubectl get -o json|yaml` dumps of a live cluster: big List files plus per-kind dumps."""
         r, g = self.rng, self.g
         cluster = r.choice(CLUSTERS)
         day = g.ts()[:10]
-        apps = r.randrange(20, 400)
+        apps = r.randrange(20, 400) if not small else r.randrange(4, 12)
         ctrls, pods, others, events = [], [], [], []
         for _ in range(apps):
             if len(ctrls) + len(pods) + len(others) + len(events) >= self.left():
@@ -1247,6 +1251,10 @@ class Corpus:
             if self.left() <= 0:
                 break
             self.cluster(c)
+        # every kind of unit at least once, small, so that small corpora have them all
+        for unit in (self.app_dir, self.snapshot, self.helm_release, self.app_dir):
+            if self.left() > 0:
+                unit(**({"small": True} if unit != self.app_dir else {}))
         while self.left() > 0:
             u = weighted(r, [("app", 1000), ("helm", 30), ("snapshot", 5)])
             if u == "app":
