@@ -1012,7 +1012,10 @@ class Corpus:
         for i, o in enumerate(objs):
             head = []
             if i > 0 or lead_sep:
-                head.append("---")
+                sep = "---"
+                if not sources and r.random() < 0.05:  # separators with a comment or trailing blanks
+                    sep = r.choice(["--- # next", "---  ", "--- #" + r.choice(OWNERS_TEXT)])
+                head.append(sep)
             if sources:
                 head.append(f"# Source: {sources[i]}")
             elif st.comments and r.random() < 0.2:
@@ -1208,6 +1211,24 @@ class Corpus:
                                     "deny": {"imageTag": ["latest"]}}}])
         if objs:
             self.put(f"{root}/policies/cluster-wide.yaml", self.multidoc(objs, st), objs)
+        apps = []
+        for i in range(some(10, 120)):
+            self.app_idx += 1
+            app = App(g, self.app_idx)
+            apps.append({"apiVersion": "argoproj.io/v1alpha1", "kind": "Application",
+                         "metadata": {"name": f"{app.name}-{app.ns}", "namespace": "argocd",
+                                      "labels": {"app.kubernetes.io/part-of": app.part_of,
+                                                 "acme.io/team": app.team},
+                                      "finalizers": ["resources-finalizer.argocd.argoproj.io"]},
+                         "spec": {"project": app.team, "source": {
+                             "repoURL": "https://git.acme.io/platform/gitops.git", "targetRevision": "main",
+                             "path": f"apps/{app.name}/overlays/{app.ns.split('-')[-1]}"},
+                             "destination": {"server": "https://kubernetes.default.svc", "namespace": app.ns},
+                             "syncPolicy": {"automated": {"prune": True, "selfHeal": True},
+                                            "syncOptions": ["CreateNamespace=true", "ServerSideApply=true"]}}})
+        objs = self.take(apps)
+        if objs:
+            self.put(f"{root}/argocd/applications.yaml", self.multidoc(objs, Style(r)), objs)
         objs = self.take(storage_objects(g, 3 + some(2, 80)))
         if objs:
             self.put(f"{root}/storage/storage.yaml", self.multidoc(objs[:3], st), objs[:3])
