@@ -106,6 +106,9 @@ def summarize(ks, py):
     # files it cannot parse: its object count can differ from kubesift's
     summary["pyyaml_objects"] = py[0]["objects"]
     summary["pyyaml_errors"] = py[0].get("errors", 0)
+    # the one-file edit is not measured when its file rebuilds the live set (e.g. it holds a
+    # custom resource): the delta_* medians are then 0 and this says why
+    summary["delta_skipped"] = ks[0].get("delta", {}).get("skipped")
     return summary
 
 
