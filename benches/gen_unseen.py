@@ -117,14 +117,13 @@ class Style:
         self.rng = rng
         if kind == "kubectl":  # `kubectl get -o yaml`: go-yaml defaults
             self.indent, self.seq_indent, self.quote = 2, False, '"'
-            self.flow, self.comments, self.anchors = 0.0, 0.0, False
+            self.flow, self.comments = 0.0, 0.0
         else:
             self.indent = rng.choice([2, 2, 2, 4])
             self.seq_indent = rng.random() < 0.5
             self.quote = rng.choice(['"', '"', "'"])
             self.flow = rng.choice([0.0, 0.0, 0.05, 0.25])
             self.comments = rng.choice([0.0, 0.01, 0.03])
-            self.anchors = False  # switched on per document
 
 
 def plain_ok(s):
@@ -172,8 +171,9 @@ class Emitter:
     def __init__(self, st):
         self.st = st
         self.out = []
-        self.anchors = []  # (name, dict)
+        self.anchors = []  # (name, dict) of the current document
         self.n_anchor = 0
+        self.anchors_on = False  # anchors, aliases and merges in the current document
 
     def comment(self, ind):
         st = self.st
@@ -290,8 +290,6 @@ class Emitter:
             else:
                 self.value_lines(dash.rstrip(), item, ind + w)
 
-    anchors_on = False
-
     def document(self, obj, anchors=False):
         self.anchors_on = anchors
         self.anchors = []
@@ -379,7 +377,7 @@ class App:
             self.version = "sha-%07x" % r.getrandbits(28)
         self.image = f"{r.choice(REGISTRIES)}/{self.word}:{self.version}"
         self.workload = weighted(r, [("Deployment", 60), ("StatefulSet", 14), ("DaemonSet", 5),
-                                     ("CronJob", 11), ("Job", 4), ("Rollout", 0)])
+                                     ("CronJob", 11), ("Job", 4)])
         self.port = r.choice([8080, 8000, 3000, 9000, 5432, 6379, 443, 8443])
         self.hash = g.suffix(r.choice([9, 10]))
 
@@ -850,8 +848,8 @@ def crd(g, group, kind, plural, scope):
                      "scope": scope, "versions": versions}}
 
 
-def cluster_objects(g, cluster):
-    """Cluster-scoped objects: Namespaces, ClusterRoles/Bindings, StorageClasses, PVs, ClusterIssuers, guardrails."""
+def namespaces(g):
+    """A cluster's Namespaces: the system ones and three environments of every team."""
     r = g.rng
     out = []
     for ns in SYSTEM_NS + [f"{t}-{e}" for t in TEAMS for e in r.sample(ENVS, 3)]:
@@ -914,7 +912,7 @@ def storage_objects(g, n):
     return out
 
 
-def node(g, i):
+def node(g):
     r = g.rng
     name = f"ip-10-{r.randrange(32)}-{r.randrange(256)}-{r.randrange(256)}.ec2.internal"
     images = [{"names": [f"{r.choice(REGISTRIES)}/{r.choice(APP_WORDS)}@sha256:{r.getrandbits(256):064x}",
@@ -1184,7 +1182,7 @@ class Corpus:
 
         root = f"clusters/{cluster}"
         st = Style(r)
-        nss = self.take(cluster_objects(g, cluster))
+        nss = self.take(namespaces(g))
         if nss:
             self.put(f"{root}/namespaces.yaml", self.multidoc(nss, st), nss)
         for i in range(some(10, 60)):
@@ -1234,7 +1232,7 @@ class Corpus:
             self.put(f"{root}/storage/storage.yaml", self.multidoc(objs[:3], st), objs[:3])
             for o in objs[3:]:
                 self.put(f"{root}/storage/pv/{o['metadata']['name']}.yml", to_yaml(o, st), [o])
-        objs = self.take([node(g, i) for i in range(some(20, 300))])
+        objs = self.take([node(g) for _ in range(some(20, 300))])
         if objs:
             lst = {"apiVersion": "v1", "kind": "NodeList", "metadata": {"resourceVersion": "123"}, "items": objs}
             self.put(f"{root}/nodes/nodes-{g.ts()[:10]}.json", json.dumps(lst, indent=4) + "\n", objs)
