@@ -36,6 +36,7 @@ import json
 import os
 import random
 import re
+import signal
 import sys
 import time
 
@@ -1292,6 +1293,7 @@ class Corpus:
 
 
 def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `| head` ends quietly
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("-n", type=int, required=True, help="objects (as kubectl get -f counts them)")
     ap.add_argument("-o", required=True, help="output directory (must be empty unless --force)")
