@@ -88,13 +88,19 @@ def objects_of(doc):
 
 
 def load_file(path):
-    with open(path, "rb") as f:
-        if path.endswith(".json"):
-            return list(objects_of(json.load(f)))
-        out = []
-        for doc in yaml.load_all(f, Loader=yaml.CSafeLoader):
-            out.extend(objects_of(doc))
-        return out
+    """The file's objects and its error (None when it loaded): a broken file keeps the documents
+    before the error and does not stop the run, as `kubectl get -f DIR` goes on past one."""
+    out = []
+    try:
+        with open(path, "rb") as f:
+            if path.endswith(".json"):
+                out.extend(objects_of(json.load(f)))
+            else:
+                for doc in yaml.load_all(f, Loader=yaml.CSafeLoader):
+                    out.extend(objects_of(doc))
+    except (yaml.YAMLError, ValueError) as e:  # ValueError: JSON and UTF-8 decoding errors
+        return out, e
+    return out, None
 
 
 def walk(root):
@@ -120,11 +126,17 @@ def main():
     objects = []
     files = 0
     nbytes = 0
+    errors = 0
     for root in args.paths:
         for path in walk(root):
             files += 1
             nbytes += os.path.getsize(path)
-            objects.extend(load_file(path))
+            objs, err = load_file(path)
+            objects.extend(objs)
+            if err is not None:
+                errors += 1
+                if not args.json:
+                    print(f"{path}: {str(err).splitlines()[0]}", file=sys.stderr)
     loaded = time.perf_counter()
     reqs = parse_selector(args.selector)
     matched = sum(
@@ -137,6 +149,7 @@ def main():
         "bytes": nbytes,
         "objects": len(objects),
         "matched": matched,
+        "errors": errors,
         "load_s": round(loaded - start, 3),
         "filter_s": round(end - loaded, 3),
         "total_s": round(end - start, 3),
@@ -146,7 +159,7 @@ def main():
         print(json.dumps(result))
     else:
         print(
-            f"{files} files, {nbytes / 1e6:.1f} MB, {len(objects)} objects; "
+            f"{files} files, {nbytes / 1e6:.1f} MB, {len(objects)} objects, {errors} files with errors; "
             f"{matched} match {args.selector!r}; load {result['load_s']} s, "
             f"filter {result['filter_s']} s, total {result['total_s']} s; peak RSS {peak / 1e6:.0f} MB"
         )

@@ -3,6 +3,14 @@
 script on the same corpus, alternated, N times each; prints every run and the medians.
 
     python3 benches/side_by_side.py /tmp/corpus [--runs 3] [--kubesift target/release/kubesift]
+
+Several corpora in one run (e.g. gen_corpus's and gen_unseen.py's):
+
+    python3 benches/side_by_side.py /tmp/corpus /tmp/unseen --runs 3
+
+Each run goes through every corpus (kubesift, then PyYAML, on each), the corpus order
+alternating from run to run; prints every run (prefixed with its corpus), the medians of each
+corpus, and a comparison table with the ratios to the first corpus.
 """
 import argparse
 import json
@@ -21,19 +29,50 @@ def run_json(cmd):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("corpus")
+    ap.add_argument("corpus", nargs="+")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--kubesift", default=os.path.join(HERE, "..", "target", "release", "kubesift"))
     args = ap.parse_args()
-    ks, py = [], []
+    corpora = args.corpus
+    several = len(corpora) > 1
+    ks = {c: [] for c in corpora}
+    py = {c: [] for c in corpora}
     for i in range(args.runs):
-        k = run_json([args.kubesift, "bench", "-f", args.corpus, "-o", "json"])
-        ks.append(k)
-        print(f"run {i + 1} kubesift: {json.dumps(k)}", flush=True)
-        p = run_json([sys.executable, os.path.join(HERE, "pyyaml_baseline.py"), args.corpus, "--json"])
-        py.append(p)
-        print(f"run {i + 1} pyyaml:   {json.dumps(p)}", flush=True)
+        for c in corpora if i % 2 == 0 else corpora[::-1]:
+            tag = f"[{c}] " if several else ""
+            k = run_json([args.kubesift, "bench", "-f", c, "-o", "json"])
+            ks[c].append(k)
+            print(f"{tag}run {i + 1} kubesift: {json.dumps(k)}", flush=True)
+            p = run_json([sys.executable, os.path.join(HERE, "pyyaml_baseline.py"), c, "--json"])
+            py[c].append(p)
+            print(f"{tag}run {i + 1} pyyaml:   {json.dumps(p)}", flush=True)
+    summaries = {}
+    for c in corpora:
+        summaries[c] = summarize(ks[c], py[c])
+        label = f"medians [{c}]: " if several else "medians: "
+        print(label + json.dumps(summaries[c], indent=1))
+    if several:
+        compare(corpora, summaries)
 
+
+def compare(corpora, summaries):
+    """One line per corpus: sizes, the headline medians, and their ratio to the first corpus."""
+    cols = [("load_to_table_ms", "kubesift load→table ms"), ("pyyaml_total_s", "pyyaml total s"),
+            ("speedup_vs_pyyaml", "speedup"), ("keystroke_p99_ms", "keystroke p99 ms"),
+            ("kubesift_peak_rss_mb", "peak RSS MB"), ("kubesift_rss_per_corpus_byte", "RSS/corpus byte")]
+    first = summaries[corpora[0]]
+    print("comparison (medians; ratio to the first corpus in parentheses):")
+    for c in corpora:
+        s = summaries[c]
+        parts = [f"{s['objects']} objects, {s['files']} files, {s['bytes'] / 1e6:.1f} MB, "
+                 f"matched {s['kubesift_matched']} (pyyaml {s['pyyaml_matched']})"]
+        for key, name in cols:
+            ratio = s[key] / first[key] if first[key] else float("nan")
+            parts.append(f"{name} {s[key]:.4g} ({ratio:.2f}×)")
+        print(f"  {c}: " + "; ".join(parts))
+
+
+def summarize(ks, py):
     def med(rows, *path):
         vals = []
         for r in rows:
@@ -63,7 +102,14 @@ def main():
     summary["pyyaml_total_s"] = med(py, "total_s")
     summary["pyyaml_peak_rss_mb"] = med(py, "peak_rss_bytes") / 1e6
     summary["speedup_vs_pyyaml"] = summary["pyyaml_total_s"] * 1000 / summary["load_to_table_ms"]
-    print("medians: " + json.dumps(summary, indent=1))
+    # PyYAML counts every document with apiVersion and kind (also a Kustomization) and skips
+    # files it cannot parse: its object count can differ from kubesift's
+    summary["pyyaml_objects"] = py[0]["objects"]
+    summary["pyyaml_errors"] = py[0].get("errors", 0)
+    # the one-file edit is not measured when its file rebuilds the live set (e.g. it holds a
+    # custom resource): the delta_* medians are then 0 and this says why
+    summary["delta_skipped"] = ks[0].get("delta", {}).get("skipped")
+    return summary
 
 
 if __name__ == "__main__":
