@@ -90,7 +90,7 @@ def summarize(ks, py):
         "pyyaml_matched": py[0]["matched"],
     }
     for phase in ["walk", "read", "parse", "inventory", "index", "graph", "table", "table_frame",
-                  "to_table", "first_file", "loading_frame"]:
+                  "to_table", "to_linked", "first_rows", "first_file", "loading_frame"]:
         summary[f"load_{phase}_ms"] = med(ks, "load_ms", phase)
     for stat in ["min_ms", "p50_ms", "p99_ms", "max_ms"]:
         summary[f"keystroke_{stat}"] = med(ks, "keystrokes", stat)
