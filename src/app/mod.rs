@@ -68,8 +68,13 @@ impl Loaded {
     /// Indexes a loaded inventory, leaving the graph to follow (the first load shows the
     /// whole table, selectors working, while owners and selectors are still being linked).
     pub fn unlinked(inventory: Inventory) -> Loaded {
+        Loaded::unlinked_with(LabelIndex::build(&inventory.objects), inventory)
+    }
+
+    /// [`Loaded::unlinked`] with an index already built for `inventory.objects`.
+    pub fn unlinked_with(index: LabelIndex, inventory: Inventory) -> Loaded {
         Loaded {
-            index: LabelIndex::build(&inventory.objects),
+            index,
             inventory,
             graph: Graph::default(),
             stale: RoaringBitmap::new(),

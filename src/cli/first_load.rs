@@ -17,9 +17,10 @@ use rayon::prelude::*;
 
 use crate::app::{Action, Loaded};
 use crate::graph::Graph;
+use crate::index::LabelIndex;
 use crate::kinds::KindRegistry;
 use crate::model::load::{discover, FileLoad, LoadOptions};
-use crate::model::{resolve_scope, Inventory, LoadError};
+use crate::model::{resolve_scope, Inventory, LoadError, Object};
 use crate::watch::LiveSet;
 
 /// When partial batches are handed over while loading.
@@ -47,9 +48,11 @@ pub struct Timeline {
     /// The first chunk of files parsed (what the first partial batch could show).
     pub first_chunk: Duration,
     pub parsed: Duration,
-    /// The live set built (kinds with CRDs, scopes, duplicates).
+    /// The live set (kinds with CRDs, scopes, duplicates) and the label index built.
     pub live: Duration,
-    /// The label index built and the whole table handed over.
+    /// How long the label index took (beside the live set).
+    pub index: Duration,
+    /// The whole table handed over.
     pub loaded: Duration,
     /// The graph built and handed over.
     pub linked: Duration,
@@ -129,9 +132,33 @@ pub fn first_load(
         elapsed_ms = times.parsed.as_millis() as u64,
         "parsed"
     );
-    let live = LiveSet::from_loads(paths, opts, loads, walk_problems);
+    // The live set (one core) and the label index of the objects in load order (the
+    // other) side by side; the live set orders files by path, which is the load order for
+    // one folder, and only changes scopes, not labels: the index is kept when the labels
+    // line up, else rebuilt.
+    let in_load_order: Vec<Object> = loads.iter().flat_map(|l| l.objects.clone()).collect();
+    let (live, (index, index_time)) = rayon::join(
+        || LiveSet::from_loads(paths, opts, loads, walk_problems),
+        || {
+            let t = Instant::now();
+            (LabelIndex::build(&in_load_order), t.elapsed())
+        },
+    );
+    times.index = index_time;
     times.live = started.elapsed();
-    let loaded = Loaded::unlinked(live.inventory().clone());
+    let objects = &live.inventory().objects;
+    let same_labels = objects.len() == in_load_order.len()
+        && objects
+            .iter()
+            .zip(&in_load_order)
+            .all(|(a, b)| Object::ptr_eq(a, b) || a.labels == b.labels);
+    drop(in_load_order);
+    let index = if same_labels {
+        index
+    } else {
+        LabelIndex::build(objects)
+    };
+    let loaded = Loaded::unlinked_with(index, live.inventory().clone());
     times.loaded = started.elapsed();
     tracing::info!(
         objects = live.inventory().objects.len(),
@@ -288,5 +315,41 @@ mod tests {
             app.problem_rows.len(),
             fresh.inventory.problems.len() + fresh.graph.findings().len()
         );
+    }
+
+    /// Roots named out of path order are loaded in the order given but shown in path order:
+    /// the index built beside the live set does not line up and is rebuilt.
+    #[test]
+    fn roots_out_of_path_order_get_an_index_of_the_shown_order() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for (sub, app) in [("a", "first"), ("b", "second")] {
+            std::fs::create_dir(dir.path().join(sub)).expect("mkdir");
+            let text = format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {sub}\n  labels:\n    app: {app}\n");
+            std::fs::write(dir.path().join(sub).join("cm.yaml"), text).expect("write");
+        }
+        let paths = vec![dir.path().join("b"), dir.path().join("a")];
+        let opts = LoadOptions::default();
+        let sent = Mutex::new(Vec::new());
+        let send = |a: Action| {
+            sent.lock().expect("lock").push(a);
+            true
+        };
+        first_load(
+            &paths,
+            &opts,
+            Pacing::default(),
+            &|f| load_file(f, &opts),
+            &send,
+        )
+        .expect("nobody hung up");
+        let sent = sent.into_inner().expect("lock");
+        let table = sent.iter().find_map(|a| match a {
+            Action::Loaded(t) => Some(t),
+            _ => None,
+        });
+        let table = table.expect("the table was handed over");
+        let names: Vec<&str> = table.inventory.objects.iter().map(|o| o.name()).collect();
+        assert_eq!(names, ["a", "b"]);
+        assert_eq!(table.index, LabelIndex::build(&table.inventory.objects));
     }
 }

@@ -93,8 +93,8 @@ impl Report {
         line("walk", t(l.walk));
         line("read", t(l.read));
         line("parse", t(l.parse));
-        line("inventory (live set)", t(l.inventory));
-        line("index", t(l.index));
+        line("inventory (live set ∥ index)", t(l.inventory));
+        line("  of which index", t(l.index));
         line("table (sort + filter)", t(l.table));
         line("table frame", t(l.table_frame));
         line("load to full table", t(self.to_table()));
