@@ -1,10 +1,9 @@
 //! The first load as the UI runs it, shared by the UI's loader thread and `kubesift bench`
 //! (so the bench measures the path a user waits on, not a cousin of it).
 //!
-//! Files are parsed in parallel in growing chunks; when loading takes longer than
-//! [`FIRST_BATCH_AFTER`], what has loaded since the last batch is handed over as an
-//! [`Action::Partial`] (at most every [`BATCH_EVERY`]), so the table appears and fills while
-//! the rest loads. Then the live set is built (kinds with CRDs, scopes, duplicates), the
+//! Files are parsed in parallel in growing chunks (the first one small); after a chunk, what
+//! has loaded since the last batch is handed over as an [`Action::Partial`] when the
+//! [`Pacing`] says one is due, so the table appears and fills while the rest loads. Then the live set is built (kinds with CRDs, scopes, duplicates), the
 //! label index next to it, and the whole table is handed over ([`Action::Loaded`], unlinked);
 //! the graph follows ([`Action::Linked`]). Objects are shared handles: partial batches, the
 //! live set and the UI's copy hold the same objects.
@@ -26,7 +25,8 @@ use crate::watch::LiveSet;
 /// When partial batches are handed over while loading.
 #[derive(Clone, Copy, Debug)]
 pub struct Pacing {
-    /// The first one after this long (small folders load before and pay nothing).
+    /// The first one once this long has passed and a chunk is done (a folder that fits in
+    /// the first chunk pays nothing).
     pub first_after: Duration,
     /// Later ones at most this often.
     pub every: Duration,
@@ -35,7 +35,8 @@ pub struct Pacing {
 impl Default for Pacing {
     fn default() -> Pacing {
         Pacing {
-            first_after: Duration::from_millis(150),
+            // The first chunk is small so that its rows show at once.
+            first_after: Duration::ZERO,
             every: Duration::from_millis(400),
         }
     }
