@@ -85,6 +85,16 @@ pub fn discover(paths: &[PathBuf], _opts: &LoadOptions) -> (Vec<PathBuf>, Vec<Lo
     walk::discover(paths)
 }
 
+/// Hands the files under the given paths to `found` in batches while walking (unordered;
+/// a file reached through two roots comes twice); returns the problems met while walking.
+pub fn discover_streaming(
+    paths: &[PathBuf],
+    _opts: &LoadOptions,
+    found: &(dyn Fn(Vec<PathBuf>) + Sync),
+) -> Vec<LoadError> {
+    walk::discover_streaming(paths, found)
+}
+
 /// Reads and parses one file. Never panics; every failure is a problem in the result.
 pub fn load_file(path: &Path, opts: &LoadOptions) -> FileLoad {
     read::load_file(path, opts)

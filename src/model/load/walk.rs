@@ -33,24 +33,57 @@ pub(super) fn discover(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<LoadError>) {
     let mut files = Vec::new();
     let mut problems = Vec::new();
     for root in paths {
-        match std::fs::metadata(root) {
-            Ok(m) if m.is_file() => files.push(root.clone()),
-            Ok(m) if m.is_dir() => walk_dir(root, &mut files, &mut problems),
-            Ok(_) => problems.push(problem(
-                root,
-                "not a regular file or directory: skipped".to_owned(),
-            )),
-            Err(e) => problems.push(problem(root, format!("cannot read: {e}"))),
-        }
+        let found = Mutex::new(Vec::new());
+        problems.extend(walk_root(root, &|batch| {
+            found
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .extend(batch);
+        }));
+        let mut found = found.into_inner().unwrap_or_else(|e| e.into_inner());
+        found.sort();
+        files.extend(found);
     }
     let mut seen = HashSet::new();
     files.retain(|f| seen.insert(f.clone()));
     (files, problems)
 }
 
+/// Hands the files under `paths` to `found` in batches as the walk finds them (in no
+/// particular order; a file reached through two roots comes twice), and returns the
+/// problems met, sorted. Lets a loader read while the walk goes on.
+pub(super) fn discover_streaming(
+    paths: &[PathBuf],
+    found: &(dyn Fn(Vec<PathBuf>) + Sync),
+) -> Vec<LoadError> {
+    paths
+        .iter()
+        .flat_map(|root| walk_root(root, found))
+        .collect()
+}
+
+/// One root: a file is itself, a directory is walked; problems sorted.
+fn walk_root(root: &Path, found: &(dyn Fn(Vec<PathBuf>) + Sync)) -> Vec<LoadError> {
+    match std::fs::metadata(root) {
+        Ok(m) if m.is_file() => {
+            found(vec![root.to_path_buf()]);
+            Vec::new()
+        }
+        Ok(m) if m.is_dir() => walk_dir(root, found),
+        Ok(_) => vec![problem(
+            root,
+            "not a regular file or directory: skipped".to_owned(),
+        )],
+        Err(e) => vec![problem(root, format!("cannot read: {e}"))],
+    }
+}
+
+/// Files handed over per batch while walking.
+const BATCH: usize = 64;
+
 /// Walks `root` on every core (a tree of many small files spends its time in directory
-/// reads and `stat`s), then sorts what was found: the order does not depend on the threads.
-fn walk_dir(root: &Path, files: &mut Vec<PathBuf>, problems: &mut Vec<LoadError>) {
+/// reads and `stat`s); returns the problems, sorted (the threads' order is not stable).
+fn walk_dir(root: &Path, found: &(dyn Fn(Vec<PathBuf>) + Sync)) -> Vec<LoadError> {
     let walker = ignore::WalkBuilder::new(root)
         .follow_links(true)
         .hidden(true)
@@ -61,12 +94,12 @@ fn walk_dir(root: &Path, files: &mut Vec<PathBuf>, problems: &mut Vec<LoadError>
         .git_exclude(false)
         .threads(std::thread::available_parallelism().map_or(2, |n| n.get().min(4)))
         .build_parallel();
-    let found = Mutex::new((Vec::new(), Vec::new()));
+    let problems = Mutex::new(Vec::new());
     walker.run(|| {
         let mut mine = Found {
-            into: &found,
+            found,
+            problems: &problems,
             files: Vec::new(),
-            problems: Vec::new(),
         };
         Box::new(move |entry| {
             match entry {
@@ -74,32 +107,37 @@ fn walk_dir(root: &Path, files: &mut Vec<PathBuf>, problems: &mut Vec<LoadError>
                     let is_file = e.file_type().is_some_and(|t| t.is_file());
                     if is_file && e.depth() > 0 && is_manifest_name(e.path()) {
                         mine.files.push(e.into_path());
+                        if mine.files.len() >= BATCH {
+                            (mine.found)(std::mem::take(&mut mine.files));
+                        }
                     }
                 }
-                Err(err) => mine.problems.push(walk_problem(&err)),
+                Err(err) => mine
+                    .problems
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(walk_problem(&err)),
             }
             ignore::WalkState::Continue
         })
     });
-    let (mut found, mut errs) = found.into_inner().unwrap_or_else(|e| e.into_inner());
-    found.sort();
-    errs.sort_by(|a, b| (&a.path, &a.message).cmp(&(&b.path, &b.message)));
-    files.extend(found);
-    problems.extend(errs);
+    let mut problems = problems.into_inner().unwrap_or_else(|e| e.into_inner());
+    problems.sort_by(|a, b| (&a.path, &a.message).cmp(&(&b.path, &b.message)));
+    problems
 }
 
-/// One walker thread's findings, handed over when the thread is done with them.
+/// One walker thread's files not yet handed over; the rest goes when the thread is done.
 struct Found<'a> {
-    into: &'a Mutex<(Vec<PathBuf>, Vec<LoadError>)>,
+    found: &'a (dyn Fn(Vec<PathBuf>) + Sync),
+    problems: &'a Mutex<Vec<LoadError>>,
     files: Vec<PathBuf>,
-    problems: Vec<LoadError>,
 }
 
 impl Drop for Found<'_> {
     fn drop(&mut self) {
-        let mut all = self.into.lock().unwrap_or_else(|e| e.into_inner());
-        all.0.append(&mut self.files);
-        all.1.append(&mut self.problems);
+        if !self.files.is_empty() {
+            (self.found)(std::mem::take(&mut self.files));
+        }
     }
 }
 
@@ -135,5 +173,57 @@ fn walk_problem_at(path: &Path, err: &ignore::Error) -> LoadError {
     match walk_problem(err) {
         e if e.path.as_os_str().is_empty() => problem(path, e.message),
         e => e,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tree wider than one batch, a file named twice (as a root and inside a root), a
+    /// symlink loop and a missing root.
+    #[test]
+    fn streaming_finds_what_the_sorted_walk_finds() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for d in 0..5 {
+            let sub = dir.path().join(format!("d{d}")).join("deeper");
+            std::fs::create_dir_all(&sub).expect("mkdir");
+            for f in 0..40 {
+                std::fs::write(sub.join(format!("f{f}.yaml")), "a: 1\n").expect("write");
+            }
+            std::fs::write(sub.join("notes.txt"), "x").expect("write");
+        }
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(dir.path(), dir.path().join("d0").join("loop")).expect("ln");
+        let named = dir.path().join("d1").join("deeper").join("f3.yaml");
+        let roots = vec![
+            dir.path().to_path_buf(),
+            named.clone(),
+            dir.path().join("missing"),
+        ];
+        let (sorted, problems) = discover(&roots);
+        assert_eq!(sorted.len(), 200);
+
+        let got = Mutex::new(Vec::new());
+        let streamed_problems = discover_streaming(&roots, &|batch| {
+            assert!(!batch.is_empty() && batch.len() <= BATCH);
+            got.lock().expect("lock").extend(batch);
+        });
+        let mut got = got.into_inner().expect("lock");
+        assert_eq!(got.len(), 201, "the named file comes twice");
+        got.sort();
+        got.dedup();
+        let mut want = sorted.clone();
+        want.sort();
+        assert_eq!(got, want);
+        assert_eq!(streamed_problems, problems);
+        assert!(problems
+            .iter()
+            .any(|p| p.message.contains("missing") || p.message.contains("cannot read")));
+        #[cfg(unix)]
+        assert!(
+            problems.iter().any(|p| p.message.contains("symlink loop")),
+            "{problems:?}"
+        );
     }
 }
