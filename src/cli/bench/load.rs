@@ -20,10 +20,11 @@ use crate::watch::LiveSet;
 /// steps, and when the off-screen UI drew what it received.
 #[derive(Clone, Debug, Default)]
 pub struct LoadReport {
+    /// Until the walk had listed every file (files are read meanwhile).
     pub walk: Duration,
-    /// Share of the parallel read+parse phase spent reading (by CPU time).
+    /// Share of the time until every file was parsed spent reading (by CPU time).
     pub read: Duration,
-    /// Share of the parallel read+parse phase spent parsing (by CPU time).
+    /// Share of the time until every file was parsed spent parsing (by CPU time).
     pub parse: Duration,
     /// The live set (kind registry with CRDs, scopes, duplicates), with the label index
     /// built beside it, and the hand-over of the whole table.
@@ -54,9 +55,9 @@ pub struct LoadReport {
 }
 
 impl LoadReport {
-    /// The loader's steps until the table is handed over.
+    /// The loader's steps until the table is handed over (the walk overlaps reading).
     pub fn total(&self) -> Duration {
-        self.walk + self.read + self.parse + self.inventory
+        self.read + self.parse + self.inventory
     }
 }
 
@@ -156,7 +157,9 @@ pub fn measure(
     })?;
     let (live, times) = loaded;
 
-    let read_parse = times.parsed.saturating_sub(times.discovered);
+    // Reading starts while the walk goes on: read + parse is everything until the last
+    // file was parsed, the walk overlapping it.
+    let read_parse = times.parsed;
     let (read_cpu, parse_cpu) = (read_ns.into_inner() as f64, parse_ns.into_inner() as f64);
     let read_share = if read_cpu + parse_cpu > 0.0 {
         read_cpu / (read_cpu + parse_cpu)

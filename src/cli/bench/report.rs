@@ -90,7 +90,7 @@ impl Report {
                 l.problems
             ),
         );
-        line("walk", t(l.walk));
+        line("walk (overlaps reading)", t(l.walk));
         line("read", t(l.read));
         line("parse", t(l.parse));
         line("inventory (live set ∥ index)", t(l.inventory));
