@@ -325,7 +325,12 @@ impl App {
     }
 
     fn loaded(&mut self, loaded: Loaded) {
-        self.data = Arc::new(loaded);
+        let old = std::mem::replace(&mut self.data, Arc::new(loaded));
+        // What partial batches built (100k object handles, an index) is freed off the UI
+        // thread, as a replaced snapshot is.
+        if Arc::strong_count(&old) == 1 && !old.inventory.objects.is_empty() {
+            std::thread::spawn(move || drop(old));
+        }
         self.show_data();
     }
 

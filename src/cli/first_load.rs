@@ -1,12 +1,13 @@
 //! The first load as the UI runs it, shared by the UI's loader thread and `kubesift bench`
 //! (so the bench measures the path a user waits on, not a cousin of it).
 //!
-//! Files are parsed in parallel in growing chunks (the first one small); after a chunk, what
-//! has loaded since the last batch is handed over as an [`Action::Partial`] when the
-//! [`Pacing`] says one is due, so the table appears and fills while the rest loads. Then the live set is built (kinds with CRDs, scopes, duplicates), the
-//! label index next to it, and the whole table is handed over ([`Action::Loaded`], unlinked);
-//! the graph follows ([`Action::Linked`]). Objects are shared handles: partial batches, the
-//! live set and the UI's copy hold the same objects.
+//! Files are read while the walk still lists them, in parallel, in growing chunks (the
+//! first one small); after a chunk, what has loaded since the last batch is handed over as
+//! an [`Action::Partial`] when the [`Pacing`] says one is due, so the table appears and
+//! fills while the rest loads. Then the live set is built (kinds with CRDs, scopes,
+//! duplicates), the label index beside it, and the whole table is handed over
+//! ([`Action::Loaded`], unlinked); the graph follows ([`Action::Linked`]). Objects are
+//! shared handles: partial batches, the live set and the UI's copy hold the same objects.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -46,6 +47,7 @@ impl Default for Pacing {
 /// When each step of the first load finished, measured from its start.
 #[derive(Clone, Debug, Default)]
 pub struct Timeline {
+    /// The walk listed every file (reading started long before).
     pub discovered: Duration,
     /// The first chunk of files parsed (what the first partial batch could show).
     pub first_chunk: Duration,
