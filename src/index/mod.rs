@@ -18,6 +18,15 @@ type ValueIds<'a> = FxHashMap<&'a str, (&'a Str, Vec<u32>)>;
 /// While building: key → (the key, its values).
 type KeyIds<'a> = FxHashMap<&'a str, (&'a Str, ValueIds<'a>)>;
 
+/// While building: a label string's address → (the string, what is collected for it).
+type ByAddress<'a, V> = FxHashMap<usize, (&'a Str, V)>;
+
+/// Where a string's text lives: equal for clones of one `Arc`, distinct for distinct live
+/// allocations (all borrowed from the objects while the index is built).
+fn address(s: &Str) -> usize {
+    s.as_ptr() as usize
+}
+
 /// Objects carrying one label key, split by value.
 #[derive(Clone, Debug, Default, PartialEq)]
 struct KeyEntry {
@@ -38,34 +47,42 @@ impl LabelIndex {
     ///
     /// Ids are collected per key and value first and each bitmap is built once from its
     /// sorted ids, instead of inserting id by id into the ordered maps (cheaper per label;
-    /// see `benches/index.rs`). Runs of objects are collected in parallel and concatenated
-    /// in order, so every id list stays ascending.
+    /// see `benches/index.rs`). Runs of objects are collected in parallel, grouped by the
+    /// address of each label string (interned strings share one allocation, so a group is
+    /// found by hashing one word, not the text); groups are then merged by text.
     pub fn build(objects: &[Object]) -> LabelIndex {
         const RUN: usize = 8192;
         let len = u32::try_from(objects.len()).unwrap_or(u32::MAX);
-        fn collect(base: usize, objs: &[Object]) -> KeyIds<'_> {
+        fn collect(base: usize, objs: &[Object]) -> ByAddress<'_, ByAddress<'_, Vec<u32>>> {
             let base = u32::try_from(base).unwrap_or(u32::MAX);
-            let mut ids = KeyIds::default();
+            let mut ids = ByAddress::default();
             for (i, obj) in (base..).zip(objs) {
                 for (k, v) in &obj.labels {
-                    let (_, values) = ids.entry(k).or_insert_with(|| (k, ValueIds::default()));
-                    values.entry(v).or_insert_with(|| (v, Vec::new())).1.push(i);
+                    let (_, values) = ids
+                        .entry(address(k))
+                        .or_insert_with(|| (k, ByAddress::default()));
+                    values
+                        .entry(address(v))
+                        .or_insert_with(|| (v, Vec::new()))
+                        .1
+                        .push(i);
                 }
             }
             ids
         }
-        let runs: Vec<KeyIds<'_>> = objects
+        let runs: Vec<_> = objects
             .par_chunks(RUN)
             .enumerate()
             .map(|(run, objs)| collect(run * RUN, objs))
             .collect();
-        let mut runs = runs.into_iter();
-        let mut ids = runs.next().unwrap_or_default();
+        // Runs in order, so ids stay ascending within one address group; equal texts at
+        // two addresses (interned on two threads) interleave and are sorted below.
+        let mut ids: KeyIds<'_> = KeyIds::default();
         for run in runs {
-            for (k, (key, values)) in run {
-                let (_, all) = ids.entry(k).or_insert_with(|| (key, ValueIds::default()));
-                for (v, (value, more)) in values {
-                    all.entry(v)
+            for (_, (key, values)) in run {
+                let (_, all) = ids.entry(key).or_insert_with(|| (key, ValueIds::default()));
+                for (_, (value, more)) in values {
+                    all.entry(value)
                         .or_insert_with(|| (value, Vec::new()))
                         .1
                         .extend(more);
@@ -76,7 +93,10 @@ impl LabelIndex {
             .into_par_iter()
             .map(|(_, (key, values))| {
                 let mut entry = KeyEntry::default();
-                for (value, ids) in values.into_values() {
+                for (value, mut ids) in values.into_values() {
+                    if !ids.is_sorted() {
+                        ids.sort_unstable();
+                    }
                     let bitmap = RoaringBitmap::from_sorted_iter(ids).unwrap_or_default();
                     entry.all |= &bitmap;
                     entry.values.insert(value.clone(), bitmap);
@@ -292,10 +312,14 @@ apiVersion: v1\nkind: Pod\nmetadata: {name: c}\n";
         let text: String = (0..20_000)
             .map(|i| {
                 format!(
-                    "apiVersion: v1\nkind: Pod\nmetadata: {{name: p{i}, labels: {{app: a{}, tier: t{}, k{}: v}}}}\n---\n",
+                    "apiVersion: v1\nkind: Pod\nmetadata: {{name: p{i}, labels: {{app: a{}, tier: t{}, k{}: v, long: {}{}}}}}\n---\n",
                     i % 7,
                     i % 3,
-                    i % 5
+                    i % 5,
+                    // Too long to be interned: one allocation per object, equal texts at
+                    // many addresses, interleaved within a run.
+                    "x".repeat(100),
+                    i % 2
                 )
             })
             .collect();
