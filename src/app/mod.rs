@@ -272,9 +272,9 @@ impl App {
                 files_done,
                 files_total,
             } => {
-                // Redraw once per percent (and at the ends), not once per file: on 2 cores a
-                // redraw per file took a core away from the parsers.
-                let percent = |done: usize| done * 100 / files_total.max(1);
+                // Redraw every 5 % (and at the ends), not once per file: on 2 cores every
+                // frame (and the terminal drawing it) takes time from the parsers.
+                let percent = |done: usize| done * 20 / files_total.max(1);
                 self.dirty = match self.loading {
                     Some(p) => {
                         percent(p.files_done) != percent(files_done)

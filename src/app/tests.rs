@@ -473,3 +473,20 @@ fn the_bar_filter_applies_to_changed_data() {
     assert_eq!(visible_names(&app), ["web-1", "db-1", "web"]);
     assert_eq!(app.bar.text, "app=web");
 }
+
+#[test]
+fn loading_progress_redraws_every_five_percent_not_every_file() {
+    let mut app = App::new(Keymap::load(None).unwrap(), Options::default(), 0);
+    app.update(Action::Resize(120, 30));
+    let mut frames = 0;
+    for done in 0..=1000 {
+        app.dirty = false;
+        app.update(Action::LoadProgress {
+            files_done: done,
+            files_total: 1000,
+        });
+        frames += usize::from(app.dirty);
+    }
+    assert_eq!(frames, 21, "the first, one per 5 %, none other");
+    assert_eq!(app.loading.map(|p| p.files_done), Some(1000));
+}
