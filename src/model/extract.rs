@@ -249,4 +249,72 @@ mod tests {
             Err(NotAnObject::BadMetadata(_))
         ));
     }
+
+    fn bad(metadata: Value) -> String {
+        let v = json!({"apiVersion": "v1", "kind": "Pod", "metadata": metadata});
+        match Object::from_raw(Raw::from_value(&v), span()) {
+            Err(NotAnObject::BadMetadata(m)) => m,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn metadata_errors_are_worded_as_before() {
+        assert_eq!(
+            bad(json!("x")),
+            "metadata: expected an object, found string"
+        );
+        assert_eq!(
+            bad(json!({"labels": ["a"]})),
+            "metadata.labels: expected a map of strings, found array"
+        );
+        assert_eq!(
+            bad(json!({"annotations": {"a": "x", "b": 1}})),
+            "metadata.annotations.b: expected a string, found number"
+        );
+        assert_eq!(
+            bad(json!({"labels": {"a": {}}})),
+            "metadata.labels.a: expected a string, found object"
+        );
+        assert_eq!(
+            bad(json!({"ownerReferences": "x"})),
+            "metadata.ownerReferences: expected an array, found string"
+        );
+        assert_eq!(
+            bad(json!({"ownerReferences": [true]})),
+            "metadata.ownerReferences: expected objects, found bool"
+        );
+        // Labels are checked before annotations, annotations before owner references.
+        assert_eq!(
+            bad(json!({"ownerReferences": 1, "annotations": [], "labels": 2})),
+            "metadata.labels: expected a map of strings, found number"
+        );
+    }
+
+    #[test]
+    fn from_raw_reads_in_place_and_keeps_the_buffer() {
+        let v = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {
+            "generateName": "g-", "labels": {"b": null, "a": "1"}, "annotations": null,
+            "ownerReferences": null, "finalizers": ["f", 1, "g"],
+            "deletionGracePeriodSeconds": 1.5}});
+        let raw = Raw::from_value(&v);
+        let o = Object::from_raw(raw.clone(), span()).unwrap();
+        assert!(Raw::ptr_eq(&o.raw, &raw));
+        assert_eq!(&*o.id.name, "g-");
+        let labels: Vec<(&str, &str)> = o.labels.iter().map(|(k, v)| (&**k, &**v)).collect();
+        assert_eq!(labels, [("a", "1"), ("b", "")]);
+        assert!(o.annotations.is_empty() && o.owner_refs.is_empty());
+        let finalizers: Vec<&str> = o.finalizers.iter().map(|f| &**f).collect();
+        assert_eq!(finalizers, ["f", "g"]);
+        assert_eq!(o.deletion_grace_period_seconds, None);
+        assert_eq!(o.declared_namespace, None);
+        assert_eq!(
+            Object::from_raw(
+                Raw::from_value(&json!({"metadata": null, "kind": "K", "apiVersion": 1})),
+                span()
+            )
+            .unwrap_err(),
+            NotAnObject::MissingTypeMeta("apiVersion not set".into())
+        );
+    }
 }
