@@ -144,11 +144,12 @@ impl RawBuilder {
         self.begin(true);
     }
 
-    /// The key of the next entry of the current object.
+    /// The key of the next entry of the current object (ignored outside an object).
     pub fn key(&mut self, k: &str) {
-        if let Some(f) = self.frames.last_mut() {
-            f.count += 1;
-        }
+        let Some(f) = self.frames.last_mut().filter(|f| f.is_object) else {
+            return;
+        };
+        f.count += 1;
         let start = self.buf.len();
         put_varint(&mut self.buf, k.len() as u64);
         let key_start = self.buf.len();
@@ -425,6 +426,27 @@ mod tests {
         b.end_object().unwrap();
         b.end_array();
         assert!(b.finish().is_some());
+    }
+
+    #[test]
+    fn misuse_does_not_panic() {
+        let mut b = RawBuilder::new();
+        b.key("outside");
+        b.begin_array();
+        b.key("in an array");
+        b.null();
+        b.end_object().unwrap();
+        b.end_array();
+        assert_eq!(b.finish().unwrap().to_value(), json!([null]));
+        b.begin_object();
+        b.end_array();
+        b.key("a");
+        b.begin_array();
+        b.key("b");
+        b.str("x");
+        b.end_array();
+        b.end_object().unwrap();
+        assert_eq!(b.finish().unwrap().to_value(), json!({"a": ["x"]}));
     }
 
     #[test]
