@@ -188,6 +188,15 @@ impl RawBuilder {
             self.close(OBJECT, f.head, f.count);
             return Ok(());
         }
+        self.close_sorted(&f)
+    }
+
+    /// Closes object `f` whose entries came out of key order: copies them once, sorted,
+    /// after their header.
+    fn close_sorted(&mut self, f: &Frame) -> Result<(), BuildError> {
+        let buf = &self.buf;
+        let entries = &self.entries[f.entries_from.min(self.entries.len())..];
+        let key = |e: &Entry| &buf[e.key_start..e.key_end];
         // Entry i spans from its start to the next entry's start (or the buffer's end).
         let ends = entries
             .iter()
