@@ -1,10 +1,11 @@
-//! Turning a parsed JSON value into an [`Object`]: apiVersion, kind and metadata are read once.
+//! Turning a parsed value into an [`Object`]: apiVersion, kind and metadata are read once,
+//! in place from the compact [`Raw`] encoding.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::intern::intern;
 use super::object::{group_of, Labels, Object, ObjectData, ObjectId, OwnerRef, SourceSpan, Str};
-use super::raw::Raw;
+use super::raw::{Raw, RawKind, RawObject, RawRef};
 
 /// Why a value is not a Kubernetes object.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,10 +20,10 @@ pub enum NotAnObject {
 
 /// Upstream's wording for missing type fields (`error validating data: [apiVersion not set,
 /// kind not set]`).
-fn missing_type_meta(map: &Map<String, Value>) -> Option<String> {
+fn missing_type_meta(map: RawObject<'_>) -> Option<String> {
     let set = |k: &str| {
         map.get(k)
-            .and_then(Value::as_str)
+            .and_then(RawRef::as_str)
             .is_some_and(|s| !s.is_empty())
     };
     let mut missing = Vec::new();
@@ -35,23 +36,26 @@ fn missing_type_meta(map: &Map<String, Value>) -> Option<String> {
     (!missing.is_empty()).then(|| missing.join(", "))
 }
 
-fn string_map(meta: &Map<String, Value>, field: &str) -> Result<Labels, NotAnObject> {
-    match meta.get(field) {
-        None | Some(Value::Null) => Ok(Labels::new()),
-        Some(Value::Object(m)) => m
+fn string_map(meta: RawObject<'_>, field: &str) -> Result<Labels, NotAnObject> {
+    let Some(v) = meta.get(field) else {
+        return Ok(Labels::new());
+    };
+    match v.kind() {
+        RawKind::Null => Ok(Labels::new()),
+        RawKind::Object(m) => m
             .iter()
-            .map(|(k, v)| match v {
-                Value::String(s) => Ok((intern(k), intern(s))),
-                Value::Null => Ok((intern(k), intern(""))),
-                other => Err(NotAnObject::BadMetadata(format!(
+            .map(|(k, v)| match v.kind() {
+                RawKind::String(s) => Ok((intern(k), intern(s))),
+                RawKind::Null => Ok((intern(k), intern(""))),
+                _ => Err(NotAnObject::BadMetadata(format!(
                     "metadata.{field}.{k}: expected a string, found {}",
-                    json_type(other)
+                    raw_json_type(v)
                 ))),
             })
             .collect(),
-        Some(other) => Err(NotAnObject::BadMetadata(format!(
+        _ => Err(NotAnObject::BadMetadata(format!(
             "metadata.{field}: expected a map of strings, found {}",
-            json_type(other)
+            raw_json_type(v)
         ))),
     }
 }
@@ -68,32 +72,44 @@ pub fn json_type(v: &Value) -> &'static str {
     }
 }
 
-fn opt_str(map: &Map<String, Value>, key: &str) -> Option<Str> {
+/// [`json_type`] of an encoded value.
+pub fn raw_json_type(v: RawRef<'_>) -> &'static str {
+    match v.kind() {
+        RawKind::Null => "null",
+        RawKind::Bool(_) => "bool",
+        RawKind::Number(_) => "number",
+        RawKind::String(_) => "string",
+        RawKind::Array(_) => "array",
+        RawKind::Object(_) => "object",
+    }
+}
+
+fn opt_str(map: RawObject<'_>, key: &str) -> Option<Str> {
     map.get(key)
-        .and_then(Value::as_str)
+        .and_then(RawRef::as_str)
         .filter(|s| !s.is_empty())
         .map(Str::from)
 }
 
 /// As [`opt_str`], shared with other objects carrying the same value.
-fn opt_interned(map: &Map<String, Value>, key: &str) -> Option<Str> {
+fn opt_interned(map: RawObject<'_>, key: &str) -> Option<Str> {
     map.get(key)
-        .and_then(Value::as_str)
+        .and_then(RawRef::as_str)
         .filter(|s| !s.is_empty())
         .map(intern)
 }
 
-fn owner_refs(meta: &Map<String, Value>) -> Result<Vec<OwnerRef>, NotAnObject> {
+fn owner_refs(meta: RawObject<'_>) -> Result<Vec<OwnerRef>, NotAnObject> {
     let Some(list) = meta.get("ownerReferences") else {
         return Ok(Vec::new());
     };
-    let items = match list {
-        Value::Null => return Ok(Vec::new()),
-        Value::Array(items) => items,
-        other => {
+    let items = match list.kind() {
+        RawKind::Null => return Ok(Vec::new()),
+        RawKind::Array(items) => items,
+        _ => {
             return Err(NotAnObject::BadMetadata(format!(
                 "metadata.ownerReferences: expected an array, found {}",
-                json_type(other)
+                raw_json_type(list)
             )))
         }
     };
@@ -103,32 +119,35 @@ fn owner_refs(meta: &Map<String, Value>) -> Result<Vec<OwnerRef>, NotAnObject> {
             let m = item.as_object().ok_or_else(|| {
                 NotAnObject::BadMetadata(format!(
                     "metadata.ownerReferences: expected objects, found {}",
-                    json_type(item)
+                    raw_json_type(item)
                 ))
             })?;
-            let s = |k: &str| m.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+            let s = |k: &str| m.get(k).and_then(RawRef::as_str).unwrap_or("").to_owned();
             Ok(OwnerRef {
                 api_version: s("apiVersion"),
                 kind: s("kind"),
                 name: s("name"),
                 uid: s("uid"),
-                controller: m.get("controller").and_then(Value::as_bool),
-                block_owner_deletion: m.get("blockOwnerDeletion").and_then(Value::as_bool),
+                controller: m.get("controller").and_then(RawRef::as_bool),
+                block_owner_deletion: m.get("blockOwnerDeletion").and_then(RawRef::as_bool),
             })
         })
         .collect()
 }
 
 impl Object {
-    /// Builds an object from a parsed value.
+    /// Builds an object from a parsed value (encodes it, then as [`Object::from_raw`]).
+    pub fn from_value(raw: Value, source: SourceSpan) -> Result<Object, NotAnObject> {
+        Object::from_raw(Raw::from_value(&raw), source)
+    }
+
+    /// Builds an object from an encoded value, which it keeps as its `raw`.
     ///
     /// The namespace is taken as written; scope resolution (defaulting to `default`,
     /// dropping nothing) happens when the inventory is built, since a CRD elsewhere in the
     /// input may declare the kind.
-    ///
-    /// `raw` is encoded into the object's compact [`Raw`] form and dropped.
-    pub fn from_value(raw: Value, source: SourceSpan) -> Result<Object, NotAnObject> {
-        let Value::Object(map) = &raw else {
+    pub fn from_raw(raw: Raw, source: SourceSpan) -> Result<Object, NotAnObject> {
+        let Some(map) = raw.view().as_object() else {
             return Err(NotAnObject::NotAMapping);
         };
         if let Some(missing) = missing_type_meta(map) {
@@ -136,21 +155,20 @@ impl Object {
         }
         let api_version = opt_interned(map, "apiVersion").unwrap_or_else(|| intern(""));
         let kind = opt_interned(map, "kind").unwrap_or_else(|| intern(""));
-        let empty = Map::new();
-        let meta = match map.get("metadata") {
-            None | Some(Value::Null) => &empty,
-            Some(Value::Object(m)) => m,
-            Some(other) => {
+        let meta = match map.get("metadata").map(RawRef::kind) {
+            None | Some(RawKind::Null) => RawObject::default(),
+            Some(RawKind::Object(m)) => m,
+            Some(_) => {
                 return Err(NotAnObject::BadMetadata(format!(
                     "metadata: expected an object, found {}",
-                    json_type(other)
+                    map.get("metadata").map_or("null", raw_json_type)
                 )))
             }
         };
         let declared_namespace = opt_interned(meta, "namespace");
-        let finalizers = match meta.get("finalizers") {
-            Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).map(intern).collect(),
-            _ => Vec::new(),
+        let finalizers = match meta.get("finalizers").and_then(RawRef::as_array) {
+            Some(a) => a.iter().filter_map(RawRef::as_str).map(intern).collect(),
+            None => Vec::new(),
         };
         let id = ObjectId {
             group: intern(group_of(&api_version)),
@@ -173,10 +191,10 @@ impl Object {
             deletion_timestamp: opt_str(meta, "deletionTimestamp"),
             deletion_grace_period_seconds: meta
                 .get("deletionGracePeriodSeconds")
-                .and_then(Value::as_i64),
+                .and_then(RawRef::as_i64),
             namespaced: false,
             source,
-            raw: Raw::from_value(&raw),
+            raw,
         }))
     }
 }
@@ -230,5 +248,73 @@ mod tests {
             ),
             Err(NotAnObject::BadMetadata(_))
         ));
+    }
+
+    fn bad(metadata: Value) -> String {
+        let v = json!({"apiVersion": "v1", "kind": "Pod", "metadata": metadata});
+        match Object::from_raw(Raw::from_value(&v), span()) {
+            Err(NotAnObject::BadMetadata(m)) => m,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn metadata_errors_are_worded_as_before() {
+        assert_eq!(
+            bad(json!("x")),
+            "metadata: expected an object, found string"
+        );
+        assert_eq!(
+            bad(json!({"labels": ["a"]})),
+            "metadata.labels: expected a map of strings, found array"
+        );
+        assert_eq!(
+            bad(json!({"annotations": {"a": "x", "b": 1}})),
+            "metadata.annotations.b: expected a string, found number"
+        );
+        assert_eq!(
+            bad(json!({"labels": {"a": {}}})),
+            "metadata.labels.a: expected a string, found object"
+        );
+        assert_eq!(
+            bad(json!({"ownerReferences": "x"})),
+            "metadata.ownerReferences: expected an array, found string"
+        );
+        assert_eq!(
+            bad(json!({"ownerReferences": [true]})),
+            "metadata.ownerReferences: expected objects, found bool"
+        );
+        // Labels are checked before annotations, annotations before owner references.
+        assert_eq!(
+            bad(json!({"ownerReferences": 1, "annotations": [], "labels": 2})),
+            "metadata.labels: expected a map of strings, found number"
+        );
+    }
+
+    #[test]
+    fn from_raw_reads_in_place_and_keeps_the_buffer() {
+        let v = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {
+            "generateName": "g-", "labels": {"b": null, "a": "1"}, "annotations": null,
+            "ownerReferences": null, "finalizers": ["f", 1, "g"],
+            "deletionGracePeriodSeconds": 1.5}});
+        let raw = Raw::from_value(&v);
+        let o = Object::from_raw(raw.clone(), span()).unwrap();
+        assert!(Raw::ptr_eq(&o.raw, &raw));
+        assert_eq!(&*o.id.name, "g-");
+        let labels: Vec<(&str, &str)> = o.labels.iter().map(|(k, v)| (&**k, &**v)).collect();
+        assert_eq!(labels, [("a", "1"), ("b", "")]);
+        assert!(o.annotations.is_empty() && o.owner_refs.is_empty());
+        let finalizers: Vec<&str> = o.finalizers.iter().map(|f| &**f).collect();
+        assert_eq!(finalizers, ["f", "g"]);
+        assert_eq!(o.deletion_grace_period_seconds, None);
+        assert_eq!(o.declared_namespace, None);
+        assert_eq!(
+            Object::from_raw(
+                Raw::from_value(&json!({"metadata": null, "kind": "K", "apiVersion": 1})),
+                span()
+            )
+            .unwrap_err(),
+            NotAnObject::MissingTypeMeta("apiVersion not set".into())
+        );
     }
 }

@@ -24,8 +24,10 @@
 //! prints unstructured objects in). Integers keep serde_json's distinction between
 //! non-negative, negative and float numbers, so printing is unchanged.
 //!
-//! The buffer is only ever produced by [`Raw::from_value`]; the readers still never panic on
-//! a malformed buffer (they answer as for a missing value).
+//! The buffer is only ever produced by [`Raw::from_value`], by [`RawBuilder`] (which the fast
+//! YAML path writes into, with the same bytes as `from_value` of the same value) and by the
+//! constructors below that copy encoded values; the readers still never panic on a malformed
+//! buffer (they answer as for a missing value).
 
 use std::fmt;
 use std::sync::Arc;
@@ -33,6 +35,9 @@ use std::sync::Arc;
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Number, Value};
+
+mod build;
+pub use build::{BuildError, RawBuilder};
 
 const NULL: u8 = 0;
 const FALSE: u8 = 1;
@@ -530,6 +535,28 @@ impl<'a> RawRef<'a> {
     /// Encoded bytes of this value (equal bytes mean equal values).
     pub fn encoded(self) -> &'a [u8] {
         self.bytes
+    }
+
+    /// This value on its own (copies its encoding).
+    pub fn to_raw(self) -> Raw {
+        Raw(Arc::from(self.bytes))
+    }
+
+    /// This object with `entries` set at its top level (each key replaced, or inserted in
+    /// sorted position, as a map insert does); a copy of `self` when it is not an object.
+    pub fn with_entries(self, entries: &[(&str, RawRef<'_>)]) -> Raw {
+        let Some(object) = self.as_object() else {
+            return self.to_raw();
+        };
+        let mut all: Vec<(&str, RawRef<'_>)> = object
+            .iter()
+            .filter(|(k, _)| !entries.iter().any(|(e, _)| e == k))
+            .collect();
+        for &(k, v) in entries {
+            let at = all.partition_point(|(x, _)| *x < k);
+            all.insert(at, (k, v));
+        }
+        Raw::object(all)
     }
 }
 

@@ -3,11 +3,10 @@
 
 use std::path::Path;
 
-use memchr::memmem;
-use serde_json::{Map, Value};
-
 use super::super::diagnostic::Severity;
-use super::super::extract::json_type;
+use super::super::extract::raw_json_type;
+use super::super::raw::{RawObject, RawRef};
+use memchr::memmem;
 
 /// Why a document is not loaded as an object.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,34 +33,34 @@ fn file_name(path: &Path) -> String {
 /// The strategic-merge-patch directive at the top of a document or of its metadata
 /// (`$patch: delete`, `$retainKeys`, …), if any: such a document patches an object, it is not
 /// one.
-fn patch_directive(m: &Map<String, Value>) -> Option<String> {
+fn patch_directive(m: RawObject<'_>) -> Option<String> {
     const DIRECTIVES: [&str; 4] = [
         "$patch",
         "$retainKeys",
         "$setElementOrder",
         "$deleteFromPrimitiveList",
     ];
-    let meta = m.get("metadata").and_then(Value::as_object);
+    let meta = m.get("metadata").and_then(RawRef::as_object);
     [Some(m), meta].into_iter().flatten().find_map(|map| {
-        map.keys().find_map(|k| {
+        map.iter().find_map(|(k, v)| {
             DIRECTIVES
                 .iter()
                 .any(|d| k.starts_with(d))
-                .then(|| match map.get(k) {
-                    Some(Value::String(v)) => format!("{k}: {v}"),
-                    _ => k.clone(),
+                .then(|| match v.as_str() {
+                    Some(v) => format!("{k}: {v}"),
+                    None => k.to_owned(),
                 })
         })
     })
 }
 
-fn str_field<'a>(m: &'a Map<String, Value>, k: &str) -> &'a str {
-    m.get(k).and_then(Value::as_str).unwrap_or("")
+fn str_field<'a>(m: RawObject<'a>, k: &str) -> &'a str {
+    m.get(k).and_then(RawRef::as_str).unwrap_or("")
 }
 
 /// `None` when `value` should be loaded as an object; otherwise what it is.
-pub(super) fn classify(path: &Path, value: &Value) -> Option<Verdict> {
-    let Value::Object(m) = value else {
+pub(super) fn classify(path: &Path, value: RawRef<'_>) -> Option<Verdict> {
+    let Some(m) = value.as_object() else {
         return Some(note(&format!(
             "a YAML/JSON {} at the top level",
             describe_type(value)
@@ -110,7 +109,7 @@ pub(super) fn classify(path: &Path, value: &Value) -> Option<Verdict> {
     Some(missing_type_meta(m, api_version, kind))
 }
 
-fn looks_like_chart(m: &Map<String, Value>) -> bool {
+fn looks_like_chart(m: RawObject<'_>) -> bool {
     matches!(str_field(m, "apiVersion"), "v1" | "v2")
         && m.contains_key("name")
         && m.contains_key("version")
@@ -119,7 +118,7 @@ fn looks_like_chart(m: &Map<String, Value>) -> bool {
 
 /// A mapping without apiVersion/kind: a broken manifest (it has `kind` or `metadata`) is an
 /// error worded as kubectl's validation; anything else is a note saying what it looks like.
-fn missing_type_meta(m: &Map<String, Value>, api_version: &str, kind: &str) -> Verdict {
+fn missing_type_meta(m: RawObject<'_>, api_version: &str, kind: &str) -> Verdict {
     let mut missing = Vec::new();
     if api_version.is_empty() {
         missing.push("apiVersion not set");
@@ -139,7 +138,7 @@ fn missing_type_meta(m: &Map<String, Value>, api_version: &str, kind: &str) -> V
 }
 
 /// A few well-known non-Kubernetes YAML shapes, else the first keys.
-fn guess(m: &Map<String, Value>) -> String {
+fn guess(m: RawObject<'_>) -> String {
     let has = |k: &str| m.contains_key(k);
     if has("jobs") && (has("on") || has("true")) {
         return "a GitHub Actions workflow".to_owned();
@@ -153,20 +152,16 @@ fn guess(m: &Map<String, Value>) -> String {
     if has("$schema") {
         return "a JSON schema".to_owned();
     }
-    let keys: Vec<&str> = m.keys().take(4).map(String::as_str).collect();
+    let keys: Vec<&str> = m.keys().take(4).collect();
     let more = if m.len() > 4 { ", …" } else { "" };
     format!("a plain mapping with keys {}{more}", keys.join(", "))
 }
 
-fn describe_type(v: &Value) -> &'static str {
-    match v {
-        Value::Array(_) => "list of non-objects",
-        other => match json_type(other) {
-            "string" => "string",
-            "number" => "number",
-            "bool" => "boolean",
-            t => t,
-        },
+fn describe_type(v: RawRef<'_>) -> &'static str {
+    match raw_json_type(v) {
+        "array" => "list of non-objects",
+        "bool" => "boolean",
+        t => t,
     }
 }
 
@@ -239,10 +234,11 @@ pub(super) fn line_col(text: &str, offset: usize) -> (u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::model::raw::Raw;
+    use serde_json::{json, Value};
 
     fn verdict(name: &str, v: Value) -> Option<Verdict> {
-        classify(Path::new(name), &v)
+        classify(Path::new(name), Raw::from_value(&v).view())
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! (multi-line ones folded), literal and folded block scalars, single-line flow collections,
 //! comments, `---`/`...` markers.
 //!
-//! It goes straight from the text to a `serde_json::Value` with the positions
+//! It goes straight from the text to the compact [`Raw`] encoding (through a [`RawBuilder`],
+//! bytes identical to `Raw::from_value` of saphyr's value) with the positions
 //! [`super::yaml::parse`] would report, and gives up (`None`) the moment it meets anything
 //! outside that subset or anything doubtful: anchors, aliases, tags, merge keys, flow
 //! collections spanning lines or holding list items, implicit keys and pairs in flow
@@ -18,8 +19,10 @@
 //! a quoted scalar or a flow collection ends after the spaces and comment that follow it
 //! on its line. tests/load_fast_equiv.rs checks both paths agree.
 
-use serde_json::{Map, Value};
+use std::borrow::Cow;
+use std::cell::RefCell;
 
+use super::super::raw::{Raw, RawBuilder};
 use super::scalar;
 use super::yaml::ItemPath;
 
@@ -56,7 +59,7 @@ impl Loc {
 /// A document parsed by the fast path (positions relative to its text).
 #[derive(Debug)]
 pub(super) struct Parsed {
-    pub value: Value,
+    pub value: Raw,
     pub root: Loc,
     /// Start and end (byte offset) of every list item.
     pub items: Vec<(ItemPath, Loc, usize)>,
@@ -65,6 +68,10 @@ pub(super) struct Parsed {
 /// Parses one document. `None`: not handled here, ask saphyr. `Some(None)`: an empty or
 /// null document.
 pub(super) fn parse(text: &str) -> Option<Option<Parsed>> {
+    thread_local! {
+        /// Reused across documents so its buffers keep their capacity.
+        static BUILDER: RefCell<RawBuilder> = RefCell::new(RawBuilder::new());
+    }
     if !plain_bytes(text.as_bytes()) {
         return None;
     }
@@ -76,8 +83,12 @@ pub(super) fn parse(text: &str) -> Option<Option<Parsed>> {
         line_start: 0,
         items: Vec::new(),
         depth: 0,
+        out: BUILDER.with(RefCell::take),
     };
-    s.document()
+    let parsed = s.document();
+    s.out.clear();
+    BUILDER.with(|b| b.replace(s.out));
+    parsed
 }
 
 /// Carriage returns, NULs (saphyr's end of input), other control characters but tab and
@@ -110,9 +121,8 @@ static PLAIN_STOP: [bool; 256] = {
     t
 };
 
-/// A parsed node with its position.
+/// A parsed node (its value written to the scanner's builder) with its position.
 struct Node {
-    value: Value,
     start: Loc,
     /// Byte offset of its end as saphyr reports it; `None` where the fast path does not
     /// know it exactly (empty and block scalars): such a node may not be a list item.
@@ -146,13 +156,15 @@ struct Scanner<'a> {
     line_start: usize,
     items: Vec<(ItemPath, Loc, usize)>,
     depth: usize,
+    /// Where values are written, in document order.
+    out: RawBuilder,
 }
 
 fn is_sep(c: Option<&u8>) -> bool {
     matches!(c, None | Some(b' ' | b'\n'))
 }
 
-impl Scanner<'_> {
+impl<'a> Scanner<'a> {
     fn document(&mut self) -> Option<Option<Parsed>> {
         self.skip_to_content()?;
         if self.col() == 0 && self.peek() == Some(b'%') {
@@ -171,11 +183,12 @@ impl Scanner<'_> {
         let node = self.node(-1, Ctx::SeqItem, Some(Vec::new()), Some(Vec::new()))?;
         node.end?;
         self.doc_tail()?;
-        if node.value.is_null() {
+        let value = self.out.finish()?;
+        if value.view().is_null() {
             return Some(None);
         }
         Some(Some(Parsed {
-            value: node.value,
+            value,
             root,
             items: std::mem::take(&mut self.items),
         }))
@@ -412,10 +425,12 @@ impl Scanner<'_> {
 
     /// A single-line quoted scalar starting at `from` (the quote): its value and the
     /// offset after the closing quote.
-    fn quoted(&self, from: usize, single: bool) -> Option<(String, usize)> {
+    fn quoted(&self, from: usize, single: bool) -> Option<(Cow<'a, str>, usize)> {
         let b = self.b;
+        let text = self.text;
         let quote = if single { b'\'' } else { b'"' };
-        let mut out = String::new();
+        // `None` while the value is the text as written (no escape, no doubled quote).
+        let mut out: Option<String> = None;
         let mut run = from + 1;
         let mut i = from + 1;
         loop {
@@ -425,18 +440,25 @@ impl Scanner<'_> {
             }
             if c == quote {
                 if single && b.get(i + 1) == Some(&b'\'') {
-                    out.push_str(&self.text[run..=i]);
+                    out.get_or_insert_with(String::new).push_str(&text[run..=i]);
                     i += 2;
                     run = i;
                     continue;
                 }
-                out.push_str(&self.text[run..i]);
-                return Some((out, i + 1));
+                let value = match out {
+                    None => Cow::Borrowed(&text[run..i]),
+                    Some(mut o) => {
+                        o.push_str(&text[run..i]);
+                        Cow::Owned(o)
+                    }
+                };
+                return Some((value, i + 1));
             }
             if c == b'\\' && !single {
-                out.push_str(&self.text[run..i]);
+                let o = out.get_or_insert_with(String::new);
+                o.push_str(&text[run..i]);
                 let (ch, len) = escape(&b[i + 1..])?;
-                out.push(ch);
+                o.push(ch);
                 i += 1 + len;
                 run = i;
                 continue;
@@ -529,22 +551,22 @@ impl Scanner<'_> {
     /// flow collection here would be a list's items, a list item or the root. Leaves the cursor at the next token.
     fn scalar(&mut self, n: isize, plain_end: Option<usize>, tracked: bool) -> Option<Node> {
         let start = self.loc();
-        let value = match self.peek()? {
+        match self.peek()? {
             b'|' | b'>' => {
                 let v = self.block_scalar(n)?;
-                return Some(Node {
-                    value: Value::String(v),
-                    start,
-                    end: None,
-                });
+                self.out.str(&v);
+                return Some(Node { start, end: None });
             }
             q @ (b'"' | b'\'') => {
                 let (s, after) = match self.quoted(self.pos, q == b'\'') {
                     Some(one_line) => one_line,
-                    None => self.quoted_lines(n, q == b'\'')?,
+                    None => {
+                        let (s, after) = self.quoted_lines(n, q == b'\'')?;
+                        (Cow::Owned(s), after)
+                    }
                 };
                 self.pos = after;
-                Value::String(s)
+                self.out.str(&s);
             }
             // Items inside a list's flow collection would need positions: saphyr's job.
             b'[' | b'{' if tracked && !matches!(self.at(1), Some(b']' | b'}')) => return None,
@@ -554,23 +576,22 @@ impl Scanner<'_> {
                 let from = self.pos;
                 self.pos = end;
                 if let Some((text, end)) = self.plain_continuation(from, end, n)? {
+                    plain_into(&mut self.out, &text)?;
                     self.skip_to_content()?;
                     return Some(Node {
-                        value: plain_value(&text)?,
                         start,
                         end: Some(end),
                     });
                 }
-                let value = plain_value(&self.text[from..end])?;
+                plain_into(&mut self.out, &self.text[from..end])?;
                 self.finish_line()?;
                 self.skip_to_content()?;
                 return Some(Node {
-                    value,
                     start,
                     end: Some(end),
                 });
             }
-        };
+        }
         // Quoted scalars and flow collections end after the spaces and comment that follow.
         self.skip_spaces()?;
         if self.peek() == Some(b'#') && self.b[self.pos - 1] == b' ' {
@@ -580,7 +601,6 @@ impl Scanner<'_> {
         self.finish_line()?;
         self.skip_to_content()?;
         Some(Node {
-            value,
             start,
             end: Some(end),
         })
@@ -589,25 +609,24 @@ impl Scanner<'_> {
     /// A flow collection at the cursor (`[` or `{`), on one line: scalars, nested flow
     /// collections and, in a mapping, `key: value` pairs. Implicit keys, pairs in a
     /// sequence, empty entries, trailing commas and JSON-style `"a":1` are left to saphyr.
-    fn flow(&mut self) -> Option<Value> {
+    fn flow(&mut self) -> Option<()> {
         self.enter()?;
         let is_map = self.peek() == Some(b'{');
         let close = if is_map { b'}' } else { b']' };
+        if is_map {
+            self.out.begin_object();
+        } else {
+            self.out.begin_array();
+        }
         self.pos += 1;
         self.skip_spaces()?;
-        let mut seq = Vec::new();
-        let mut map = Map::new();
         if self.peek() != Some(close) {
             loop {
                 if is_map {
                     let key = self.flow_key()?;
-                    let value = self.flow_node()?;
-                    if map.insert(key, value).is_some() {
-                        return None;
-                    }
-                } else {
-                    seq.push(self.flow_node()?);
+                    self.out.key(&key);
                 }
+                self.flow_node()?;
                 self.skip_spaces()?;
                 match self.peek()? {
                     b',' => {
@@ -624,15 +643,17 @@ impl Scanner<'_> {
         }
         self.pos += 1;
         self.depth -= 1;
-        Some(if is_map {
-            Value::Object(map)
+        if is_map {
+            // A repeated key: saphyr's path reports it.
+            self.out.end_object().ok()?;
         } else {
-            Value::Array(seq)
-        })
+            self.out.end_array();
+        }
+        Some(())
     }
 
     /// A flow mapping key and its `: `; leaves the cursor at the value.
-    fn flow_key(&mut self) -> Option<String> {
+    fn flow_key(&mut self) -> Option<Cow<'a, str>> {
         let from = self.pos;
         let key = match self.peek()? {
             q @ (b'"' | b'\'') => {
@@ -647,7 +668,7 @@ impl Scanner<'_> {
                     return None;
                 }
                 self.pos = end;
-                scalar::key_string(text).ok()?
+                plain_key(text)?
             }
         };
         self.skip_spaces()?;
@@ -661,19 +682,20 @@ impl Scanner<'_> {
     }
 
     /// A node inside a flow collection.
-    fn flow_node(&mut self) -> Option<Value> {
+    fn flow_node(&mut self) -> Option<()> {
         match self.peek()? {
             b'[' | b'{' => self.flow(),
             q @ (b'"' | b'\'') => {
                 let (s, after) = self.quoted(self.pos, q == b'\'')?;
                 self.pos = after;
-                Some(Value::String(s))
+                self.out.str(&s);
+                Some(())
             }
             _ => {
                 let end = self.flow_plain()?;
-                let value = plain_value(&self.text[self.pos..end])?;
+                plain_into(&mut self.out, &self.text[self.pos..end])?;
                 self.pos = end;
-                Some(value)
+                Some(())
             }
         }
     }
@@ -813,7 +835,7 @@ impl Scanner<'_> {
         self.skip_to_content()?;
         let first = self.loc();
         if self.eof() || self.at_doc_end() {
-            return Some((empty(first), first));
+            return Some((self.empty(first), first));
         }
         let c = isize::try_from(self.col()).ok()?;
         if c > n {
@@ -822,7 +844,16 @@ impl Scanner<'_> {
         if c == n && ctx == Ctx::MapValue && self.is_dash() {
             return Some((self.seq(self.col(), seq_path, true)?, first));
         }
-        Some((empty(first), first))
+        Some((self.empty(first), first))
+    }
+
+    /// An empty node (null) at `at`.
+    fn empty(&mut self, at: Loc) -> Node {
+        self.out.null();
+        Node {
+            start: at,
+            end: None,
+        }
     }
 
     fn enter(&mut self) -> Option<()> {
@@ -835,14 +866,12 @@ impl Scanner<'_> {
         self.enter()?;
         let start = self.loc();
         let n = isize::try_from(c).ok()?;
-        let mut map = Map::new();
+        self.out.begin_object();
         loop {
             let key = self.key()?;
             let seq_path = if key == "items" { path.clone() } else { None };
-            let (node, _) = self.value(n, Ctx::MapValue, seq_path, None)?;
-            if map.insert(key, node.value).is_some() {
-                return None;
-            }
+            self.out.key(&key);
+            self.value(n, Ctx::MapValue, seq_path, None)?;
             if self.eof() || self.at_doc_end() || self.col() < c {
                 break;
             }
@@ -851,15 +880,16 @@ impl Scanner<'_> {
             }
         }
         self.depth -= 1;
+        // A repeated key: saphyr's path reports it.
+        self.out.end_object().ok()?;
         Some(Node {
-            value: Value::Object(map),
             start,
             end: Some(self.here_end()),
         })
     }
 
     /// A mapping key at the cursor; leaves the cursor after its `:`.
-    fn key(&mut self) -> Option<String> {
+    fn key(&mut self) -> Option<Cow<'a, str>> {
         let from = self.pos;
         let key = match self.peek()? {
             q @ (b'"' | b'\'') => {
@@ -877,7 +907,7 @@ impl Scanner<'_> {
                     return None;
                 }
                 self.pos = colon;
-                scalar::key_string(text).ok()?
+                plain_key(text)?
             }
         };
         if self.peek() != Some(b':') || !is_sep(self.at(1)) || self.pos - from > MAX_KEY_BYTES {
@@ -893,10 +923,11 @@ impl Scanner<'_> {
         self.enter()?;
         let mut start = self.loc();
         let n = isize::try_from(c).ok()?;
-        let mut items = Vec::new();
+        self.out.begin_array();
+        let mut count = 0usize;
         loop {
             self.pos += 1;
-            let i = u32::try_from(items.len()).ok()?;
+            let i = u32::try_from(count).ok()?;
             let item_path = path.as_ref().map(|p| with(p, i));
             let (node, first) = self.value(n, Ctx::SeqItem, None, item_path.clone())?;
             if indentless && i == 0 {
@@ -905,7 +936,7 @@ impl Scanner<'_> {
             if let Some(p) = item_path {
                 self.items.push((p, node.start, node.end?));
             }
-            items.push(node.value);
+            count += 1;
             if self.eof() || self.at_doc_end() || self.col() < c {
                 break;
             }
@@ -920,8 +951,8 @@ impl Scanner<'_> {
             }
         }
         self.depth -= 1;
+        self.out.end_array();
         Some(Node {
-            value: Value::Array(items),
             start,
             end: Some(self.here_end()),
         })
@@ -1054,14 +1085,6 @@ fn push_breaks(out: &mut String, k: usize) {
     }
 }
 
-fn empty(at: Loc) -> Node {
-    Node {
-        value: Value::Null,
-        start: at,
-        end: None,
-    }
-}
-
 fn with(prefix: &[u32], i: u32) -> ItemPath {
     let mut p = Vec::with_capacity(prefix.len() + 1);
     p.extend_from_slice(prefix);
@@ -1069,11 +1092,21 @@ fn with(prefix: &[u32], i: u32) -> ItemPath {
     p
 }
 
-/// A plain scalar's value, as `yaml.rs` resolves it; `None` where saphyr's path errs.
-fn plain_value(text: &str) -> Option<Value> {
+/// Writes a plain scalar's value, as `yaml.rs` resolves it; `None` where saphyr's path errs.
+fn plain_into(out: &mut RawBuilder, text: &str) -> Option<()> {
     match scalar::resolve(text) {
-        scalar::Plain::Str => Some(Value::String(text.to_owned())),
-        p => scalar::to_json(p, text).ok(),
+        scalar::Plain::Str => out.str(text),
+        // Never a string here: no allocation.
+        p => out.value(&scalar::to_json(p, text).ok()?),
+    }
+    Some(())
+}
+
+/// A plain mapping key as sigs.k8s.io/yaml stringifies it (borrowed when it is a string).
+fn plain_key(text: &str) -> Option<Cow<'_, str>> {
+    match scalar::resolve(text) {
+        scalar::Plain::Str => Some(Cow::Borrowed(text)),
+        _ => scalar::key_string(text).ok().map(Cow::Owned),
     }
 }
 

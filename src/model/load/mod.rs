@@ -3,10 +3,12 @@
 //! - [`walk`]: which files (recursive, symlinks followed once, hidden entries skipped);
 //! - [`read`]: size limit before reading, binary and UTF-8 checks;
 //! - [`split`]: one YAML document at a time, so one broken document hides no other;
-//! - [`fast`]: the common block-style YAML straight to `serde_json::Value`, giving up to
-//!   [`yaml`] on anything else (the results are identical whenever it does not give up);
+//! - [`fast`]: the common block-style YAML straight to the compact [`Raw`] encoding,
+//!   giving up to [`yaml`] on anything else (the results are identical, byte for byte,
+//!   whenever it does not give up);
 //! - [`yaml`] / [`json`]: text → `serde_json::Value` with positions, duplicate keys, alias
-//!   and depth bounds ([`scalar`] resolves plain scalars as Kubernetes' go-yaml v2 does);
+//!   and depth bounds ([`scalar`] resolves plain scalars as Kubernetes' go-yaml v2 does),
+//!   encoded once into [`Raw`];
 //! - [`lists`]: `List`s, typed lists and top-level arrays flattened into items;
 //! - [`classify`]: Kustomizations, Helm files, kubeconfigs, templates and plain config are
 //!   reported as notes, not silently dropped.

@@ -11,6 +11,7 @@ use serde_json::Value;
 use super::super::diagnostic::{LoadError, Severity};
 use super::super::extract::NotAnObject;
 use super::super::object::{Object, SourceSpan};
+use super::super::raw::Raw;
 use super::classify::{self, Verdict};
 use super::fast;
 use super::json;
@@ -24,7 +25,7 @@ const PARALLEL_DOCS_ABOVE: usize = 512 * 1024;
 
 /// One parsed document with positions.
 struct Doc {
-    value: Value,
+    value: Raw,
     root: Pos,
     items: HashMap<ItemPath, Pos>,
 }
@@ -107,13 +108,13 @@ fn error(line: u32, column: u32, code: &'static str, message: String) -> Problem
     }
 }
 
-fn to_object(path: &Arc<Path>, value: Value, pos: Pos) -> Result<Object, Problem> {
+fn to_object(path: &Arc<Path>, value: Raw, pos: Pos) -> Result<Object, Problem> {
     let problem = |verdict| Problem {
         line: pos.line,
         column: pos.column,
         verdict,
     };
-    if let Some(v) = classify::classify(path, &value) {
+    if let Some(v) = classify::classify(path, value.view()) {
         return Err(problem(v));
     }
     let span = SourceSpan {
@@ -122,7 +123,7 @@ fn to_object(path: &Arc<Path>, value: Value, pos: Pos) -> Result<Object, Problem
         start: pos.start,
         end: pos.end,
     };
-    Object::from_value(value, span).map_err(|e| {
+    Object::from_raw(value, span).map_err(|e| {
         let message = match e {
             NotAnObject::BadMetadata(m) | NotAnObject::MissingTypeMeta(m) => m,
             NotAnObject::NotAMapping => "not a mapping".to_owned(),
@@ -167,7 +168,7 @@ fn parse_json(path: &Path, body: &str, base: usize) -> (Vec<Doc>, Vec<Problem>) 
                 .map(|(p, s, e)| (p.clone(), pos(*s, *e)))
                 .collect(),
             root: pos(d.start, d.end),
-            value: d.value,
+            value: Raw::from_value(&d.value),
         })
         .collect();
     let problems = err
@@ -258,7 +259,7 @@ fn saphyr_piece(
         .map(|(p, s, e)| (p.clone(), pos(*s, *e)))
         .collect();
     Ok(Some(Doc {
-        value: parsed.value,
+        value: Raw::from_value(&parsed.value),
         root,
         items,
     }))
@@ -268,12 +269,13 @@ fn saphyr_piece(
 #[doc(hidden)]
 pub type ProbePos = (u32, u32, usize, usize);
 
-/// A document as the equivalence tests compare it: value, root and item positions, items
-/// sorted by path.
+/// A document as the equivalence tests compare it: value, its compact encoding (the bytes
+/// of [`Raw`]), root and item positions, items sorted by path.
 #[doc(hidden)]
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProbeDoc {
     pub value: Value,
+    pub encoded: Vec<u8>,
     pub root: ProbePos,
     pub items: Vec<(Vec<u32>, ProbePos)>,
 }
@@ -315,7 +317,8 @@ pub(super) fn probe(text: &str) -> Vec<YamlProbe> {
         let mut items: Vec<_> = d.items.into_iter().map(|(k, v)| (k, p(v))).collect();
         items.sort();
         ProbeDoc {
-            value: d.value,
+            value: d.value.to_value(),
+            encoded: d.value.view().encoded().to_vec(),
             root: p(d.root),
             items,
         }
