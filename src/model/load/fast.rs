@@ -32,6 +32,9 @@ const MAX_DEPTH: usize = 100;
 /// saphyr refuses implicit keys longer than 1024 characters; stay clear of the limit.
 const MAX_KEY_BYTES: usize = 1000;
 
+/// A thread's reused builder keeps at most this much buffer between documents.
+const KEEP_BUILDER_BYTES: usize = 1 << 20;
+
 /// A position in the document text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Loc {
@@ -86,7 +89,7 @@ pub(super) fn parse(text: &str) -> Option<Option<Parsed>> {
         out: BUILDER.with(RefCell::take),
     };
     let parsed = s.document();
-    s.out.clear();
+    s.out.clear_and_trim(KEEP_BUILDER_BYTES);
     BUILDER.with(|b| b.replace(s.out));
     parsed
 }

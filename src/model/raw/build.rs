@@ -78,6 +78,15 @@ impl RawBuilder {
         self.roots = 0;
     }
 
+    /// Clears, and gives back buffers grown past `max_bytes` (after one huge document, a
+    /// builder kept for reuse should not hold its size forever).
+    pub fn clear_and_trim(&mut self, max_bytes: usize) {
+        self.clear();
+        if self.buf.capacity() > max_bytes || self.sorted.capacity() > max_bytes {
+            *self = RawBuilder::new();
+        }
+    }
+
     /// Counts a value starting in the current container.
     fn started(&mut self) {
         match self.frames.last_mut() {
@@ -456,6 +465,19 @@ mod tests {
         b.end_array();
         b.end_object().unwrap();
         assert_eq!(b.finish().unwrap().to_value(), json!({"a": ["x"]}));
+    }
+
+    #[test]
+    fn trimming_gives_back_big_buffers_only() {
+        let mut b = RawBuilder::new();
+        b.str(&"x".repeat(5000));
+        b.clear_and_trim(100_000);
+        assert!(b.buf.capacity() >= 5000);
+        b.str(&"x".repeat(5000));
+        b.clear_and_trim(1000);
+        assert_eq!(b.buf.capacity(), 0);
+        b.bool(true);
+        assert_eq!(b.finish().unwrap().view().as_bool(), Some(true));
     }
 
     #[test]
