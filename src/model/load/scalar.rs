@@ -67,7 +67,12 @@ pub(super) fn resolve(s: &str) -> Plain {
 
 /// Int, then uint, then YAML-style float, then `0b` binary, as go-yaml v2 tries them.
 fn number(s: &str) -> Plain {
-    let plain: String = s.chars().filter(|&c| c != '_').collect();
+    // Most numbers have no underscore: no allocation for them.
+    let plain: std::borrow::Cow<'_, str> = if s.contains('_') {
+        s.chars().filter(|&c| c != '_').collect::<String>().into()
+    } else {
+        s.into()
+    };
     if let Some(i) = go_parse_int(&plain) {
         return Plain::Int(i);
     }
