@@ -118,8 +118,13 @@ pub fn first_load(
         let mut next_progress = started;
         // Loads already handed over.
         let mut sent = 0usize;
+        // Whether the loads not yet handed over hold any object: a batch of files without
+        // objects (kustomizations, values files) is not worth a frame, and must not push
+        // the first rows back by a whole `pacing.every`.
+        let mut pending_objects = false;
         let mut listening = true;
         for loaded in loaded_rx {
+            pending_objects |= !loaded.objects.is_empty();
             loads.push(loaded);
             if !listening {
                 continue;
@@ -136,9 +141,10 @@ pub fn first_load(
                 });
                 next_progress = now + Duration::from_millis(25);
             }
-            if now >= next_batch {
+            if now >= next_batch && pending_objects {
                 let more = partial_since(&loads[sent..], builtin);
                 sent = loads.len();
+                pending_objects = false;
                 tracing::info!(
                     objects = more.objects.len(),
                     files = loads.len(),
@@ -357,6 +363,48 @@ mod tests {
             app.problem_rows.len(),
             fresh.inventory.problems.len() + fresh.graph.findings().len()
         );
+    }
+
+    /// Files without objects (kustomizations) read first do not use up the first batch:
+    /// the first rows come with the first file that has objects, not a `pacing.every` later.
+    #[test]
+    fn the_first_batch_waits_for_objects() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for i in 0..12 {
+            let text = "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [x.yaml]\n";
+            std::fs::write(dir.path().join(format!("a{i:02}-kustomization.yaml")), text)
+                .expect("write");
+        }
+        std::fs::write(
+            dir.path().join("b.yaml"),
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n",
+        )
+        .expect("write");
+        let paths = vec![dir.path().to_path_buf()];
+        let opts = LoadOptions::default();
+        let sent = Mutex::new(Vec::new());
+        let send = |a: Action| {
+            sent.lock().expect("lock").push(a);
+            true
+        };
+        let once = Pacing {
+            first_after: Duration::ZERO,
+            every: Duration::from_secs(3600),
+        };
+        let (_, times) = first_load(&paths, &opts, once, &|f| load_file(f, &opts), &send)
+            .expect("nobody hung up");
+        let sent = sent.into_inner().expect("lock");
+        let partials: Vec<&Inventory> = sent
+            .iter()
+            .filter_map(|a| match a {
+                Action::Partial(p) => Some(&**p),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(partials.len(), 1, "{times:?}");
+        assert_eq!(times.partial_batches, 1);
+        let names: Vec<&str> = partials[0].objects.iter().map(|o| o.name()).collect();
+        assert_eq!(names, ["cm"]);
     }
 
     /// Roots named out of path order are loaded in the order given but shown in path order:

@@ -13,7 +13,7 @@ use ratatui::Terminal;
 use super::{HEIGHT, WIDTH};
 use crate::app::{Action, App, Keymap, Options};
 use crate::cli::first_load::{first_load, Pacing};
-use crate::model::load::{load_file, load_reader, FileLoad, LoadOptions};
+use crate::model::load::{load_file_timed, FileLoad, LoadOptions};
 use crate::watch::LiveSet;
 
 /// The first load, timed step by step as the UI runs it ([`first_load`]): the loader's
@@ -85,29 +85,20 @@ impl Rss {
     }
 }
 
-/// Reads one file, timing the read and the parse separately (nanoseconds added to the
-/// counters). Oversized files go through `load_file`, which refuses them unread.
+/// Reads and parses one file as the UI does ([`load_file`]), timing the read and the parse
+/// separately (nanoseconds added to the counters).
 fn read_and_parse(
     path: &Path,
     opts: &LoadOptions,
     read_ns: &AtomicU64,
     parse_ns: &AtomicU64,
 ) -> FileLoad {
-    let small = std::fs::metadata(path).is_ok_and(|m| m.len() <= opts.max_file_size);
     let t = Instant::now();
-    let bytes = if small {
-        std::fs::read(path).ok()
-    } else {
-        None
-    };
-    let read = t.elapsed();
-    let t = Instant::now();
-    let load = match bytes {
-        Some(b) => load_reader(path, &b[..], opts),
-        None => load_file(path, opts),
-    };
+    let mut read = None;
+    let load = load_file_timed(path, opts, &mut || read = Some(t.elapsed()));
+    let read = read.unwrap_or_default();
     add(read_ns, read);
-    add(parse_ns, t.elapsed());
+    add(parse_ns, t.elapsed().saturating_sub(read));
     load
 }
 

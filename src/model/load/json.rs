@@ -1,18 +1,29 @@
 //! JSON files: a stream of values (as kubectl's YAMLOrJSONDecoder reads), duplicate keys
 //! reported as the API server's strict decoding does, and list item offsets from a small
 //! structural scan (serde_json gives values no positions).
+//!
+//! Values go straight from serde_json's tokens into the compact [`Raw`] encoding (a
+//! [`RawBuilder`] per thread, no `serde_json::Value` in between). When a stream has any
+//! error, it is read again through `serde_json::Value` with a visitor that refuses a
+//! repeated key the moment it is read, so every message and position is the one that
+//! path gives (the builder only finds a repeated key when its object closes).
 
+use std::cell::RefCell;
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
+use super::super::raw::{Raw, RawBuilder};
 use super::yaml::ItemPath;
+
+/// Builder buffers grown past this are given back after a document.
+const KEEP_BUILDER_BYTES: usize = 1 << 20;
 
 /// One top-level JSON value with its byte range and list item byte ranges.
 #[derive(Debug)]
 pub(super) struct JsonDoc {
-    pub value: Value,
+    pub value: Raw,
     pub start: usize,
     pub end: usize,
     pub items: Vec<(ItemPath, usize, usize)>,
@@ -29,18 +40,36 @@ pub(super) struct JsonError {
 /// Parses every value of a JSON stream; stops at the first error (JSON cannot resync),
 /// returning the values read before it.
 pub(super) fn parse_stream(text: &str) -> (Vec<JsonDoc>, Option<JsonError>) {
+    match stream::<RawDoc>(text, |RawDoc(raw)| raw) {
+        (docs, None) => (docs, None),
+        // Errors are rare: the `Value` path words them and places them.
+        (_, Some(_)) => parse_stream_through_values(text),
+    }
+}
+
+/// [`parse_stream`] through `serde_json::Value` (then encoded): the path every error
+/// comes from, and the reference the direct path is tested against.
+pub(super) fn parse_stream_through_values(text: &str) -> (Vec<JsonDoc>, Option<JsonError>) {
+    stream::<StrictValue>(text, |StrictValue(value)| Raw::from_value(&value))
+}
+
+/// Reads the values of `text` as `T`, each turned into a [`Raw`] by `raw`.
+fn stream<'de, T: de::Deserialize<'de>>(
+    text: &'de str,
+    raw: impl Fn(T) -> Raw,
+) -> (Vec<JsonDoc>, Option<JsonError>) {
     let mut docs = Vec::new();
-    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<StrictValue>();
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<T>();
     loop {
         let from = stream.byte_offset();
         match stream.next() {
             None => return (docs, None),
-            Some(Ok(StrictValue(value))) => {
+            Some(Ok(value)) => {
                 let start = skip_ws(text.as_bytes(), from);
                 let end = stream.byte_offset();
                 let items = item_offsets(text.as_bytes(), start);
                 docs.push(JsonDoc {
-                    value,
+                    value: raw(value),
                     start,
                     end,
                     items,
@@ -48,6 +77,113 @@ pub(super) fn parse_stream(text: &str) -> (Vec<JsonDoc>, Option<JsonError>) {
             }
             Some(Err(e)) => return (docs, Some(json_error(&e))),
         }
+    }
+}
+
+/// One JSON value written straight into the compact encoding, through a builder kept per
+/// thread (its buffers keep their capacity from one value to the next).
+struct RawDoc(Raw);
+
+impl<'de> de::Deserialize<'de> for RawDoc {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        thread_local! {
+            static BUILDER: RefCell<RawBuilder> = RefCell::new(RawBuilder::new());
+        }
+        let mut b = BUILDER.with(RefCell::take);
+        let built = ToRaw(&mut b).deserialize(d).map(|()| b.finish());
+        b.clear_and_trim(KEEP_BUILDER_BYTES);
+        BUILDER.with(|cell| cell.replace(b));
+        match built? {
+            Some(raw) => Ok(RawDoc(raw)),
+            None => Err(de::Error::custom("incomplete value")),
+        }
+    }
+}
+
+/// Writes the value it is given into the builder.
+struct ToRaw<'b>(&'b mut RawBuilder);
+
+impl<'de> DeserializeSeed<'de> for ToRaw<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ToRaw<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<(), E> {
+        self.0.bool(v);
+        Ok(())
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<(), E> {
+        self.0.number(&Number::from(v));
+        Ok(())
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<(), E> {
+        self.0.number(&Number::from(v));
+        Ok(())
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<(), E> {
+        match Number::from_f64(v) {
+            Some(n) => self.0.number(&n),
+            None => self.0.null(),
+        }
+        Ok(())
+    }
+    fn visit_str<E>(self, v: &str) -> Result<(), E> {
+        self.0.str(v);
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        self.0.null();
+        Ok(())
+    }
+    fn visit_none<E>(self) -> Result<(), E> {
+        self.0.null();
+        Ok(())
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        self.0.begin_array();
+        while seq.next_element_seed(ToRaw(&mut *self.0))?.is_some() {}
+        self.0.end_array();
+        Ok(())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        self.0.begin_object();
+        while map.next_key_seed(KeyToRaw(&mut *self.0))?.is_some() {
+            map.next_value_seed(ToRaw(&mut *self.0))?;
+        }
+        // A repeated key: the caller reads the stream again for the exact error.
+        self.0
+            .end_object()
+            .map_err(|_| de::Error::custom("duplicate field"))
+    }
+}
+
+/// Writes an object key into the builder.
+struct KeyToRaw<'b>(&'b mut RawBuilder);
+
+impl<'de> DeserializeSeed<'de> for KeyToRaw<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeyToRaw<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string key")
+    }
+    fn visit_str<E>(self, v: &str) -> Result<(), E> {
+        self.0.key(v);
+        Ok(())
     }
 }
 
@@ -248,6 +384,7 @@ impl Scan<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
     use serde_json::json;
 
     #[test]
@@ -255,7 +392,7 @@ mod tests {
         let (docs, err) = parse_stream("{\"a\": 1}\n{\"b\": [1, 2]}\n");
         assert!(err.is_none());
         assert_eq!(docs.len(), 2);
-        assert_eq!(docs[1].value, json!({"b": [1, 2]}));
+        assert_eq!(docs[1].value.to_value(), json!({"b": [1, 2]}));
         assert_eq!(docs[1].start, 9);
     }
 
@@ -266,6 +403,113 @@ mod tests {
         let e = err.unwrap();
         assert_eq!(e.message, "JSON syntax error: duplicate field \"a\"");
         assert_eq!(e.line, 2);
+    }
+
+    /// The repeated key is placed where it was read, not where its object closes (the
+    /// direct path finds it only there; the error comes from the `Value` path).
+    #[test]
+    fn duplicate_field_is_placed_at_the_repeated_key() {
+        let text = "{\"ok\": 1}\n{\"a\": 1,\n \"a\": 2,\n \"b\": 3,\n \"c\": 4\n}";
+        let (docs, err) = parse_stream(text);
+        assert_eq!(docs.len(), 1);
+        assert_eq!(docs[0].value.to_value(), json!({"ok": 1}));
+        let e = err.expect("an error");
+        assert_eq!(e.message, "JSON syntax error: duplicate field \"a\"");
+        assert_eq!((e.line, e.column), (3, 7));
+    }
+
+    #[test]
+    fn numbers_strings_and_nesting_as_the_value_path() {
+        let text = r#"{"z": -3, "a": 18446744073709551615, "f": 1.5e300, "e": -0.0,
+            "s": "tab\tq\"\u00e9\ud83d\ude00", "n": null, "t": true, "l": [[], {}, [1, {"k": false}]]}
+            [1, 2] "x" 7"#;
+        let (direct, e1) = parse_stream(text);
+        let (reference, e2) = parse_stream_through_values(text);
+        assert_eq!((e1, e2), (None, None));
+        assert_eq!(direct.len(), 4);
+        assert_eq!(summary(&direct), summary(&reference));
+    }
+
+    /// A document as the two paths are compared: encoded bytes, range, item ranges.
+    type Summary = (Vec<u8>, usize, usize, Vec<(ItemPath, usize, usize)>);
+
+    fn summary(docs: &[JsonDoc]) -> Vec<Summary> {
+        docs.iter()
+            .map(|d| {
+                let bytes = d.value.view().encoded().to_vec();
+                (bytes, d.start, d.end, d.items.clone())
+            })
+            .collect()
+    }
+
+    /// A random JSON text: objects with keys drawn from a small set (so keys repeat now and
+    /// then), arrays, every scalar kind, random whitespace; sometimes several values, and
+    /// sometimes a cut or a stray byte.
+    fn json_text() -> impl Strategy<Value = String> {
+        let key = prop::sample::select(vec!["a", "b", "items", "kind", "é", "a\\u0062", "z"]);
+        let scalar = prop_oneof![
+            Just("null".to_owned()),
+            Just("true".to_owned()),
+            Just("false".to_owned()),
+            any::<i64>().prop_map(|n| n.to_string()),
+            any::<u64>().prop_map(|n| n.to_string()),
+            (-1e6f64..1e6).prop_map(|f| format!("{f:e}")),
+            (
+                "[a-zé ]{0,4}",
+                prop::sample::select(vec!["", "\\n", "\\\"", "\\u00e9", "\\\\", "\\ud83d\\ude00"])
+            )
+                .prop_map(|(s, esc)| format!("\"{s}{esc}\"")),
+        ];
+        let ws = prop::sample::select(vec!["", " ", "\n", "\t ", "\r\n"]);
+        let value = scalar.prop_recursive(4, 48, 6, move |inner| {
+            let ws = ws.clone();
+            prop_oneof![
+                prop::collection::vec((inner.clone(), ws.clone()), 0..6).prop_map(|v| {
+                    let items: Vec<String> =
+                        v.into_iter().map(|(x, w)| format!("{w}{x}")).collect();
+                    format!("[{}]", items.join(","))
+                }),
+                prop::collection::vec((key.clone(), inner, ws), 0..6).prop_map(|v| {
+                    let entries: Vec<String> = v
+                        .into_iter()
+                        .map(|(k, x, w)| format!("{w}\"{k}\":{w}{x}"))
+                        .collect();
+                    format!("{{{}}}", entries.join(","))
+                }),
+            ]
+        });
+        (
+            prop::collection::vec(value, 1..4),
+            prop::option::of((
+                any::<prop::sample::Index>(),
+                prop::sample::select(vec!["", "}", "]", ",", "x", "\u{0}"]),
+            )),
+        )
+            .prop_map(|(values, edit)| {
+                let mut text = values.join("\n");
+                if let Some((at, with)) = edit {
+                    let mut cut = at.index(text.len() + 1);
+                    while !text.is_char_boundary(cut) {
+                        cut -= 1;
+                    }
+                    text.insert_str(cut, with);
+                }
+                text
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// The direct path gives what the `Value` path gives: the same values (byte for
+        /// byte), ranges, item ranges and error.
+        #[test]
+        fn direct_path_equals_the_value_path(text in json_text()) {
+            let (direct, e1) = parse_stream(&text);
+            let (reference, e2) = parse_stream_through_values(&text);
+            prop_assert_eq!(e1, e2);
+            prop_assert_eq!(summary(&direct), summary(&reference));
+        }
     }
 
     #[test]

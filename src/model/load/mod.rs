@@ -99,13 +99,19 @@ pub fn discover_streaming(
 
 /// Reads and parses one file. Never panics; every failure is a problem in the result.
 pub fn load_file(path: &Path, opts: &LoadOptions) -> FileLoad {
-    read::load_file(path, opts)
+    read::load_file(path, opts, &mut || {})
+}
+
+/// [`load_file`], calling `read_done` once the bytes are read, before they are parsed
+/// (`kubesift bench` times reading and parsing apart on the path the UI takes).
+pub fn load_file_timed(path: &Path, opts: &LoadOptions, read_done: &mut dyn FnMut()) -> FileLoad {
+    read::load_file(path, opts, read_done)
 }
 
 /// Reads and parses what `reader` yields as if it were the file `path`, with the same size
 /// limit and checks as [`load_file`] (lets callers and tests feed streams or failing I/O).
 pub fn load_reader(path: &Path, reader: impl Read, opts: &LoadOptions) -> FileLoad {
-    read::load_reader(&Arc::from(path), reader, 0, opts)
+    read::load_reader(&Arc::from(path), reader, 0, opts, &mut || {})
 }
 
 /// Parses a file's text: YAML (multi-document) or JSON, lists flattened, non-objects

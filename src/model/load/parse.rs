@@ -168,7 +168,7 @@ fn parse_json(path: &Path, body: &str, base: usize) -> (Vec<Doc>, Vec<Problem>) 
                 .map(|(p, s, e)| (p.clone(), pos(*s, *e)))
                 .collect(),
             root: pos(d.start, d.end),
-            value: Raw::from_value(&d.value),
+            value: d.value,
         })
         .collect();
     let problems = err

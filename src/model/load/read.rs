@@ -1,5 +1,6 @@
 //! Reading one file: size limit before reading, bounded read, binary and UTF-8 checks.
 
+use std::cell::RefCell;
 use std::fs::File;
 use std::io::Read;
 use std::path::Path;
@@ -57,8 +58,12 @@ fn too_large(path: &Arc<Path>, size: u64, limit: u64) -> FileLoad {
     )
 }
 
-/// Reads and parses one file (see [`super::load_file`]).
-pub(super) fn load_file(path: &Path, opts: &LoadOptions) -> FileLoad {
+/// Read buffers kept per thread up to this capacity (a bigger one is dropped after use).
+const KEEP_BUFFER_BYTES: usize = 4 << 20;
+
+/// Reads and parses one file (see [`super::load_file`]); `read_done` is called between
+/// reading and parsing (the bench times the two apart).
+pub(super) fn load_file(path: &Path, opts: &LoadOptions, read_done: &mut dyn FnMut()) -> FileLoad {
     let shared: Arc<Path> = Arc::from(path);
     let file = match File::open(path) {
         Ok(f) => f,
@@ -82,7 +87,7 @@ pub(super) fn load_file(path: &Path, opts: &LoadOptions) -> FileLoad {
     let mut load = if size > opts.max_file_size {
         too_large(&shared, size, opts.max_file_size)
     } else {
-        load_reader(&shared, file, size, opts)
+        load_reader(&shared, file, size, opts, read_done)
     };
     load.stamp = modified.map(|m| (m, size));
     load
@@ -91,16 +96,43 @@ pub(super) fn load_file(path: &Path, opts: &LoadOptions) -> FileLoad {
 /// Reads at most `max_file_size + 1` bytes from `reader` (a file may grow between the size
 /// check and the read) and parses them. Public so I/O failures can be tested without
 /// relying on file permissions, which do not stop root.
+///
+/// The bytes go into a buffer kept per thread: the text is only needed while parsing (the
+/// objects keep their own compact copies), and a fresh buffer per file would have the
+/// kernel zero new pages for every byte read.
 pub(super) fn load_reader(
     path: &Arc<Path>,
     reader: impl Read,
     size_hint: u64,
     opts: &LoadOptions,
+    read_done: &mut dyn FnMut(),
+) -> FileLoad {
+    thread_local! {
+        static BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    }
+    let mut bytes = BUFFER.with(RefCell::take);
+    bytes.clear();
+    let load = read_into(path, reader, size_hint, opts, &mut bytes, read_done);
+    if bytes.capacity() <= KEEP_BUFFER_BYTES {
+        BUFFER.with(|b| b.replace(bytes));
+    }
+    load
+}
+
+fn read_into(
+    path: &Arc<Path>,
+    reader: impl Read,
+    size_hint: u64,
+    opts: &LoadOptions,
+    bytes: &mut Vec<u8>,
+    read_done: &mut dyn FnMut(),
 ) -> FileLoad {
     let limit = opts.max_file_size;
     let capacity = usize::try_from(size_hint.min(limit)).unwrap_or(0);
-    let mut bytes = Vec::with_capacity(capacity.saturating_add(1));
-    if let Err(e) = reader.take(limit.saturating_add(1)).read_to_end(&mut bytes) {
+    bytes.reserve(capacity.saturating_add(1));
+    let read = reader.take(limit.saturating_add(1)).read_to_end(bytes);
+    read_done();
+    if let Err(e) = read {
         return failed(path, 0, 0, "read", format!("cannot read file: {e}"));
     }
     if bytes.len() as u64 > limit {
@@ -110,7 +142,7 @@ pub(super) fn load_reader(
 }
 
 /// Bytes → text, refusing binary data and invalid UTF-8 with a position.
-fn decode(path: &Arc<Path>, bytes: Vec<u8>) -> FileLoad {
+fn decode(path: &Arc<Path>, bytes: &[u8]) -> FileLoad {
     let size = bytes.len() as u64;
     if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
         return failed(
@@ -122,8 +154,8 @@ fn decode(path: &Arc<Path>, bytes: Vec<u8>) -> FileLoad {
         );
     }
     // A NUL byte cannot occur in YAML or JSON text; the parser would read it as the end.
-    if let Some(at) = memchr::memchr(0, &bytes) {
-        let (line, column) = line_col(&bytes, at);
+    if let Some(at) = memchr::memchr(0, bytes) {
+        let (line, column) = line_col(bytes, at);
         return failed(
             path,
             line,
@@ -132,16 +164,16 @@ fn decode(path: &Arc<Path>, bytes: Vec<u8>) -> FileLoad {
             format!("binary file (NUL byte at offset {at}): not YAML or JSON"),
         );
     }
-    match String::from_utf8(bytes) {
+    match std::str::from_utf8(bytes) {
         Ok(text) => {
-            let mut out = parse::parse_text(path, &text);
+            let mut out = parse::parse_text(path, text);
             out.bytes = size;
             out
         }
         Err(e) => {
-            let at = e.utf8_error().valid_up_to();
-            let (line, column) = line_col(e.as_bytes(), at);
-            let byte = e.as_bytes().get(at).copied().unwrap_or(0);
+            let at = e.valid_up_to();
+            let (line, column) = line_col(bytes, at);
+            let byte = bytes.get(at).copied().unwrap_or(0);
             failed(
                 path,
                 line,
