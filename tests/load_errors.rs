@@ -71,7 +71,7 @@ fn duplicate_key_names_key_and_both_lines() {
         (Severity::Error, "duplicate-key", 5, 3)
     );
     assert_eq!(
-        p.message,
+        &*p.message,
         "duplicate mapping key \"name\": already set at line 4 (the API server's strict decoding rejects this: key \"name\" already set in map)"
     );
 }
@@ -107,7 +107,7 @@ fn json_duplicate_field() {
     )]);
     let p = only_problem(&load(dir.path())).clone();
     assert_eq!((p.code, p.line), ("json-syntax", 2));
-    assert_eq!(p.message, "JSON syntax error: duplicate field \"kind\"");
+    assert_eq!(&*p.message, "JSON syntax error: duplicate field \"kind\"");
 }
 
 #[test]
@@ -121,7 +121,7 @@ fn binary_file() {
     let p = only_problem(&inv);
     assert_eq!((p.code, p.line, p.column), ("binary", 2, 1));
     assert_eq!(
-        p.message,
+        &*p.message,
         "binary file (NUL byte at offset 15): not YAML or JSON"
     );
 }
@@ -132,7 +132,7 @@ fn invalid_utf8() {
     let p = only_problem(&load(dir.path())).clone();
     assert_eq!((p.code, p.line, p.column), ("encoding", 2, 10));
     assert_eq!(
-        p.message,
+        &*p.message,
         "invalid UTF-8 (byte 0xe9 at offset 19): binary file or another encoding; YAML and JSON must be UTF-8"
     );
 }
@@ -174,7 +174,7 @@ fn deep_nesting_does_not_overflow_the_stack() {
     assert_eq!(inv.problems.len(), 2, "{:#?}", inv.problems);
     let block = &inv.problems[0];
     assert_eq!(
-        (block.code, block.message.as_str()),
+        (block.code, &*block.message),
         ("too-deep", "nesting deeper than 500 levels: refused")
     );
     assert!(inv.problems[1].path.ends_with("flow.yaml"));
@@ -198,7 +198,7 @@ fn file_above_the_size_limit_is_refused_before_reading() {
     let p = only_problem(&inv);
     assert_eq!((p.code, p.line), ("too-large", 0));
     assert_eq!(
-        p.message,
+        &*p.message,
         "file is 953.7 MiB (1000000000 bytes), above the 64 MiB size limit: skipped (raise --max-file-size to load it)"
     );
     let small = LoadOptions { max_file_size: 10 };
@@ -307,7 +307,7 @@ fn read_error_is_reported() {
     assert!(load.objects.is_empty());
     assert_eq!(load.problems.len(), 1);
     assert_eq!(
-        load.problems[0].message,
+        &*load.problems[0].message,
         "cannot read file: Permission denied (injected)"
     );
     assert_eq!(
@@ -324,7 +324,7 @@ fn missing_path() {
     );
     let p = only_problem(&inv);
     assert_eq!(
-        p.message,
+        &*p.message,
         "cannot read: No such file or directory (os error 2)"
     );
 }

@@ -126,7 +126,7 @@ fn bad_metadata_is_an_error() {
     assert!(load.objects.is_empty());
     assert_eq!(load.problems[0].code, "bad-metadata");
     assert_eq!(
-        load.problems[0].message,
+        &*load.problems[0].message,
         "metadata.labels: expected a map of strings, found array"
     );
 }
@@ -169,7 +169,7 @@ fn non_objects_are_notes_saying_what_they_are() {
                 .unwrap()
                 .display()
                 .to_string();
-            (rel, p.severity, p.line, p.message.clone())
+            (rel, p.severity, p.line, p.message.to_string())
         })
         .collect();
     let n = Severity::Note;

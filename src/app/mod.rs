@@ -91,7 +91,7 @@ pub struct Problem {
     pub column: u32,
     pub severity: Severity,
     pub code: &'static str,
-    pub message: String,
+    pub message: Arc<str>,
     /// The object it is about, when known.
     pub object: Option<u32>,
 }
@@ -491,7 +491,15 @@ fn problem_rows(loaded: &Loaded) -> Vec<Problem> {
         message: f.message.clone(),
         object: f.object.and_then(|o| u32::try_from(o).ok()),
     }));
-    rows.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
+    // Rows of one file share its path (one `Arc`): equal without walking components.
+    rows.sort_by(|a, b| {
+        let path = if Arc::ptr_eq(&a.path, &b.path) {
+            std::cmp::Ordering::Equal
+        } else {
+            a.path.cmp(&b.path)
+        };
+        path.then(a.line.cmp(&b.line))
+    });
     rows
 }
 

@@ -55,7 +55,7 @@ pub fn entries(inv: &Inventory, graph: &Graph) -> Vec<Entry> {
             severity: p.severity,
             code: p.code,
             object: None,
-            message: p.message.clone(),
+            message: p.message.to_string(),
         })
         .collect();
     out.extend(graph.findings().iter().map(|f| Entry {
@@ -64,7 +64,7 @@ pub fn entries(inv: &Inventory, graph: &Graph) -> Vec<Entry> {
         severity: f.severity,
         code: f.code,
         object: f.object.map(|i| inv.objects[i].id.to_string()),
-        message: f.message.clone(),
+        message: f.message.to_string(),
     }));
     out.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
     out

@@ -188,7 +188,7 @@ mod tests {
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].object, Some(2));
         assert_eq!(
-            f[0].message,
+            &*f[0].message,
             r#"app.kubernetes.io/version is "1.3" but 2 other object(s) of app "web" (instance "w") say "1.2""#
         );
     }

@@ -16,7 +16,7 @@ pub struct Finding {
     pub severity: Severity,
     /// Stable machine-readable code (`owner-dangling`, `name-invalid`, …).
     pub code: &'static str,
-    pub message: String,
+    pub message: Arc<str>,
 }
 
 impl Finding {
@@ -26,7 +26,7 @@ impl Finding {
         obj: &Object,
         severity: Severity,
         code: &'static str,
-        message: impl Into<String>,
+        message: impl Into<Arc<str>>,
     ) -> Finding {
         Finding {
             object: Some(index),
@@ -41,7 +41,15 @@ impl Finding {
 
 /// Sorts findings by path, line and object, keeping discovery order otherwise.
 pub fn sort(findings: &mut [Finding]) {
-    findings.sort_by(|a, b| (&a.path, a.line, a.object).cmp(&(&b.path, b.line, b.object)));
+    findings.sort_by(|a, b| {
+        // Findings of one file share its path (one `Arc`): equal without walking components.
+        let path = if Arc::ptr_eq(&a.path, &b.path) {
+            std::cmp::Ordering::Equal
+        } else {
+            a.path.cmp(&b.path)
+        };
+        path.then((a.line, a.object).cmp(&(b.line, b.object)))
+    });
 }
 
 /// Renders a list as Go's `%#v` does for `[]string` (`[]string{"a", "b"}`), which upstream

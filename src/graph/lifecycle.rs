@@ -311,7 +311,7 @@ mod tests {
         assert_eq!(lifecycle(&o).policy, DeletionPolicy::Orphan);
         let f = finalizer_conflict(0, &o).unwrap();
         assert_eq!(
-            f.message,
+            &*f.message,
             r#"metadata.finalizers: Invalid value: []string{"foregroundDeletion", "orphan"}: finalizer orphan and foregroundDeletion cannot be both set"#
         );
         assert_eq!(f.severity, Severity::Error);
@@ -323,7 +323,7 @@ mod tests {
             "metadata": {"name": "p", "deletionTimestamp": "2024-05-01T10:00:00Z",
                 "deletionGracePeriodSeconds": 30, "finalizers": ["example.com/x"]}}));
         assert_eq!(
-            terminating(0, &o).message,
+            &*terminating(0, &o).message,
             "Terminating since 2024-05-01T10:00:00Z (deletionGracePeriodSeconds: 30); waiting on finalizers: example.com/x"
         );
     }
@@ -340,11 +340,7 @@ mod tests {
                 "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "rs", "uid": "r1"}]}}),
         ]);
         let g = crate::graph::Graph::build(&inv);
-        let f: Vec<(&str, &str)> = g
-            .findings()
-            .iter()
-            .map(|f| (f.code, f.message.as_str()))
-            .collect();
+        let f: Vec<(&str, &str)> = g.findings().iter().map(|f| (f.code, &*f.message)).collect();
         assert_eq!(
             f,
             vec![

@@ -538,14 +538,14 @@ mod tests {
             ]
         );
         assert_eq!(
-            findings[0].message,
+            &*findings[0].message,
             r#"OwnerRefInvalidNamespace: ownerRef [v1/ConfigMap, namespace: b, name: owner, uid: c1] does not exist in namespace "b" (the owner is in namespace "a")"#
         );
         assert!(findings[1]
             .message
             .contains("cluster-scoped objects cannot refer to namespaced owners"));
         assert_eq!(
-            findings[3].message,
+            &*findings[3].message,
             r#"owner ConfigMap/gone (v1) not found in the input in namespace "a""#
         );
         let stats = stats.values().fold(OwnerStats::default(), |a, b| a.plus(b));
@@ -582,11 +582,11 @@ mod tests {
             vec!["owner-ref-invalid", "owner-dangling"]
         );
         assert_eq!(
-            findings[1].message,
+            &*findings[1].message,
             "owner ConfigMap/a/x has uid new, not old: the garbage collector treats the owner as absent"
         );
         assert_eq!(
-            findings[0].message,
+            &*findings[0].message,
             r#"metadata.ownerReferences: Invalid value: [ConfigMap/x, ConfigMap/y]: Only one reference can have Controller set to true. Found "true" in references for ConfigMap/x and ConfigMap/y"#
         );
         assert_eq!(edges.len(), 1);

@@ -579,7 +579,7 @@ mod tests {
     fn codes(g: &Graph) -> Vec<(&'static str, String)> {
         g.findings()
             .iter()
-            .map(|f| (f.code, f.message.clone()))
+            .map(|f| (f.code, f.message.to_string()))
             .collect()
     }
 

@@ -111,18 +111,24 @@ impl LabelIndex {
 
     /// Replaces the labels of objects `at..at + old.len()` (`old` as indexed before) with
     /// those of `new`, which must have the same length: a file edit that kept its object
-    /// count. Cost: proportional to the labels of `old` and `new`, not to the index.
-    /// Returns `false` (and changes nothing) when the lengths differ; rebuild then.
+    /// count. Cost: proportional to the labels of the objects whose labels changed (an edit
+    /// of one object in a file of a thousand touches one object's labels), not to the
+    /// index. Returns `false` (and changes nothing) when the lengths differ; rebuild then.
     pub fn replace(&mut self, at: u32, old: &[Object], new: &[Object]) -> bool {
         if old.len() != new.len() {
             return false;
         }
-        for (id, o) in (at..).zip(old) {
+        let changed: Vec<(u32, &Object, &Object)> = (at..)
+            .zip(old.iter().zip(new))
+            .filter(|(_, (o, n))| o.labels != n.labels)
+            .map(|(id, (o, n))| (id, o, n))
+            .collect();
+        for &(id, o, _) in &changed {
             for (k, v) in &o.labels {
                 self.remove_label(k, v, id);
             }
         }
-        for (id, o) in (at..).zip(new) {
+        for &(id, _, o) in &changed {
             for (k, v) in &o.labels {
                 let entry = self.keys.entry(k.clone()).or_default();
                 entry.values.entry(v.clone()).or_default().insert(id);

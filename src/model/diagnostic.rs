@@ -40,7 +40,7 @@ pub struct LoadError {
     pub severity: Severity,
     /// Stable machine-readable code (`yaml-syntax`, `duplicate-key`, `not-an-object`, ...).
     pub code: &'static str,
-    pub message: String,
+    pub message: Arc<str>,
 }
 
 impl LoadError {
@@ -50,7 +50,7 @@ impl LoadError {
         column: u32,
         severity: Severity,
         code: &'static str,
-        message: impl Into<String>,
+        message: impl Into<Arc<str>>,
     ) -> Self {
         LoadError {
             path: Arc::clone(path),

@@ -32,7 +32,7 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
                     theme.key,
                 ),
                 Span::styled(format!("[{}] ", p.code), theme.dim),
-                Span::raw(p.message.clone()),
+                Span::raw(&*p.message),
             ]);
             if i == app.problems.selected {
                 line.patch_style(theme.selected)

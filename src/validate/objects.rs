@@ -283,7 +283,7 @@ mod tests {
         let inv = test_inventory(&[doc]);
         super::findings(&inv)
             .into_iter()
-            .map(|f| (f.code, f.message))
+            .map(|f| (f.code, f.message.to_string()))
             .collect()
     }
 

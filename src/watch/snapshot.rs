@@ -249,12 +249,39 @@ impl Snapshot {
     }
 
     /// Re-assembles problems, file count and bytes, ordered as `Inventory::build` orders them.
+    ///
+    /// The stable sort by (path, line, column) compares integers, not paths (a path
+    /// comparison walks components, and a patch re-sorts every problem: 11k notes on a
+    /// GitOps tree of kustomizations): a path is ranked by its place among the slots'
+    /// paths (the map keeps them in path order), a path of no slot (a walk problem) between
+    /// its neighbours by one binary search.
     fn finish(&mut self) {
-        let mut problems = self.walk_problems.clone();
-        problems.extend(self.slots.values().flat_map(|s| s.problems.iter().cloned()));
-        problems.extend(self.registry_problems.iter().cloned());
-        problems.extend(self.duplicate_problems.values().flatten().cloned());
-        problems.sort_by(|a, b| (&a.path, a.line, a.column).cmp(&(&b.path, b.line, b.column)));
+        let paths: Vec<&Path> = self.slots.keys().map(PathBuf::as_path).collect();
+        let rank = |p: &Path| match paths.binary_search(&p) {
+            Ok(i) => 2 * i + 1,
+            Err(i) => 2 * i,
+        };
+        let mut ranked: Vec<(usize, &LoadError)> = Vec::new();
+        ranked.extend(self.walk_problems.iter().map(|p| (rank(&p.path), p)));
+        for (i, (path, slot)) in self.slots.iter().enumerate() {
+            for p in &slot.problems {
+                let r = if *p.path == **path {
+                    2 * i + 1
+                } else {
+                    rank(&p.path)
+                };
+                ranked.push((r, p));
+            }
+        }
+        ranked.extend(self.registry_problems.iter().map(|p| (rank(&p.path), p)));
+        ranked.extend(
+            self.duplicate_problems
+                .values()
+                .flatten()
+                .map(|p| (rank(&p.path), p)),
+        );
+        ranked.sort_by_key(|(r, p)| (*r, p.line, p.column));
+        let problems = ranked.into_iter().map(|(_, p)| p.clone()).collect();
         self.inventory.problems = problems;
         self.inventory.files = self.slots.len();
         self.inventory.bytes = self.slots.values().map(|s| s.bytes).sum();

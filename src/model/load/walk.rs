@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 
 use super::super::diagnostic::{LoadError, Severity};
 
-fn problem(path: &Path, message: String) -> LoadError {
+fn problem(path: &Path, message: impl Into<Arc<str>>) -> LoadError {
     let path: Arc<Path> = Arc::from(path);
     LoadError::new(&path, 0, 0, Severity::Error, "walk", message)
 }
