@@ -11,6 +11,11 @@ Several corpora in one run (e.g. gen_corpus's and gen_unseen.py's):
 Each run goes through every corpus (kubesift, then PyYAML, on each), the corpus order
 alternating from run to run; prints every run (prefixed with its corpus), the medians of each
 corpus, and a comparison table with the ratios to the first corpus.
+
+Before each tool's run the corpus is read once (every file, to /dev/null), so both tools
+start with its files in the page cache: a VM that reclaims page cache left unused for a
+minute (this one does) would otherwise make whichever tool runs after a long run on another
+corpus read part of its files from disk. `--no-warm` measures as the cache happens to be.
 """
 import argparse
 import json
@@ -27,11 +32,25 @@ def run_json(cmd):
     return json.loads(out)
 
 
+def warm(corpus):
+    """Reads every file under `corpus` once (into the page cache)."""
+    for root, _dirs, files in os.walk(corpus):
+        for name in files:
+            try:
+                with open(os.path.join(root, name), "rb") as f:
+                    while f.read(1 << 20):
+                        pass
+            except OSError:
+                pass
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("corpus", nargs="+")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--kubesift", default=os.path.join(HERE, "..", "target", "release", "kubesift"))
+    ap.add_argument("--no-warm", action="store_true",
+                    help="do not read the corpus into the page cache before each run")
     args = ap.parse_args()
     corpora = args.corpus
     several = len(corpora) > 1
@@ -40,9 +59,13 @@ def main():
     for i in range(args.runs):
         for c in corpora if i % 2 == 0 else corpora[::-1]:
             tag = f"[{c}] " if several else ""
+            if not args.no_warm:
+                warm(c)
             k = run_json([args.kubesift, "bench", "-f", c, "-o", "json"])
             ks[c].append(k)
             print(f"{tag}run {i + 1} kubesift: {json.dumps(k)}", flush=True)
+            if not args.no_warm:
+                warm(c)
             p = run_json([sys.executable, os.path.join(HERE, "pyyaml_baseline.py"), c, "--json"])
             py[c].append(p)
             print(f"{tag}run {i + 1} pyyaml:   {json.dumps(p)}", flush=True)

@@ -167,42 +167,128 @@ impl Keys {
         }
     }
 
-    /// The keys after replacing old runs `(old range, new range)` (ascending) by the
-    /// objects now at the new ranges of `objects`.
-    pub fn spliced(&self, runs: &[(Range<usize>, Range<usize>)], objects: &[Object]) -> Keys {
-        let mut out = Keys {
-            objects: Vec::with_capacity(objects.len()),
-            ref_offsets: Vec::with_capacity(objects.len() + 1),
-            refs: Vec::with_capacity(self.refs.len()),
-            unresolved: Vec::new(),
-        };
-        out.ref_offsets.push(0);
-        let mut old = 0;
-        for (gone, added) in runs {
-            out.copy(self, old..gone.start);
-            out.extend(&objects[added.clone()]);
-            old = gone.end;
+    /// Replaces old runs `(old range, new range)` (ascending, not overlapping) by the keys
+    /// of the objects now at the new ranges of `objects`, in place: only the keys after a
+    /// run move (a patch no longer copies 100k keys into fresh memory), and ownerReference
+    /// offsets after a run shift only when the run's reference count changed.
+    /// `unresolved` is left as it was (the caller maps it by position).
+    pub fn splice(&mut self, runs: &[(Range<usize>, Range<usize>)], objects: &[Object]) {
+        // Last run first: the old positions of the runs before it stay valid.
+        for (gone, added) in runs.iter().rev() {
+            let (Some(&a), Some(&b)) = (
+                self.ref_offsets.get(gone.start),
+                self.ref_offsets.get(gone.end),
+            ) else {
+                continue;
+            };
+            let new = &objects[added.clone()];
+            let mut refs = Vec::new();
+            let mut offsets = Vec::with_capacity(new.len());
+            for o in new {
+                refs.extend(ref_keys(o));
+                offsets.push(a.saturating_add(u32::try_from(refs.len()).unwrap_or(u32::MAX)));
+            }
+            let added_refs = u32::try_from(refs.len()).unwrap_or(u32::MAX);
+            let removed_refs = b.saturating_sub(a);
+            self.objects.splice(gone.clone(), new.iter().map(Key::of));
+            self.refs.splice(a as usize..b as usize, refs);
+            // Offsets of the run's objects end at gone.start + 1 ..= gone.end.
+            self.ref_offsets
+                .splice(gone.start + 1..gone.end + 1, offsets);
+            if added_refs != removed_refs {
+                let tail = gone.start + 1 + new.len();
+                for o in &mut self.ref_offsets[tail..] {
+                    *o = *o - removed_refs + added_refs;
+                }
+            }
         }
-        out.copy(self, old..self.objects.len());
-        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::model::load::parse_text;
+
+    /// Pods with 0, 2, 1, 0 and 3 ownerReferences.
+    fn before() -> Vec<Object> {
+        let owners = |names: &[&str]| -> String {
+            let refs: Vec<String> = names
+                .iter()
+                .map(|n| {
+                    format!("{{apiVersion: apps/v1, kind: ReplicaSet, name: {n}, uid: u-{n}}}")
+                })
+                .collect();
+            format!("[{}]", refs.join(", "))
+        };
+        let docs: Vec<String> = [
+            ("a", vec![]),
+            ("b", vec!["r1", "r2"]),
+            ("c", vec!["r3"]),
+            ("d", vec![]),
+            ("e", vec!["r4", "r5", "r6"]),
+        ]
+        .iter()
+        .map(|(name, refs)| {
+            format!(
+                "apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}, namespace: ns, uid: {name}, ownerReferences: {}}}\n",
+                owners(refs)
+            )
+        })
+        .collect();
+        parse_text(&Arc::from(Path::new("b.yaml")), &docs.join("---\n")).objects
     }
 
-    /// Appends `from`'s keys of objects `range`.
-    fn copy(&mut self, from: &Keys, range: Range<usize>) {
-        if range.is_empty() {
-            return;
+    /// Objects with 2, 0 and 1 ownerReferences, to put in.
+    fn added() -> Vec<Object> {
+        let text = "\
+apiVersion: v1\nkind: Pod\nmetadata: {name: x, namespace: ns, ownerReferences: [{apiVersion: v1, kind: Node, name: n1, uid: n1}, {apiVersion: v1, kind: Node, name: n2, uid: n2}]}\n---
+apiVersion: v1\nkind: ConfigMap\nmetadata: {name: y, namespace: other}\n---
+apiVersion: v1\nkind: Pod\nmetadata: {name: z, ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: r9, uid: u9}]}\n";
+        parse_text(&Arc::from(Path::new("a.yaml")), text).objects
+    }
+
+    /// Every run replaced by every prefix of the new objects (shorter, equal, longer, with
+    /// more, fewer or as many ownerReferences), alone and together with a second run: the
+    /// keys spliced in place equal the keys built from scratch.
+    #[test]
+    fn splice_in_place_equals_a_build() {
+        let (before, new) = (before(), added());
+        assert_eq!(before.len(), 5);
+        for at in 0..=before.len() {
+            for end in at..=before.len() {
+                for n in 0..=new.len() {
+                    // One run, then the same run plus a second one replacing the last object
+                    // (when it lies after the first run) by `new[..1]`.
+                    let last = before.len() - 1;
+                    let mut cases = vec![vec![(at..end, n)]];
+                    if end <= last && n > 0 {
+                        cases.push(vec![(at..end, n), (last..last + 1, 1)]);
+                    }
+                    for runs in cases {
+                        let mut after = Vec::new();
+                        let mut spans = Vec::new();
+                        let mut old = 0;
+                        for (gone, k) in &runs {
+                            after.extend_from_slice(&before[old..gone.start]);
+                            let start = after.len();
+                            after.extend_from_slice(&new[..*k]);
+                            spans.push((gone.clone(), start..after.len()));
+                            old = gone.end;
+                        }
+                        after.extend_from_slice(&before[old..]);
+                        let mut keys = Keys::build(&before);
+                        keys.splice(&spans, &after);
+                        assert_eq!(keys, Keys::build(&after), "{runs:?}");
+                        for (i, o) in after.iter().enumerate() {
+                            assert_eq!(keys.refs(i).len(), o.owner_refs.len(), "{runs:?} {i}");
+                        }
+                    }
+                }
+            }
         }
-        self.objects.extend_from_slice(&from.objects[range.clone()]);
-        let (a, b) = (
-            from.ref_offsets[range.start] as usize,
-            from.ref_offsets[range.end] as usize,
-        );
-        let base = self.refs.len() as i64 - a as i64;
-        self.refs.extend_from_slice(&from.refs[a..b]);
-        self.ref_offsets.extend(
-            from.ref_offsets[range.start + 1..=range.end]
-                .iter()
-                .map(|&o| u32::try_from(o as i64 + base).unwrap_or(u32::MAX)),
-        );
     }
 }

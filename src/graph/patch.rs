@@ -70,13 +70,16 @@ impl Graph {
         replaced: &[Replaced<'_>],
         rebuild_above_percent: usize,
     ) -> (Graph, PatchOutcome) {
-        match Plan::new(&self, inv, replaced, rebuild_above_percent) {
+        let mut old = self;
+        // The keys are spliced in place into the new graph's (a rebuild makes its own).
+        let keys = std::mem::take(&mut old.keys);
+        match Plan::new(old.len, keys, inv, replaced, rebuild_above_percent) {
             Ok(plan) => {
                 let outcome = PatchOutcome::Patched {
                     namespaces: plan.namespaces.len(),
                     objects: plan.sub.objects.len(),
                 };
-                (plan.apply(self, inv), outcome)
+                (plan.apply(old, inv), outcome)
             }
             Err(reason) => (Graph::build(inv), PatchOutcome::Rebuilt(reason)),
         }
@@ -101,14 +104,16 @@ struct Plan {
 }
 
 impl Plan {
+    /// `old_len` objects with `keys` (the graph's, taken from it) before the change.
     fn new(
-        graph: &Graph,
+        old_len: usize,
+        mut keys: Keys,
         inv: &Inventory,
         replaced: &[Replaced<'_>],
         rebuild_above_percent: usize,
     ) -> Result<Plan, &'static str> {
-        let (map, added) = position_map(graph.len, inv.objects.len(), replaced)?;
-        if graph.keys.objects.len() != graph.len {
+        let (map, added) = position_map(old_len, inv.objects.len(), replaced)?;
+        if keys.objects.len() != old_len {
             return Err("the graph has no keys for its objects");
         }
         let runs: Vec<(Range<usize>, Range<usize>)> = replaced
@@ -116,14 +121,15 @@ impl Plan {
             .zip(&added)
             .map(|(r, a)| (r.at..r.at + r.removed.len(), a.clone()))
             .collect();
-        let keys = graph.keys.spliced(&runs, &inv.objects);
+        let old_unresolved = std::mem::take(&mut keys.unresolved);
+        keys.splice(&runs, &inv.objects);
         let removed = replaced.iter().flat_map(|r| r.removed.iter());
         let added_objects = added.iter().flat_map(|r| inv.objects[r.clone()].iter());
         let changed: Vec<&Object> = removed.chain(added_objects).collect();
 
         // Whether each object had an unresolved ownerReference before the change.
         let mut unresolved = vec![false; keys.objects.len()];
-        for (old, &was) in graph.keys.unresolved.iter().enumerate() {
+        for (old, &was) in old_unresolved.iter().enumerate() {
             if let Some(new) = shifted(&map, old) {
                 unresolved[new] = was;
             }
