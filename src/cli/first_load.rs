@@ -270,24 +270,40 @@ mod tests {
         std::fs::write(dir.join("h-orphan.yaml"), "apiVersion: v1\nkind: Pod\nmetadata:\n  name: lost\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: ReplicaSet\n    name: gone\n    uid: nope\n").expect("write");
     }
 
-    #[test]
-    fn hands_over_partial_batches_then_the_table_then_its_graph() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        write_folder(dir.path());
-        let paths = vec![dir.path().to_path_buf()];
+    /// The partial batches among `sent`, in order.
+    fn partials_of(sent: &[Action]) -> Vec<&Inventory> {
+        sent.iter()
+            .filter_map(|a| match a {
+                Action::Partial(p) => Some(&**p),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Runs [`first_load`] on `paths` with `pacing`, keeping every action it sends.
+    fn load_collecting(paths: &[PathBuf], pacing: Pacing) -> (Vec<Action>, LiveSet, Timeline) {
         let opts = LoadOptions::default();
         let sent = Mutex::new(Vec::new());
         let send = |a: Action| {
             sent.lock().expect("lock").push(a);
             true
         };
+        let (live, times) = first_load(paths, &opts, pacing, &|f| load_file(f, &opts), &send)
+            .expect("nobody hung up");
+        (sent.into_inner().expect("lock"), live, times)
+    }
+
+    #[test]
+    fn hands_over_partial_batches_then_the_table_then_its_graph() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        write_folder(dir.path());
+        let paths = vec![dir.path().to_path_buf()];
+        let opts = LoadOptions::default();
         let at_once = Pacing {
             first_after: Duration::ZERO,
             every: Duration::ZERO,
         };
-        let (live, times) = first_load(&paths, &opts, at_once, &|f| load_file(f, &opts), &send)
-            .expect("nobody hung up");
-        let sent = sent.into_inner().expect("lock");
+        let (sent, live, times) = load_collecting(&paths, at_once);
         // Batches due at once: one after every file read.
         assert!(times.partial_batches >= 1, "{times:?}");
         assert!(times.discovered <= times.parsed && times.parsed <= times.live);
@@ -297,13 +313,7 @@ mod tests {
         let fresh = Loaded::new(LiveSet::load(&paths, &opts).inventory().clone());
         let ids = |inv: &Inventory| inv.objects.iter().map(|o| o.id.clone()).collect::<Vec<_>>();
 
-        let partials: Vec<&Inventory> = sent
-            .iter()
-            .filter_map(|a| match a {
-                Action::Partial(p) => Some(&**p),
-                _ => None,
-            })
-            .collect();
+        let partials = partials_of(&sent);
         assert_eq!(partials.len(), times.partial_batches);
         let files: usize = partials.iter().map(|p| p.files).sum();
         assert!(0 < files && files <= 70, "{files}");
@@ -381,26 +391,12 @@ mod tests {
         )
         .expect("write");
         let paths = vec![dir.path().to_path_buf()];
-        let opts = LoadOptions::default();
-        let sent = Mutex::new(Vec::new());
-        let send = |a: Action| {
-            sent.lock().expect("lock").push(a);
-            true
-        };
         let once = Pacing {
             first_after: Duration::ZERO,
             every: Duration::from_secs(3600),
         };
-        let (_, times) = first_load(&paths, &opts, once, &|f| load_file(f, &opts), &send)
-            .expect("nobody hung up");
-        let sent = sent.into_inner().expect("lock");
-        let partials: Vec<&Inventory> = sent
-            .iter()
-            .filter_map(|a| match a {
-                Action::Partial(p) => Some(&**p),
-                _ => None,
-            })
-            .collect();
+        let (sent, _, times) = load_collecting(&paths, once);
+        let partials = partials_of(&sent);
         assert_eq!(partials.len(), 1, "{times:?}");
         assert_eq!(times.partial_batches, 1);
         let names: Vec<&str> = partials[0].objects.iter().map(|o| o.name()).collect();
@@ -418,21 +414,7 @@ mod tests {
             std::fs::write(dir.path().join(sub).join("cm.yaml"), text).expect("write");
         }
         let paths = vec![dir.path().join("b"), dir.path().join("a")];
-        let opts = LoadOptions::default();
-        let sent = Mutex::new(Vec::new());
-        let send = |a: Action| {
-            sent.lock().expect("lock").push(a);
-            true
-        };
-        first_load(
-            &paths,
-            &opts,
-            Pacing::default(),
-            &|f| load_file(f, &opts),
-            &send,
-        )
-        .expect("nobody hung up");
-        let sent = sent.into_inner().expect("lock");
+        let (sent, _, _) = load_collecting(&paths, Pacing::default());
         let table = sent.iter().find_map(|a| match a {
             Action::Loaded(t) => Some(t),
             _ => None,
