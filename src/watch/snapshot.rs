@@ -254,7 +254,8 @@ impl Snapshot {
     /// comparison walks components, and a patch re-sorts every problem: 11k notes on a
     /// GitOps tree of kustomizations): a path is ranked by its place among the slots'
     /// paths (the map keeps them in path order), a path of no slot (a walk problem) between
-    /// its neighbours by one binary search.
+    /// its neighbours by one binary search (and by the path itself against other such paths
+    /// between the same neighbours).
     fn finish(&mut self) {
         let paths: Vec<&Path> = self.slots.keys().map(PathBuf::as_path).collect();
         let rank = |p: &Path| match paths.binary_search(&p) {
@@ -280,7 +281,15 @@ impl Snapshot {
                 .flatten()
                 .map(|p| (rank(&p.path), p)),
         );
-        ranked.sort_by_key(|(r, p)| (*r, p.line, p.column));
+        // Paths of no slot that fall between the same two slots (even ranks) are compared
+        // themselves; those are rare (walk problems).
+        ranked.sort_by(|(ra, a), (rb, b)| {
+            let path = match ra.cmp(rb) {
+                std::cmp::Ordering::Equal if ra % 2 == 0 => a.path.cmp(&b.path),
+                by_rank => by_rank,
+            };
+            path.then((a.line, a.column).cmp(&(b.line, b.column)))
+        });
         let problems = ranked.into_iter().map(|(_, p)| p.clone()).collect();
         self.inventory.problems = problems;
         self.inventory.files = self.slots.len();
@@ -308,4 +317,68 @@ fn resolve_all(kinds: &KindRegistry, objects: &mut [Object]) -> Vec<LoadError> {
 
 fn is_crd(o: &Object) -> bool {
     &*o.id.kind == "CustomResourceDefinition" && &*o.id.group == "apiextensions.k8s.io"
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::model::Severity;
+
+    fn problem(path: &str, line: u32, column: u32, message: &str) -> LoadError {
+        let path: Arc<Path> = Arc::from(Path::new(path));
+        LoadError::new(&path, line, column, Severity::Error, "test", message)
+    }
+
+    /// Problems come out ordered by path, line and column, ties in the order walk, files,
+    /// registry, duplicates (what a stable sort of that concatenation by path gives), also
+    /// for walk problems at paths of no file, between files, before the first and after the
+    /// last, and for problems of a file that name another path.
+    #[test]
+    fn problems_are_ordered_as_a_sort_by_path() {
+        let files = ["/r/b.yaml", "/r/d.yaml", "/r/d/e.yaml", "/r/f-g.yaml"];
+        let per_file: Vec<Vec<LoadError>> = files
+            .iter()
+            .map(|f| {
+                vec![
+                    problem(f, 9, 1, "late"),
+                    problem(f, 2, 5, "early"),
+                    problem(f, 2, 5, "same place, second"),
+                    problem("/r/c", 1, 1, "names another path"),
+                ]
+            })
+            .collect();
+        let walk = vec![
+            problem("/r/a", 0, 0, "before the first"),
+            problem("/r/c/x", 0, 0, "between"),
+            problem("/r/c", 0, 0, "between, shorter"),
+            problem("/r/d.yaml", 0, 0, "on a file"),
+            problem("/r/f", 0, 0, "between (component order)"),
+            problem("/r/z", 0, 0, "after the last"),
+        ];
+        let data: Vec<(&Path, FileData<'_>)> = files
+            .iter()
+            .zip(&per_file)
+            .map(|(f, problems)| {
+                let data = FileData {
+                    objects: &[],
+                    fresh: 0,
+                    problems,
+                    bytes: 1,
+                };
+                (Path::new(*f), data)
+            })
+            .collect();
+        let snap = Snapshot::build(data.into_iter(), &walk);
+        let mut expected: Vec<LoadError> = walk.clone();
+        expected.extend(per_file.iter().flatten().cloned());
+        expected.sort_by(|a, b| (&a.path, a.line, a.column).cmp(&(&b.path, b.line, b.column)));
+        let shown = |ps: &[LoadError]| -> Vec<String> {
+            ps.iter()
+                .map(|p| format!("{}:{}:{} {}", p.path.display(), p.line, p.column, p.message))
+                .collect()
+        };
+        assert_eq!(shown(&snap.inventory.problems), shown(&expected));
+    }
 }
