@@ -40,11 +40,18 @@ pub(super) struct JsonError {
 /// Parses every value of a JSON stream; stops at the first error (JSON cannot resync),
 /// returning the values read before it.
 pub(super) fn parse_stream(text: &str) -> (Vec<JsonDoc>, Option<JsonError>) {
-    match stream::<RawDoc>(text, |RawDoc(raw)| raw) {
+    match parse_stream_direct(text) {
         (docs, None) => (docs, None),
         // Errors are rare: the `Value` path words them and places them.
         (_, Some(_)) => parse_stream_through_values(text),
     }
+}
+
+/// The direct path alone: right when there is no error; with one, the values read before
+/// it are right but the error may be worded and placed differently (a repeated key is only
+/// found when its object closes). For a caller that does not show the error.
+pub(super) fn parse_stream_direct(text: &str) -> (Vec<JsonDoc>, Option<JsonError>) {
+    stream::<RawDoc>(text, |RawDoc(raw)| raw)
 }
 
 /// [`parse_stream`] through `serde_json::Value` (then encoded): the path every error

@@ -142,10 +142,16 @@ fn looks_like_json(body: &str) -> bool {
 
 /// JSON stream; a file that is not valid JSON but not named `.json` is YAML (flow style).
 fn parse_json(path: &Path, body: &str, base: usize) -> (Vec<Doc>, Vec<Problem>) {
-    let (docs, err) = json::parse_stream(body);
     let is_json_file = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    // Outside a `.json` file an error is not shown (the text is read as YAML instead), so
+    // it need not be worded: the direct path alone decides.
+    let (docs, err) = if is_json_file {
+        json::parse_stream(body)
+    } else {
+        json::parse_stream_direct(body)
+    };
     if err.is_some() && !is_json_file {
         return parse_yaml(body, base);
     }
