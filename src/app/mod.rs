@@ -33,7 +33,7 @@ pub use tree::TreeState;
 use crate::graph::Graph;
 use crate::index::LabelIndex;
 use crate::model::Inventory;
-use crate::model::Severity;
+use crate::model::{cmp_paths, Severity};
 use crate::query::{GroupBy, Query};
 
 /// What the loader thread hands over.
@@ -491,15 +491,7 @@ fn problem_rows(loaded: &Loaded) -> Vec<Problem> {
         message: f.message.clone(),
         object: f.object.and_then(|o| u32::try_from(o).ok()),
     }));
-    // Rows of one file share its path (one `Arc`): equal without walking components.
-    rows.sort_by(|a, b| {
-        let path = if Arc::ptr_eq(&a.path, &b.path) {
-            std::cmp::Ordering::Equal
-        } else {
-            a.path.cmp(&b.path)
-        };
-        path.then(a.line.cmp(&b.line))
-    });
+    rows.sort_by(|a, b| cmp_paths(&a.path, &b.path).then(a.line.cmp(&b.line)));
     rows
 }
 

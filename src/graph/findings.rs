@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::model::{Object, Severity};
+use crate::model::{cmp_paths, Object, Severity};
 
 /// One problem found in the objects, located at the object's source line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,13 +42,7 @@ impl Finding {
 /// Sorts findings by path, line and object, keeping discovery order otherwise.
 pub fn sort(findings: &mut [Finding]) {
     findings.sort_by(|a, b| {
-        // Findings of one file share its path (one `Arc`): equal without walking components.
-        let path = if Arc::ptr_eq(&a.path, &b.path) {
-            std::cmp::Ordering::Equal
-        } else {
-            a.path.cmp(&b.path)
-        };
-        path.then((a.line, a.object).cmp(&(b.line, b.object)))
+        cmp_paths(&a.path, &b.path).then((a.line, a.object).cmp(&(b.line, b.object)))
     });
 }
 

@@ -181,22 +181,18 @@ impl Keys {
             ) else {
                 continue;
             };
-            let new = &objects[added.clone()];
-            let mut refs = Vec::new();
-            let mut offsets = Vec::with_capacity(new.len());
-            for o in new {
-                refs.extend(ref_keys(o));
-                offsets.push(a.saturating_add(u32::try_from(refs.len()).unwrap_or(u32::MAX)));
-            }
-            let added_refs = u32::try_from(refs.len()).unwrap_or(u32::MAX);
+            let run = Keys::build(&objects[added.clone()]);
+            let added_refs = u32::try_from(run.refs.len()).unwrap_or(u32::MAX);
             let removed_refs = b.saturating_sub(a);
-            self.objects.splice(gone.clone(), new.iter().map(Key::of));
-            self.refs.splice(a as usize..b as usize, refs);
-            // Offsets of the run's objects end at gone.start + 1 ..= gone.end.
+            // The run's offsets (after its leading 0) count from `a`; they replace the old
+            // run's, which end its objects at gone.start + 1 ..= gone.end.
+            let offsets = run.ref_offsets[1..].iter().map(|&o| a.saturating_add(o));
             self.ref_offsets
                 .splice(gone.start + 1..gone.end + 1, offsets);
+            self.objects.splice(gone.clone(), run.objects);
+            self.refs.splice(a as usize..b as usize, run.refs);
             if added_refs != removed_refs {
-                let tail = gone.start + 1 + new.len();
+                let tail = gone.start + 1 + added.len();
                 for o in &mut self.ref_offsets[tail..] {
                     *o = *o - removed_refs + added_refs;
                 }

@@ -118,21 +118,15 @@ impl LabelIndex {
         if old.len() != new.len() {
             return false;
         }
-        let changed: Vec<(u32, &Object, &Object)> = (at..)
+        let changed = (at..)
             .zip(old.iter().zip(new))
-            .filter(|(_, (o, n))| o.labels != n.labels)
-            .map(|(id, (o, n))| (id, o, n))
-            .collect();
-        for &(id, o, _) in &changed {
+            .filter(|(_, (o, n))| o.labels != n.labels);
+        for (id, (o, n)) in changed {
             for (k, v) in &o.labels {
                 self.remove_label(k, v, id);
             }
-        }
-        for &(id, _, o) in &changed {
-            for (k, v) in &o.labels {
-                let entry = self.keys.entry(k.clone()).or_default();
-                entry.values.entry(v.clone()).or_default().insert(id);
-                entry.all.insert(id);
+            for (k, v) in &n.labels {
+                self.add_label(k, v, id);
             }
         }
         true
@@ -164,11 +158,15 @@ impl LabelIndex {
         self.len = self.len - less + more;
         for (id, o) in (at..).zip(added) {
             for (k, v) in &o.labels {
-                let entry = self.keys.entry(k.clone()).or_default();
-                entry.values.entry(v.clone()).or_default().insert(id);
-                entry.all.insert(id);
+                self.add_label(k, v, id);
             }
         }
+    }
+
+    fn add_label(&mut self, key: &Str, value: &Str, id: u32) {
+        let entry = self.keys.entry(key.clone()).or_default();
+        entry.values.entry(value.clone()).or_default().insert(id);
+        entry.all.insert(id);
     }
 
     fn remove_label(&mut self, key: &str, value: &str, id: u32) {

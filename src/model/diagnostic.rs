@@ -28,6 +28,17 @@ impl fmt::Display for Severity {
     }
 }
 
+/// Orders two source paths as `Path::cmp` does, without walking components when both are
+/// the same `Arc` (everything found in one file shares its path's `Arc`; sorting thousands
+/// of problems or findings compares mostly such pairs).
+pub fn cmp_paths(a: &Arc<Path>, b: &Arc<Path>) -> std::cmp::Ordering {
+    if Arc::ptr_eq(a, b) {
+        std::cmp::Ordering::Equal
+    } else {
+        a.cmp(b)
+    }
+}
+
 /// A problem met while reading a manifest tree.
 ///
 /// `line`/`column` are 1-based; `0` means "the whole file" (an unreadable file).

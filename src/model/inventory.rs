@@ -3,7 +3,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::diagnostic::{LoadError, Severity};
+use super::diagnostic::{cmp_paths, LoadError, Severity};
 use super::load::FileLoad;
 use super::object::{Object, ObjectId};
 use crate::kinds::KindRegistry;
@@ -44,8 +44,9 @@ impl Inventory {
             }
         }
         inv.problems.extend(duplicates(&inv.objects));
-        inv.problems
-            .sort_by(|a, b| (&a.path, a.line, a.column).cmp(&(&b.path, b.line, b.column)));
+        inv.problems.sort_by(|a, b| {
+            cmp_paths(&a.path, &b.path).then((a.line, a.column).cmp(&(b.line, b.column)))
+        });
         inv
     }
 

@@ -10,7 +10,7 @@ mod object;
 pub mod raw;
 pub mod strmap;
 
-pub use diagnostic::{LoadError, Severity};
+pub use diagnostic::{cmp_paths, LoadError, Severity};
 pub use extract::{json_type, NotAnObject};
 pub use inventory::{duplicates, registry_for, resolve_scope, Inventory};
 pub use object::{group_of, Labels, Object, ObjectData, ObjectId, OwnerRef, SourceSpan, Str};

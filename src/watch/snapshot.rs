@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use super::delta::{self, Delta};
 use crate::kinds::{KindOrigin, KindRegistry};
 use crate::model::{
-    duplicates, registry_for, resolve_scope, Inventory, LoadError, Object, ObjectId,
+    cmp_paths, duplicates, registry_for, resolve_scope, Inventory, LoadError, Object, ObjectId,
 };
 
 /// One splice of a snapshot's objects: `removed` objects at `at` replaced by `objects`
@@ -285,7 +285,7 @@ impl Snapshot {
         // themselves; those are rare (walk problems).
         ranked.sort_by(|(ra, a), (rb, b)| {
             let path = match ra.cmp(rb) {
-                std::cmp::Ordering::Equal if ra % 2 == 0 => a.path.cmp(&b.path),
+                std::cmp::Ordering::Equal if ra % 2 == 0 => cmp_paths(&a.path, &b.path),
                 by_rank => by_rank,
             };
             path.then((a.line, a.column).cmp(&(b.line, b.column)))
