@@ -221,10 +221,7 @@ pub fn first_load(
 /// problems, files and bytes. Objects are shared, not copied. (Walk problems come with the
 /// whole table: the walk is still going on.)
 fn partial_since(loads: &[FileLoad], kinds: &KindRegistry) -> Inventory {
-    let mut more = Inventory {
-        kinds: kinds.clone(),
-        ..Inventory::default()
-    };
+    let mut more = Inventory::of(Vec::new(), kinds.clone());
     for load in loads {
         more.files += 1;
         more.bytes += load.bytes;

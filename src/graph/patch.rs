@@ -227,14 +227,13 @@ impl Plan {
         if sub_to_full.len() * 100 > inv.objects.len() * rebuild_above_percent {
             return Err("the change touches most of the inventory");
         }
-        let sub = Inventory {
-            objects: sub_to_full
+        let sub = Inventory::of(
+            sub_to_full
                 .iter()
                 .map(|&i| inv.objects[i].clone())
                 .collect(),
-            kinds: inv.kinds.clone(),
-            ..Inventory::default()
-        };
+            inv.kinds.clone(),
+        );
         Ok(Plan {
             map,
             keys,

@@ -23,6 +23,18 @@ pub struct Inventory {
 }
 
 impl Inventory {
+    /// `objects` under `kinds`, with no problems, files or bytes. (`..Inventory::default()`
+    /// would build the built-in kind registry only to drop it.)
+    pub fn of(objects: Vec<Object>, kinds: KindRegistry) -> Inventory {
+        Inventory {
+            objects,
+            problems: Vec::new(),
+            kinds,
+            files: 0,
+            bytes: 0,
+        }
+    }
+
     /// Assembles per-file results: registers CRDs and guessed kinds, resolves every object's
     /// scope (namespaced objects without a namespace go to `default`), and reports
     /// duplicates and cluster-scoped objects that carry a namespace.
