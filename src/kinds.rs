@@ -8,9 +8,9 @@
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
-use crate::model::RawRef;
+use crate::value::RawRef;
 
-use crate::model::Str;
+use crate::value::Str;
 
 /// What kubesift knows about one kind.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -416,14 +416,14 @@ mod tests {
                 "names": {"kind": "Warehouse", "plural": "warehouses", "singular": "warehouse", "shortNames": ["wh"], "categories": ["all"]},
                 "versions": [{"name": "v1alpha1", "storage": false}, {"name": "v1", "storage": true}]}
         });
-        reg.register_crd(crate::model::Raw::from(&crd).view())
+        reg.register_crd(crate::value::Raw::from(&crd).view())
             .unwrap();
         let k = reg.get("shop.example.com", "Warehouse").unwrap();
         assert!(!k.namespaced);
         assert_eq!(&*k.version, "v1");
         assert_eq!(&*reg.resolve("wh")[0].kind, "Warehouse");
         assert!(reg.resolve("all").iter().any(|k| &*k.kind == "Warehouse"));
-        let no_names = crate::model::Raw::from(serde_json::json!({"spec": {}}));
+        let no_names = crate::value::Raw::from(serde_json::json!({"spec": {}}));
         assert!(reg.register_crd(no_names.view()).is_err());
     }
 

@@ -7,13 +7,16 @@
 
 pub mod app;
 pub mod cli;
+pub mod gocompat;
 pub mod graph;
 pub mod index;
 pub mod kinds;
 pub mod model;
+pub mod names;
 pub mod print;
 pub mod query;
 pub mod selector;
 pub mod ui;
 pub mod validate;
+pub mod value;
 pub mod watch;

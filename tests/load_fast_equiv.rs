@@ -9,7 +9,7 @@ mod gen_corpus;
 use std::path::{Path, PathBuf};
 
 use kubesift::model::load::{yaml_equivalence_probe, YamlProbe};
-use kubesift::model::Raw;
+use kubesift::value::Raw;
 use proptest::prelude::*;
 
 /// Asserts both paths agree wherever the fast one answers; returns (taken, documents).

@@ -11,7 +11,8 @@ use super::{paths_or_cwd, LoadArgs};
 use crate::graph::tree::{Direction, Tree, TreeOptions};
 use crate::graph::{EdgeKind, Graph};
 use crate::model::load::load_paths;
-use crate::model::{Inventory, Object, RawRef};
+use crate::model::{Inventory, Object};
+use crate::value::RawRef;
 
 /// Output format of `tree`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -3,7 +3,8 @@
 
 use super::findings::{go_string_slice, list_some, Finding};
 use super::{Adjacency, EdgeKind};
-use crate::model::{Inventory, Object, RawRef, Severity, Str};
+use crate::model::{Inventory, Object, Severity};
+use crate::value::{RawRef, Str};
 
 /// `metav1.FinalizerOrphanDependents`.
 pub const ORPHAN: &str = "orphan";

@@ -25,7 +25,9 @@ pub use patch::{PatchOutcome, Replaced};
 
 use rustc_hash::FxHashMap;
 
-use crate::model::{Inventory, Str};
+use crate::model::Inventory;
+
+use crate::value::Str;
 
 /// One relationship between two objects.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -11,7 +11,8 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::findings::Finding;
 use super::{Edge, EdgeKind};
-use crate::model::{Inventory, Object, OwnerRef, Severity, Str};
+use crate::model::{Inventory, Object, OwnerRef, Severity};
+use crate::value::Str;
 
 /// Code of a reference whose owner is not in the input (or is, with another uid).
 pub const DANGLING: &str = "owner-dangling";

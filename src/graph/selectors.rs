@@ -13,9 +13,10 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::findings::Finding;
 use super::{Adjacency, Edge, EdgeKind};
-use crate::model::{Inventory, Object, RawObject, RawRef, Severity};
+use crate::model::{Inventory, Object, Severity};
 use crate::selector::{label_selector_from_value, map_selector, LabelGet, NodeSelector};
 use crate::selector::{Operator, Selector};
+use crate::value::{RawObject, RawRef};
 
 /// Selector edges (selecting object → selected object) and selector findings.
 /// `owners_of` keeps a workload's selector edges off the Pods it already owns.

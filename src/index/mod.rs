@@ -10,7 +10,9 @@ use rayon::prelude::*;
 use roaring::RoaringBitmap;
 use rustc_hash::FxHashMap;
 
-use crate::model::{Object, Str};
+use crate::model::Object;
+
+use crate::value::Str;
 
 /// While building: value → (the value, ids carrying it in ascending order).
 type ValueIds<'a> = FxHashMap<&'a str, (&'a Str, Vec<u32>)>;

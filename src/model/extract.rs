@@ -3,9 +3,9 @@
 
 use serde_json::Value;
 
-use super::intern::intern;
 use super::object::{group_of, Labels, Object, ObjectData, ObjectId, OwnerRef, SourceSpan, Str};
-use super::raw::{Raw, RawKind, RawObject, RawRef};
+use crate::value::intern;
+use crate::value::{Raw, RawKind, RawObject, RawRef};
 
 /// Why a value is not a Kubernetes object.
 #[derive(Clone, Debug, PartialEq, Eq)]

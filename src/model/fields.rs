@@ -2,7 +2,7 @@
 //! values (with the API server's defaults), and the exact error for an unsupported field
 //! (`pkg/apis/*/v1/conversion.go`, `pkg/registry/*/strategy.go`).
 
-use crate::model::RawRef;
+use crate::value::RawRef;
 
 use super::Object;
 

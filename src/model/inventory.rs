@@ -117,7 +117,7 @@ pub fn resolve_scope(kinds: &KindRegistry, obj: &mut Object) -> Option<LoadError
     match (&obj.declared_namespace, namespaced) {
         (None, true) => {
             if &*obj.id.namespace != "default" {
-                obj.make_mut().id.namespace = super::intern::intern("default");
+                obj.make_mut().id.namespace = crate::value::intern("default");
             }
             None
         }

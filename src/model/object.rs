@@ -4,13 +4,11 @@ use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 
-use super::raw::{Raw, RawRef};
-
-/// A shared, cheaply cloned string (label keys/values, kinds, namespaces repeat a lot).
-pub type Str = Arc<str>;
+pub use crate::value::Str;
+use crate::value::{Raw, RawRef, StrMap};
 
 /// Labels (and annotations) of an object, sorted by key.
-pub type Labels = super::strmap::StrMap;
+pub type Labels = StrMap;
 
 /// Identity of an object: version is deliberately not part of it (apps/v1 and
 /// apps/v1beta1 Deployments named `web` are the same object).

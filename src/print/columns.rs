@@ -2,7 +2,7 @@
 //! computed from the manifest as written: a Deployment in git has no status, so its READY
 //! reads `0/1` exactly as kubectl would show it right after `apply`.
 
-use crate::model::{RawArray, RawKind, RawRef};
+use crate::value::{RawArray, RawKind, RawRef};
 use chrono::{DateTime, Utc};
 
 use super::age::{parse_time, translate_timestamp_since};

@@ -4,7 +4,7 @@
 
 use std::cmp::Ordering;
 
-use crate::model::{RawKind, RawRef};
+use crate::value::{RawKind, RawRef};
 
 /// One step of a path.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -125,7 +125,7 @@ fn trim_zeros(d: &[u8]) -> &[u8] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Raw;
+    use crate::value::Raw;
     use serde_json::json;
 
     #[test]

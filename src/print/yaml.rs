@@ -5,7 +5,7 @@
 //!
 //! Known difference: go-yaml folds plain scalars longer than 80 columns; kubesift does not.
 
-use crate::model::{RawArray, RawKind, RawObject, RawRef};
+use crate::value::{RawArray, RawKind, RawObject, RawRef};
 
 /// The whole document, ending with a newline.
 pub fn to_string(v: RawRef<'_>) -> String {
@@ -270,7 +270,7 @@ fn double_quoted(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Raw;
+    use crate::value::Raw;
     use serde_json::json;
 
     #[test]

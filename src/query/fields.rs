@@ -68,8 +68,8 @@ impl FieldTerm {
 }
 
 fn scalar_at(obj: &Object, path: &str) -> String {
-    use crate::model::RawKind;
-    match obj.get_path(path).map(crate::model::RawRef::kind) {
+    use crate::value::RawKind;
+    match obj.get_path(path).map(crate::value::RawRef::kind) {
         Some(RawKind::String(s)) => s.to_owned(),
         Some(RawKind::Bool(b)) => b.to_string(),
         Some(RawKind::Number(n)) => n.to_string(),

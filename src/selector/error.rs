@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use super::goprint::is_print as go_is_print;
+use crate::gocompat::print::is_print as go_is_print;
 
 /// A selector that failed to parse: the upstream message and where it failed.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,7 +7,7 @@
 use std::fmt;
 
 use super::error::ParseError;
-use super::gosort::go_sort;
+use crate::gocompat::sort::go_sort;
 
 /// `!=`, or `=` (which `==` normalizes to, as upstream's `hasTerm`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -8,9 +8,9 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use super::error::{field_invalid, field_not_supported, go_quote, go_string_slice, FieldPath};
-use super::gosort::go_sort;
 use super::LabelGet;
-use crate::validate::names::{is_qualified_name, is_valid_label_value};
+use crate::gocompat::sort::go_sort;
+use crate::names::{is_qualified_name, is_valid_label_value};
 
 pub use super::parse::parse;
 

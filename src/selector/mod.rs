@@ -11,8 +11,6 @@ use std::sync::Arc;
 pub mod error;
 pub mod explain;
 pub mod fields;
-mod goprint;
-mod gosort;
 pub mod labels;
 mod lex;
 mod parse;
@@ -50,7 +48,7 @@ impl LabelGet for BTreeMap<Arc<str>, Arc<str>> {
     }
 }
 
-impl LabelGet for crate::model::StrMap {
+impl LabelGet for crate::value::StrMap {
     fn label(&self, key: &str) -> Option<&str> {
         self.get(key).map(|v| &**v)
     }

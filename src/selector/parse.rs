@@ -7,7 +7,7 @@
 use super::error::{aggregate, FieldPath, ParseError};
 use super::labels::{new_requirement, validate_label_key, Operator, Requirement, Selector};
 use super::lex::{scan, Item, Token};
-use crate::validate::names::is_valid_label_value;
+use crate::names::is_valid_label_value;
 
 /// Upstream's `binaryOperators`, as listed in "expected: …" messages.
 const BINARY_OPERATORS: &str = "in, notin, =, ==, !=, gt, lt";

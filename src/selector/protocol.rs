@@ -13,8 +13,8 @@ use super::error::{aggregate, FieldPath};
 use super::labels::{new_requirement, Selector};
 use super::structured::{label_selector_from_value, NodeSelector};
 use super::{fields, labels};
-use crate::model::Raw;
-use crate::validate::names;
+use crate::names;
+use crate::value::Raw;
 
 /// Answers one request line (a JSON object) with one response object.
 pub fn respond_line(line: &str) -> Value {

@@ -1,7 +1,7 @@
 //! Selectors written as objects: `metav1.LabelSelector`, `map[string]string`
 //! selectors, and `v1.NodeSelector` (component-helpers' `nodeaffinity`).
 
-use crate::model::{RawArray, RawKind, RawObject, RawRef};
+use crate::value::{RawArray, RawKind, RawObject, RawRef};
 
 use super::error::{
     aggregate, field_invalid, field_not_supported, go_quote, go_string_slice, FieldPath,
@@ -303,7 +303,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::model::Raw;
+    use crate::value::Raw;
 
     /// A view of a JSON literal (leaked: test-only).
     macro_rules! j {

@@ -1,4 +1,3 @@
 //! Validation of names, labels and annotations, as the API server does it.
 
-pub mod names;
 pub mod objects;

@@ -3,13 +3,14 @@
 //! `api/validation/objectmeta.go`, the per-kind name functions of `pkg/apis/*/validation`),
 //! with upstream's `field.Error` texts.
 
-use super::names::{
+use crate::graph::Finding;
+use crate::model::{Inventory, Object, Severity};
+use crate::names::{
     is_dns1035_label, is_dns1123_label, is_dns1123_subdomain, is_qualified_name,
     is_valid_label_value, is_valid_path_segment_name, is_valid_path_segment_prefix,
 };
-use crate::graph::Finding;
-use crate::model::{Inventory, Object, RawRef, Severity};
 use crate::selector::error::go_quote;
+use crate::value::RawRef;
 
 /// `TotalAnnotationSizeLimitB`.
 const ANNOTATIONS_MAX_BYTES: usize = 256 * 1024;

@@ -7,8 +7,9 @@ use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
 use kubesift::model::load::{load_paths, LoadOptions};
+use kubesift::model::Inventory;
 use kubesift::model::ObjectId;
-use kubesift::model::{Inventory, Raw};
+use kubesift::value::Raw;
 use kubesift::watch::{Delta, DeltaKind, LiveSet, Pending, WatchEvent, Watcher};
 
 /// A ConfigMap document.

@@ -4,8 +4,10 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::json;
 
-use crate::model::{Object, Raw};
+use crate::model::Object;
+
 use crate::print::{columns, yaml, Table};
+use crate::value::Raw;
 
 /// Output format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,7 +1,7 @@
 //! TYPE arguments as kubectl reads them: `pods,svc`, `pods web api`, `deploy/web pod/x`.
 
 use crate::kinds::KindRegistry;
-use crate::model::Str;
+use crate::value::Str;
 
 /// One requested kind, with the names asked for (empty = every object of the kind).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -10,8 +10,9 @@ use std::sync::Arc;
 use super::filter::Query;
 use super::output::{render, to_json, Format, RenderOptions};
 use super::request::Requests;
-use crate::model::{Object, ObjectId, Raw};
+use crate::model::{Object, ObjectId};
 use crate::print::yaml;
+use crate::value::Raw;
 use crate::watch::{Delta, DeltaKind};
 
 /// Prints watch output for one command line.

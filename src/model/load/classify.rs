@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::super::diagnostic::Severity;
 use super::super::extract::raw_json_type;
-use super::super::raw::{RawObject, RawRef};
+use crate::value::{RawObject, RawRef};
 use memchr::memmem;
 
 /// Why a document is not loaded as an object.
@@ -234,7 +234,7 @@ pub(super) fn line_col(text: &str, offset: usize) -> (u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::raw::Raw;
+    use crate::value::Raw;
     use serde_json::{json, Value};
 
     fn verdict(name: &str, v: Value) -> Option<Verdict> {

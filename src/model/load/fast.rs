@@ -22,9 +22,9 @@
 use std::borrow::Cow;
 use std::cell::RefCell;
 
-use super::super::raw::{Raw, RawBuilder};
 use super::scalar;
 use super::yaml::ItemPath;
+use crate::value::{Raw, RawBuilder};
 
 /// Deeper documents go to saphyr (which refuses beyond `yaml::MAX_DEPTH`).
 const MAX_DEPTH: usize = 100;

@@ -14,8 +14,8 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
-use super::super::raw::{Raw, RawBuilder};
 use super::yaml::ItemPath;
+use crate::value::{Raw, RawBuilder};
 
 /// Builder buffers grown past this are given back after a document.
 const KEEP_BUILDER_BYTES: usize = 1 << 20;

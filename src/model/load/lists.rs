@@ -7,8 +7,8 @@
 
 use std::collections::HashMap;
 
-use super::super::raw::{Raw, RawRef};
 use super::yaml::ItemPath;
+use crate::value::{Raw, RawRef};
 
 /// Where a document or item is in the file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -11,7 +11,6 @@ use serde_json::Value;
 use super::super::diagnostic::{LoadError, Severity};
 use super::super::extract::NotAnObject;
 use super::super::object::{Object, SourceSpan};
-use super::super::raw::Raw;
 use super::classify::{self, Verdict};
 use super::fast;
 use super::json;
@@ -19,6 +18,7 @@ use super::lists::{self, Pos};
 use super::split::{self, Piece};
 use super::yaml::{self, ItemPath};
 use super::FileLoad;
+use crate::value::Raw;
 
 /// Files above this size have their documents parsed in parallel.
 const PARALLEL_DOCS_ABOVE: usize = 512 * 1024;

@@ -1,7 +1,7 @@
 //! kubectl's Pod row (`printPod`): READY, STATUS (the reason kubectl derives from init and
 //! container states), RESTARTS with the last restart's age, and the wide columns.
 
-use crate::model::RawRef;
+use crate::value::RawRef;
 
 use super::{arr, int, Row};
 use crate::print::age::{parse_time, translate_timestamp_since};

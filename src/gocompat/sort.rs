@@ -6,7 +6,7 @@
 //! uses insertion sort); beyond that only the same algorithm gives the same order.
 
 /// Sorts `data` exactly as Go's `sort.Sort` would with the given `Less`.
-pub(crate) fn go_sort<T>(data: &mut [T], less: impl Fn(&T, &T) -> bool) {
+pub fn go_sort<T>(data: &mut [T], less: impl Fn(&T, &T) -> bool) {
     let n = data.len();
     if n <= 1 {
         return;

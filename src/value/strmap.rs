@@ -8,7 +8,7 @@
 use std::borrow::Borrow;
 use std::fmt;
 
-use super::object::Str;
+use super::Str;
 
 /// A map from label key to value, sorted by key; the read API mirrors `BTreeMap`'s.
 #[derive(Clone, Default, PartialEq, Eq, Hash)]

@@ -11,7 +11,7 @@ use std::cell::RefCell;
 
 use rustc_hash::FxHashSet as HashSet;
 
-use super::object::Str;
+use super::Str;
 
 /// Longer strings are allocated as usual.
 pub const MAX_LEN: usize = 96;

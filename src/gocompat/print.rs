@@ -170,7 +170,7 @@ static PRINT: [(u32, u32); 711] = [
 ];
 
 /// Go's `unicode.IsPrint(c)`.
-pub(crate) fn is_print(c: char) -> bool {
+pub fn is_print(c: char) -> bool {
     let c = c as u32;
     PRINT
         .binary_search_by(|&(lo, hi)| {
