@@ -9,11 +9,8 @@ mod gen_corpus;
 use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use kubesift::app::{Loaded, Patch};
-use kubesift::graph::{Graph, PatchOutcome};
-use kubesift::index::LabelIndex;
+use kubesift::dataset::{Dataset, DeltaKind, Graph, LabelIndex, LiveSet, Patch, PatchOutcome};
 use kubesift::model::load::{parse_text, LoadOptions};
-use kubesift::watch::{DeltaKind, LiveSet};
 
 const N: usize = 100_000;
 
@@ -56,7 +53,7 @@ fn bench(c: &mut Criterion) {
             assert_eq!(deltas[0].kind, DeltaKind::Modified);
         })
     });
-    let mut ui = Loaded::new(live.inventory().clone());
+    let mut ui = Dataset::new(live.inventory().clone());
     group.bench_function("parse_apply_and_ui_patch", |b| {
         b.iter(|| {
             round += 1;

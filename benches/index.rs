@@ -8,7 +8,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use kubesift::app::{Action, App, Keymap, Loaded, Options};
+use kubesift::app::{Action, App, Keymap, Options};
+use kubesift::dataset::Dataset;
 use kubesift::index::LabelIndex;
 use kubesift::model::load::parse_text;
 use kubesift::model::Inventory;
@@ -77,7 +78,7 @@ fn bench(c: &mut Criterion) {
     // The whole keystroke path: App::update(Insert) + a 200x50 draw, for every character.
     let mut app = App::new(Keymap::load(None).expect("keymap"), Options::default(), 0);
     app.update(Action::Resize(200, 50));
-    app.update(Action::Loaded(Box::new(Loaded::new(inv))));
+    app.update(Action::Loaded(Box::new(Dataset::new(inv))));
     let mut terminal = Terminal::new(TestBackend::new(200, 50)).expect("terminal");
     let mut group = c.benchmark_group("keystroke");
     group.sample_size(10);

@@ -7,6 +7,7 @@
 
 pub mod app;
 pub mod cli;
+pub mod dataset;
 pub mod gocompat;
 pub mod graph;
 pub mod index;
@@ -16,6 +17,7 @@ pub mod names;
 pub mod print;
 pub mod query;
 pub mod selector;
+pub mod terminal;
 pub mod ui;
 pub mod validate;
 pub mod value;

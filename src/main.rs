@@ -13,10 +13,8 @@ const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 /// Keeps freed memory for reuse instead of returning it to the OS a second after it is freed
 /// (mimalloc's default purge delay), unless `MIMALLOC_PURGE_DELAY` says otherwise. Loading
 /// frees each file's transient buffers and allocates the next file's at once; with purging,
-/// the kernel kept zeroing fresh pages for them (`clear_page_erms`: 31 % of the parse
-/// threads' samples on the unseen corpus). Without: the full table ≈ 25 % sooner and
-/// steadier, peak RSS ≈ +5 % (BENCHMARKS.md). The process keeps its high-water mark until it
-/// exits.
+/// the kernel kept zeroing fresh pages for them (measured in BENCHMARKS.md, "mimalloc
+/// keeps freed memory"). The process keeps its high-water mark until it exits.
 fn keep_freed_memory() {
     if std::env::var_os("MIMALLOC_PURGE_DELAY").is_some() {
         return;

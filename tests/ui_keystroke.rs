@@ -7,7 +7,8 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use kubesift::app::{Action, App, Keymap, Loaded, Options};
+use kubesift::app::{Action, App, Keymap, Options};
+use kubesift::dataset::Dataset;
 use kubesift::model::{Inventory, Object, SourceSpan};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
@@ -59,7 +60,7 @@ fn typing_in_the_bar_stays_fast_at_scale() {
         .unwrap_or(20_000);
     let mut app = App::new(Keymap::load(None).unwrap(), Options::default(), 0);
     app.update(Action::Resize(160, 40));
-    app.update(Action::Loaded(Box::new(Loaded::new(inventory(n)))));
+    app.update(Action::Loaded(Box::new(Dataset::new(inventory(n)))));
     let mut terminal = Terminal::new(TestBackend::new(160, 40)).unwrap();
     app.update(Action::FocusBar);
     let mut times = Vec::new();

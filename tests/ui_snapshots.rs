@@ -2,7 +2,8 @@
 
 use std::path::PathBuf;
 
-use kubesift::app::{Action, App, Keymap, Loaded, Options};
+use kubesift::app::{Action, App, Keymap, Options};
+use kubesift::dataset::Dataset;
 use kubesift::model::load::{load_paths, LoadOptions};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
@@ -21,7 +22,7 @@ fn app() -> App {
     };
     let mut app = App::new(Keymap::load(None).unwrap(), options, NOW);
     app.update(Action::Resize(110, 22));
-    app.update(Action::Loaded(Box::new(Loaded::new(inventory))));
+    app.update(Action::Loaded(Box::new(Dataset::new(inventory))));
     // Sort by NAME so the snapshot does not depend on the walk order.
     for _ in 0..3 {
         app.update(Action::SortNext);
@@ -182,7 +183,7 @@ fn the_header_says_linking_until_the_graph_arrives() {
     let graph = kubesift::graph::Graph::build(&inventory);
     let mut app = App::new(Keymap::load(None).unwrap(), Options::default(), NOW);
     app.update(Action::Resize(110, 22));
-    app.update(Action::Loaded(Box::new(Loaded::unlinked(inventory))));
+    app.update(Action::Loaded(Box::new(Dataset::unlinked(inventory))));
     let screen = render(&app);
     let header = screen.lines().next().unwrap_or_default();
     assert!(header.contains("linking owners and selectors…"), "{screen}");

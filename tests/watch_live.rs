@@ -4,9 +4,9 @@ mod watch_support;
 
 use std::path::PathBuf;
 
+use kubesift::dataset::{DeltaKind, LiveSet};
 use kubesift::model::load::LoadOptions;
 use kubesift::model::Severity;
-use kubesift::watch::{DeltaKind, LiveSet};
 use watch_support::{cm, docs, fresh, state, summary, write};
 
 fn live(root: &std::path::Path) -> LiveSet {
@@ -538,9 +538,7 @@ fn app_docs(ns: &str, pods: &[(&str, &str)], rs: bool) -> String {
 /// graph of the live snapshot, through edits that shift, grow, shrink, move and break files.
 #[test]
 fn the_ui_copy_follows_by_patches_and_equals_a_rebuild() {
-    use kubesift::app::{Loaded, Patch};
-    use kubesift::graph::{Graph, PatchOutcome};
-    use kubesift::index::LabelIndex;
+    use kubesift::dataset::{Dataset, Graph, LabelIndex, Patch, PatchOutcome};
 
     let dir = tmp();
     let root = dir.path();
@@ -561,7 +559,7 @@ fn the_ui_copy_follows_by_patches_and_equals_a_rebuild() {
         write(&root.join(format!("{ns}.yaml")), &app_docs(ns, &pods, true));
     }
     let mut set = live(root);
-    let mut ui = Loaded::new(set.inventory().clone());
+    let mut ui = Dataset::new(set.inventory().clone());
     let mut graph_patched = 0;
     let steps: Vec<(&str, String, String, String)> = vec![
         (
@@ -618,7 +616,7 @@ fn the_ui_copy_follows_by_patches_and_equals_a_rebuild() {
                     graph_patched += 1;
                 }
             }
-            None => ui = Loaded::new(inv.clone()),
+            None => ui = Dataset::new(inv.clone()),
         }
         let ids = |objects: &[kubesift::model::Object]| -> Vec<String> {
             objects

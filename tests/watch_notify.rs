@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use kubesift::dataset::{follow, DeltaKind, Event, Follow};
 use kubesift::model::load::LoadOptions;
-use kubesift::watch::{follow, DeltaKind};
 use watch_support::{cm, docs, fresh, replay, state, summary, write, Harness};
 
 /// Bound for one change to show up (generous: CI shares two cores).
@@ -100,24 +100,14 @@ fn named_file_atomic_save_is_seen_through_its_parent() {
     let dir = tmp();
     let f = dir.path().join("only.yml");
     write(&f, &cm("one", "1"));
-    let (tx, rx) = std::sync::mpsc::channel();
-    let _w = kubesift::watch::Watcher::start(std::slice::from_ref(&f), false, tx).expect("start");
-    let mut live =
-        kubesift::watch::LiveSet::load(std::slice::from_ref(&f), &LoadOptions::default());
+    let mut h = Harness::start(&f, false);
     let swap = dir.path().join("only.yml.new");
     write(&swap, &cm("one", "2"));
     std::fs::rename(&swap, &f).expect("rename over");
     write(&dir.path().join("unnamed.yaml"), &cm("two", "1"));
-    let mut log = Vec::new();
-    let deadline = std::time::Instant::now() + LIMIT;
-    while log.is_empty() && std::time::Instant::now() < deadline {
-        if let Ok(ev) = rx.recv_timeout(Duration::from_millis(50)) {
-            let mut p = kubesift::watch::Pending::default();
-            p.add(ev);
-            log.extend(p.apply(&mut live));
-        }
-    }
-    assert_eq!(summary(&log), [(DeltaKind::Modified, "one".into())]);
+    assert!(h.pump_until(LIMIT, |h| !h.log.is_empty()), "save seen");
+    h.settle(QUIET);
+    assert_eq!(summary(&h.log), [(DeltaKind::Modified, "one".into())]);
 }
 
 #[test]
@@ -183,10 +173,7 @@ fn invalid_then_valid_again() {
     write(&f, &docs(&[cm("one", "1"), cm("two", "2")]));
     let mut h = Harness::start(dir.path(), false);
     write(&f, "apiVersion: v1\nkind: [oops\n");
-    assert!(
-        h.pump_until(LIMIT, |h| !h.live.stale_files().is_empty()),
-        "broken file seen"
-    );
+    assert!(h.pump_until(LIMIT, |h| h.has_stale()), "broken file seen");
     h.settle(QUIET);
     assert!(
         h.log.is_empty(),
@@ -195,17 +182,14 @@ fn invalid_then_valid_again() {
     );
     assert!(h.has_name("one") && h.has_name("two"));
     assert!(h
-        .live
-        .inventory()
+        .data
+        .inventory
         .problems
         .iter()
         .any(|p| &*p.path == f.as_path() && p.code != "stale"));
 
     write(&f, &docs(&[cm("one", "1"), cm("two", "fixed")]));
-    assert!(
-        h.pump_until(LIMIT, |h| h.live.stale_files().is_empty()),
-        "fixed"
-    );
+    assert!(h.pump_until(LIMIT, |h| !h.has_stale()), "fixed");
     h.settle(QUIET);
     assert_eq!(summary(&h.log), [(DeltaKind::Modified, "two".into())]);
 }
@@ -223,7 +207,7 @@ fn burst_of_writes_ends_exact() {
         );
     }
     let mut h = Harness::start(dir.path(), false);
-    let initial = state(h.live.inventory());
+    let initial = state(&h.data.inventory);
     let path = |i: usize| dir.path().join(format!("d{}/f{i}.yaml", i % 10));
     for i in 0..1000 {
         write(
@@ -246,16 +230,16 @@ fn burst_of_writes_ends_exact() {
     let want = fresh(dir.path());
     assert_eq!(want.len(), 40 + 1800);
     let ok = h.pump_until(Duration::from_secs(30), |h| {
-        state(h.live.inventory()) == want
+        state(&h.data.inventory) == want
     });
     assert!(
         ok,
         "final state differs from a fresh load ({} vs {})",
-        h.live.inventory().objects.len(),
+        h.data.inventory.objects.len(),
         want.len()
     );
     h.settle(QUIET);
-    assert_eq!(state(h.live.inventory()), want);
+    assert_eq!(state(&h.data.inventory), want);
     let mut replayed = initial;
     replay(&mut replayed, &h.log);
     assert_eq!(replayed, want, "deltas replayed reach the final state");
@@ -266,25 +250,36 @@ fn burst_of_writes_ends_exact() {
 fn follow_reports_initial_state_then_changes_and_stops() {
     let dir = tmp();
     write(&dir.path().join("a.yaml"), &cm("one", "1"));
-    let root = dir.path().to_path_buf();
+    let config = Follow {
+        paths: vec![dir.path().to_path_buf()],
+        opts: LoadOptions::default(),
+        poll: false,
+        pacing: None,
+        link: false,
+        watch: true,
+    };
+    // What `get -w` prints: the first load's objects, then each change's deltas.
     let seen: Arc<Mutex<Vec<(DeltaKind, String)>>> = Arc::default();
     let stop = Arc::new(AtomicBool::new(false));
     let thread = {
         let (seen, stop) = (Arc::clone(&seen), Arc::clone(&stop));
         std::thread::spawn(move || {
-            let mut on_batch =
-                |d: &[kubesift::watch::Delta], inv: &kubesift::model::Inventory| {
-                    assert!(d.iter().all(|d| d.kind == DeltaKind::Deleted
-                        || inv.objects.iter().any(|o| o.id == d.id)));
-                    seen.lock().expect("lock").extend(summary(d));
-                };
-            follow(
-                &[root],
-                &LoadOptions::default(),
-                false,
-                &stop,
-                &mut on_batch,
-            )
+            let send = |e: Event| {
+                let mut seen = seen.lock().expect("lock");
+                match e {
+                    Event::Loaded(d) => seen.extend(
+                        d.inventory
+                            .objects
+                            .iter()
+                            .map(|o| (DeltaKind::Added, o.id.name.to_string())),
+                    ),
+                    Event::Changed(c) => seen.extend(summary(&c.deltas)),
+                    Event::Linked(_) => panic!("link: false builds no graph"),
+                    _ => {}
+                }
+                true
+            };
+            follow(&config, &send, &stop)
         })
     };
     let wait = |n: usize| {
@@ -311,19 +306,24 @@ fn follow_reports_initial_state_then_changes_and_stops() {
 #[test]
 fn follow_fails_on_a_missing_root() {
     let stop = AtomicBool::new(false);
-    let missing = Path::new("/nonexistent/kubesift-watch-test").to_path_buf();
-    let r = follow(
-        &[missing],
-        &LoadOptions::default(),
-        false,
-        &stop,
-        &mut |_, _| {},
+    let config = Follow {
+        paths: vec![Path::new("/nonexistent/kubesift-watch-test").to_path_buf()],
+        opts: LoadOptions::default(),
+        poll: false,
+        pacing: None,
+        link: false,
+        watch: true,
+    };
+    let r = follow(&config, &|_| true, &stop);
+    let err = r.expect_err("a missing root cannot be watched");
+    assert_eq!(
+        err.to_string(),
+        "cannot watch /nonexistent/kubesift-watch-test: no such file or directory"
     );
-    assert!(r.is_err());
 }
 
 fn value_of(h: &Harness, name: &str) -> Option<String> {
-    let inv = h.live.inventory();
+    let inv = &h.data.inventory;
     let o = inv.objects.iter().find(|o| &*o.id.name == name)?;
     o.get_str("data.k").map(str::to_string)
 }

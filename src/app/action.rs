@@ -2,8 +2,7 @@
 
 use serde::Deserialize;
 
-use super::{Change, Loaded};
-use crate::graph::Graph;
+use crate::dataset::{Change, Dataset, Event, Graph};
 use crate::model::Inventory;
 
 /// One thing that can change the app's state.
@@ -73,20 +72,20 @@ pub enum Action {
     /// Unix seconds, for AGE and "Terminating since".
     #[serde(skip)]
     Tick(i64),
+    /// The data layer's events ([`Event`], one variant each; see `From<Event>`).
     #[serde(skip)]
     LoadProgress {
         files_done: usize,
         files_total: usize,
     },
     #[serde(skip)]
-    Loaded(Box<Loaded>),
-    /// The graph of an unlinked [`Loaded`] (same objects, same order).
+    Loaded(Box<Dataset>),
+    /// The graph of an unlinked [`Dataset`] (same objects, same order).
     #[serde(skip)]
     Linked(Box<Graph>),
-    /// More of the input while loading goes on: the objects (scope resolved against the
-    /// built-in kinds), problems, files and bytes read since the previous `Partial`,
-    /// appended to what the table shows (the table fills progressively, nothing is copied
-    /// twice); the final `Loaded` replaces it all.
+    /// More of the input while loading goes on, appended to what the table shows (the
+    /// table fills progressively, nothing is copied twice); the final `Loaded` replaces it
+    /// all.
     #[serde(skip)]
     Partial(Box<Inventory>),
     /// A watched batch of file changes, applied in place.
@@ -101,6 +100,25 @@ pub enum Action {
     /// A status-line message from the event loop (editor failed, history not saved…).
     #[serde(skip)]
     Notice(String),
+}
+
+impl From<Event> for Action {
+    fn from(event: Event) -> Action {
+        match event {
+            Event::Progress {
+                files_done,
+                files_total,
+            } => Action::LoadProgress {
+                files_done,
+                files_total,
+            },
+            Event::Partial(more) => Action::Partial(more),
+            Event::Loaded(dataset) => Action::Loaded(dataset),
+            Event::Linked(graph) => Action::Linked(graph),
+            Event::Changed(change) => Action::Changed(change),
+            Event::Notice(msg) => Action::Notice(msg),
+        }
+    }
 }
 
 impl Action {

@@ -4,12 +4,11 @@
 
 mod action;
 mod bar;
+mod changes;
 pub mod columns;
 mod keymap;
 mod layout;
-mod live;
 mod nav;
-mod patch;
 mod picker;
 mod table;
 mod tree;
@@ -21,67 +20,18 @@ use roaring::RoaringBitmap;
 
 pub use action::Action;
 pub use bar::{BarState, Completion};
+pub use changes::{LastChange, FLASH_SECONDS};
 pub use columns::Column;
 pub use keymap::{Key, Keymap, DEFAULT_KEYMAP};
 pub use layout::Screen;
-pub use live::{Change, ChangeData, LastChange, FLASH_SECONDS};
-pub use patch::{Moves, Patch, PatchReport};
 pub use picker::{Picker, PickerKind, ALL};
 pub use table::{Row, Sort, TableState};
 pub use tree::TreeState;
 
-use crate::graph::Graph;
-use crate::index::LabelIndex;
+use crate::dataset::{Dataset, Graph, PatchReport};
 use crate::model::Inventory;
 use crate::model::{cmp_paths, Severity};
 use crate::query::{GroupBy, Query};
-
-/// What the loader thread hands over.
-#[derive(Clone, Debug, Default)]
-pub struct Loaded {
-    pub inventory: Inventory,
-    pub index: LabelIndex,
-    pub graph: Graph,
-    /// Objects kept from an earlier read of a file that now fails to load.
-    pub stale: RoaringBitmap,
-    /// The graph is still being built ([`Loaded::unlinked`]); an [`Action::Linked`] brings it.
-    pub linking: bool,
-}
-
-impl Loaded {
-    /// Indexes and links a loaded inventory.
-    pub fn new(inventory: Inventory) -> Loaded {
-        // Independent: build them on both cores.
-        let (index, graph) = rayon::join(
-            || LabelIndex::build(&inventory.objects),
-            || Graph::build(&inventory),
-        );
-        Loaded {
-            inventory,
-            index,
-            graph,
-            stale: RoaringBitmap::new(),
-            linking: false,
-        }
-    }
-
-    /// Indexes a loaded inventory, leaving the graph to follow (the first load shows the
-    /// whole table, selectors working, while owners and selectors are still being linked).
-    pub fn unlinked(inventory: Inventory) -> Loaded {
-        Loaded::unlinked_with(LabelIndex::build(&inventory.objects), inventory)
-    }
-
-    /// [`Loaded::unlinked`] with an index already built for `inventory.objects`.
-    pub fn unlinked_with(index: LabelIndex, inventory: Inventory) -> Loaded {
-        Loaded {
-            index,
-            inventory,
-            graph: Graph::default(),
-            stale: RoaringBitmap::new(),
-            linking: true,
-        }
-    }
-}
 
 /// One row of the problems view: a load problem or a graph finding.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -139,7 +89,21 @@ pub enum Effect {
     },
     /// Persist the selector history.
     SaveHistory(Vec<String>),
+    /// Free replaced data off the UI thread.
+    Release(Released),
 }
+
+/// Data the app no longer shows, to be dropped where it does not hold up a frame.
+#[derive(Clone, Debug)]
+pub struct Released(pub Arc<Dataset>);
+
+impl PartialEq for Released {
+    fn eq(&self, other: &Released) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Released {}
 
 /// Loading progress, shown as a gauge until the inventory arrives.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -177,7 +141,7 @@ pub struct Options {
 /// The whole UI state.
 #[derive(Debug)]
 pub struct App {
-    pub data: Arc<Loaded>,
+    pub data: Arc<Dataset>,
     /// `None` once loading is done.
     pub loading: Option<Progress>,
     /// The columns last chosen automatically (kept when the user has not changed them).
@@ -225,7 +189,7 @@ impl App {
         let mut bar = BarState::default();
         bar.history = options.history.clone();
         App {
-            data: Arc::new(Loaded::default()),
+            data: Arc::new(Dataset::default()),
             loading: Some(Progress::default()),
             auto_columns: None,
             flash: RoaringBitmap::new(),
@@ -324,14 +288,18 @@ impl App {
         self.table.clamp();
     }
 
-    fn loaded(&mut self, loaded: Loaded) {
+    fn loaded(&mut self, loaded: Dataset) {
         let old = std::mem::replace(&mut self.data, Arc::new(loaded));
-        // What partial batches built (100k object handles, an index) is freed off the UI
-        // thread, as a replaced snapshot is.
-        if Arc::strong_count(&old) == 1 && !old.inventory.objects.is_empty() {
-            std::thread::spawn(move || drop(old));
-        }
+        self.release(old);
         self.show_data();
+    }
+
+    /// Hands replaced data to the event loop to free: dropping 100k objects (or what partial
+    /// batches built) takes longer than a frame, so it happens off the UI thread.
+    pub(super) fn release(&mut self, old: Arc<Dataset>) {
+        if Arc::strong_count(&old) == 1 && !old.inventory.objects.is_empty() {
+            self.effects.push(Effect::Release(Released(old)));
+        }
     }
 
     /// The graph of the data shown arrived: findings join the problems, an open tree or
@@ -379,7 +347,7 @@ impl App {
 
     /// NAMESPACE, KIND, NAME, the `-L` keys (else the two most common label keys), LABELS
     /// with `--show-labels`, STATUS, AGE, SOURCE.
-    fn default_columns(&self, loaded: &Loaded) -> Vec<Column> {
+    fn default_columns(&self, loaded: &Dataset) -> Vec<Column> {
         let mut columns = vec![Column::Namespace, Column::Kind, Column::Name];
         let keys = if self.options.label_columns.is_empty() {
             loaded.index.most_common_keys(2)
@@ -467,7 +435,7 @@ impl App {
 }
 
 /// Load problems and graph findings, merged by file and line.
-fn problem_rows(loaded: &Loaded) -> Vec<Problem> {
+fn problem_rows(loaded: &Dataset) -> Vec<Problem> {
     let mut rows: Vec<Problem> = loaded
         .inventory
         .problems

@@ -2,7 +2,29 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::*;
+use crate::dataset::{Change, ChangeData, Delta, DeltaKind, FilePatch, Patch};
 use crate::model::load::parse_text;
+use crate::model::{Object, ObjectId};
+
+/// Deltas of a batch that modified `changed` and deleted `deleted` other identities.
+fn deltas(changed: &[Object], deleted: usize) -> Vec<Delta> {
+    let modified = changed.iter().map(|o| Delta {
+        kind: DeltaKind::Modified,
+        id: o.id.clone(),
+        object: Some(o.clone()),
+    });
+    let gone = (0..deleted).map(|i| Delta {
+        kind: DeltaKind::Deleted,
+        id: ObjectId {
+            group: "".into(),
+            kind: "Pod".into(),
+            namespace: "gone".into(),
+            name: format!("gone-{i}").into(),
+        },
+        object: None,
+    });
+    modified.chain(gone).collect()
+}
 
 const FIXTURE: &str = "\
 apiVersion: v1\nkind: Pod\nmetadata: {name: web-1, namespace: shop, labels: {app: web, tier: fe}}\n---
@@ -18,7 +40,7 @@ fn app() -> App {
     let keymap = Keymap::load(None).unwrap();
     let mut app = App::new(keymap, Options::default(), 0);
     app.update(Action::Resize(120, 30));
-    app.update(Action::Loaded(Box::new(Loaded::new(inventory))));
+    app.update(Action::Loaded(Box::new(Dataset::new(inventory))));
     app
 }
 
@@ -285,7 +307,7 @@ apiVersion: v1\nkind: Pod\nmetadata: {name: lost, namespace: shop, ownerReferenc
     assert!(!graph.findings().is_empty());
     let mut app = App::new(Keymap::load(None).unwrap(), Options::default(), 0);
     app.update(Action::Resize(120, 30));
-    app.update(Action::Loaded(Box::new(Loaded::unlinked(
+    app.update(Action::Loaded(Box::new(Dataset::unlinked(
         inventory.clone(),
     ))));
     assert!(app.loading.is_none() && app.data.linking);
@@ -339,7 +361,7 @@ fn partial_loads_fill_the_table_while_loading_goes_on() {
     app.table.columns.retain(|c| *c != Column::Source);
     assert_eq!(app.counts().1, 2, "both batches shown");
     assert_eq!(app.data.index.len(), 2);
-    app.update(Action::Loaded(Box::new(Loaded::new(inv(0..3)))));
+    app.update(Action::Loaded(Box::new(Dataset::new(inv(0..3)))));
     assert!(app.loading.is_none());
     assert_eq!(visible_names(&app), ["web-1", "web"]);
     assert!(!app.table.columns.contains(&Column::Source));
@@ -350,19 +372,18 @@ fn partial_loads_fill_the_table_while_loading_goes_on() {
 
 fn change(text: &str, changed: &[&str], deleted: usize, at: i64) -> Box<Change> {
     let objects = parse_text(&Arc::from(Path::new("x.yaml")), text).objects;
-    let ids = objects
+    let picked: Vec<Object> = objects
         .iter()
         .filter(|o| changed.contains(&&*o.id.name))
-        .map(|o| o.id.clone())
+        .cloned()
         .collect();
     let inventory = crate::model::Inventory {
         objects,
         ..Default::default()
     };
     Box::new(Change {
-        data: ChangeData::Full(Box::new(Loaded::new(inventory))),
-        changed: ids,
-        deleted,
+        data: ChangeData::Full(Box::new(Dataset::new(inventory))),
+        deltas: deltas(&picked, deleted),
         at,
         quiet: false,
     })
@@ -379,9 +400,8 @@ fn a_patched_change_splices_in_place_and_equals_a_rebuild() {
 apiVersion: v1\nkind: Pod\nmetadata: {name: new-0, namespace: shop, labels: {app: web}}\n---
 apiVersion: v1\nkind: Pod\nmetadata: {name: db-1, namespace: shop, labels: {app: web, tier: be}}\n";
     let objects = parse_text(&Arc::from(Path::new("y.yaml")), text).objects;
-    let ids: Vec<_> = objects.iter().map(|o| o.id.clone()).collect();
     let patch = Patch {
-        splices: vec![crate::watch::FilePatch {
+        splices: vec![FilePatch {
             at: 1,
             removed: 1,
             objects: objects.clone(),
@@ -390,8 +410,7 @@ apiVersion: v1\nkind: Pod\nmetadata: {name: db-1, namespace: shop, labels: {app:
     };
     app.update(Action::Changed(Box::new(Change {
         data: ChangeData::Patch(patch),
-        changed: ids,
-        deleted: 0,
+        deltas: deltas(&objects, 0),
         at: 3,
         quiet: false,
     })));
@@ -404,7 +423,7 @@ apiVersion: v1\nkind: Pod\nmetadata: {name: db-1, namespace: shop, labels: {app:
     // Index and graph are those of a full build of the new objects.
     let mut all = parse_text(&Arc::from(Path::new("x.yaml")), FIXTURE).objects;
     all.splice(1..2, objects);
-    let rebuilt = Loaded::new(crate::model::Inventory {
+    let rebuilt = Dataset::new(crate::model::Inventory {
         objects: all,
         ..Default::default()
     });
@@ -489,4 +508,71 @@ fn loading_progress_redraws_every_five_percent_not_every_file() {
     }
     assert_eq!(frames, 21, "the first, one per 5 %, none other");
     assert_eq!(app.loading.map(|p| p.files_done), Some(1000));
+}
+
+/// The data layer's first load, fed to the app event by event as the event loop does (partial
+/// batches, the table, the graph), ends with a fresh load's data, findings included.
+#[test]
+fn the_first_load_events_end_with_a_fresh_loads_data() {
+    use crate::dataset::{first_load, Pacing};
+    use crate::model::load::{load_file, LoadOptions};
+    use std::time::Duration;
+
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..20 {
+        let text = format!(
+            "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {{name: rs{i}, namespace: ns{n}, uid: u{i}, labels: {{app: a{i}}}}}\n---\n\
+             apiVersion: v1\nkind: Pod\nmetadata: {{name: p{i}, namespace: ns{n}, labels: {{app: a{i}}}, ownerReferences: [{{apiVersion: apps/v1, kind: ReplicaSet, name: rs{i}, uid: u{i}}}]}}\n",
+            n = i % 3
+        );
+        std::fs::write(dir.path().join(format!("f{i:02}.yaml")), text).unwrap();
+    }
+    std::fs::write(dir.path().join("orphan.yaml"), "apiVersion: v1\nkind: Pod\nmetadata:\n  name: lost\n  ownerReferences:\n  - {apiVersion: apps/v1, kind: ReplicaSet, name: gone, uid: nope}\n").unwrap();
+    std::fs::write(dir.path().join("zz-broken.yaml"), "kind: [\n").unwrap();
+    let paths = vec![dir.path().to_path_buf()];
+    let opts = LoadOptions::default();
+    let sent = std::sync::Mutex::new(Vec::new());
+    let send = |e: crate::dataset::Event| {
+        sent.lock().unwrap().push(e);
+        true
+    };
+    let at_once = Pacing {
+        first_after: Duration::ZERO,
+        every: Duration::ZERO,
+    };
+    first_load(
+        &paths,
+        &opts,
+        Some(at_once),
+        true,
+        &|f| load_file(f, &opts),
+        &send,
+    )
+    .unwrap();
+    let fresh = Dataset::load(&paths, &opts);
+
+    let mut app = App::new(Keymap::load(None).unwrap(), Options::default(), 0);
+    app.update(Action::Resize(120, 30));
+    for e in sent.into_inner().unwrap() {
+        app.update(e.into());
+    }
+    let ids = |d: &Dataset| {
+        d.inventory
+            .objects
+            .iter()
+            .map(|o| o.id.clone())
+            .collect::<Vec<_>>()
+    };
+    assert!(app.loading.is_none() && !app.data.linking);
+    assert_eq!(ids(&app.data), ids(&fresh));
+    assert_eq!(app.data.index, fresh.index);
+    assert_eq!(app.data.graph, fresh.graph);
+    assert!(
+        !fresh.graph.findings().is_empty(),
+        "the dangling owner is a finding"
+    );
+    assert_eq!(
+        app.problem_rows.len(),
+        fresh.inventory.problems.len() + fresh.graph.findings().len()
+    );
 }

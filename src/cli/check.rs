@@ -9,8 +9,7 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use super::{paths_or_cwd, LoadArgs};
-use crate::graph::Graph;
-use crate::model::load::load_paths;
+use crate::dataset::{Dataset, Graph};
 use crate::model::{Inventory, Severity};
 
 /// Output format of `check`.
@@ -102,9 +101,9 @@ pub fn summary(inv: &Inventory, graph: &Graph, entries: &[Entry]) -> String {
 }
 
 pub fn run(args: CheckArgs) -> ExitCode {
-    let inv = load_paths(&paths_or_cwd(&args.paths), &args.load.options());
-    let graph = Graph::build(&inv);
-    let entries = entries(&inv, &graph);
+    let data = Dataset::load(&paths_or_cwd(&args.paths), &args.load.options());
+    let (inv, graph) = (&data.inventory, &data.graph);
+    let entries = entries(inv, graph);
     let mut out = std::io::stdout().lock();
     let written = match args.output {
         CheckFormat::Text => entries
@@ -120,7 +119,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    eprintln!("{}", summary(&inv, &graph, &entries));
+    eprintln!("{}", summary(inv, graph, &entries));
     if entries.iter().any(|e| e.severity == Severity::Error) {
         ExitCode::from(1)
     } else {

@@ -9,7 +9,6 @@ use crate::model::load::{LoadOptions, DEFAULT_MAX_FILE_SIZE};
 
 pub mod bench;
 pub mod check;
-pub mod first_load;
 pub mod get;
 pub mod selector;
 pub mod tree;

@@ -8,9 +8,8 @@ use clap::{Args, ValueEnum};
 use serde_json::{json, Value};
 
 use super::{paths_or_cwd, LoadArgs};
-use crate::graph::tree::{Direction, Tree, TreeOptions};
-use crate::graph::{EdgeKind, Graph};
-use crate::model::load::load_paths;
+use crate::dataset::{Dataset, EdgeKind};
+use crate::dataset::{Direction, Tree, TreeOptions};
 use crate::model::{Inventory, Object};
 use crate::value::RawRef;
 
@@ -125,7 +124,7 @@ pub fn status(o: &Object) -> String {
 
 /// Finalizers and Terminating details for the INFO column.
 fn info(o: &Object) -> String {
-    let lc = crate::graph::lifecycle(o);
+    let lc = crate::dataset::lifecycle(o);
     let mut parts = Vec::new();
     if let Some(since) = &lc.terminating_since {
         let mut s = format!("Terminating since {since}");
@@ -217,7 +216,7 @@ pub fn render_json(inv: &Inventory, tree: &Tree) -> Value {
             return Value::Null;
         };
         let o = &inv.objects[n.obj];
-        let lc = crate::graph::lifecycle(o);
+        let lc = crate::dataset::lifecycle(o);
         let edge = match n.edge {
             Some(EdgeKind::Owner {
                 by_uid,
@@ -258,8 +257,8 @@ pub fn render_json(inv: &Inventory, tree: &Tree) -> Value {
 }
 
 pub fn run(args: TreeArgs) -> ExitCode {
-    let inv = load_paths(&paths_or_cwd(&args.paths), &args.load.options());
-    let graph = Graph::build(&inv);
+    let data = Dataset::load(&paths_or_cwd(&args.paths), &args.load.options());
+    let (inv, graph) = (&data.inventory, &data.graph);
     let ns = args.namespace.as_deref();
     let starts = if args.targets.is_empty() {
         let all = if args.owners {
@@ -271,7 +270,7 @@ pub fn run(args: TreeArgs) -> ExitCode {
             .filter(|&i| ns.is_none_or(|ns| *inv.objects[i].id.namespace == *ns))
             .collect()
     } else {
-        match resolve_targets(&inv, &args.targets, ns) {
+        match resolve_targets(inv, &args.targets, ns) {
             Ok(t) => t,
             Err(e) => {
                 eprintln!("{e}");
@@ -290,14 +289,14 @@ pub fn run(args: TreeArgs) -> ExitCode {
     };
     // Without targets, cycle members (which no root reaches) are shown too.
     let tree = if args.targets.is_empty() && !args.owners && ns.is_none() {
-        Tree::build_all(&graph, &starts, &opts)
+        Tree::build_all(graph, &starts, &opts)
     } else {
-        Tree::build(&graph, &starts, &opts)
+        Tree::build(graph, &starts, &opts)
     };
     let text = match args.output {
-        TreeFormat::Text => render_text(&inv, &tree, args.owners, args.show_source),
+        TreeFormat::Text => render_text(inv, &tree, args.owners, args.show_source),
         TreeFormat::Json => {
-            let mut s = serde_json::to_string_pretty(&render_json(&inv, &tree)).unwrap_or_default();
+            let mut s = serde_json::to_string_pretty(&render_json(inv, &tree)).unwrap_or_default();
             s.push('\n');
             s
         }

@@ -1,16 +1,12 @@
-//! `kubesift [PATH…]`: the terminal UI entry point (terminal setup, loader thread, event
-//! loop; the state lives in `crate::app`, the drawing in `crate::ui`).
-
-mod event_loop;
-mod files;
-mod term;
+//! `kubesift [PATH…]`: the terminal UI's arguments (the UI itself runs in
+//! `crate::terminal`; its state lives in `crate::app`, its drawing in `crate::ui`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::app::{App, Keymap, Options};
+use crate::terminal::UiOptions;
 
 /// Arguments of the UI (no subcommand).
 #[derive(Debug, Args)]
@@ -27,38 +23,10 @@ pub struct TuiArgs {
 
 /// Runs the UI until the user quits or a signal arrives.
 pub fn run(args: TuiArgs) -> ExitCode {
-    let _log_guard = files::init_logging();
-    let keymap = match Keymap::load(files::user_keymap().as_deref()) {
-        Ok(k) => k,
-        Err(e) => {
-            eprintln!("kubesift: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let options = Options {
+    crate::terminal::run(UiOptions {
+        paths: crate::cli::paths_or_cwd(&args.paths),
+        poll: args.poll,
         label_columns: args.labels.label_columns,
         show_labels: args.labels.show_labels,
-        no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
-        history: files::load_history(),
-    };
-    let app = App::new(keymap, options, chrono::Utc::now().timestamp());
-    let paths = crate::cli::paths_or_cwd(&args.paths);
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("kubesift: cannot start the event loop: {e}");
-            return ExitCode::from(1);
-        }
-    };
-    match runtime.block_on(event_loop::run(app, paths, args.poll)) {
-        Ok(code) => ExitCode::from(code),
-        Err(e) => {
-            tracing::error!("ui failed: {e:#}");
-            eprintln!("kubesift: {e:#}");
-            ExitCode::from(1)
-        }
-    }
+    })
 }

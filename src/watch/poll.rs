@@ -37,7 +37,7 @@ impl Drop for Poller {
 }
 
 /// Takes the first snapshot now (so every later change is seen) and polls on a thread.
-pub fn spawn(roots: &[PathBuf], tx: Sender<WatchEvent>) -> anyhow::Result<Poller> {
+pub fn spawn(roots: &[PathBuf], tx: Sender<WatchEvent>) -> std::io::Result<Poller> {
     let roots = roots.to_vec();
     let stop = Arc::new(AtomicBool::new(false));
     let mut seen = snapshot(&roots);

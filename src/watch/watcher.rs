@@ -12,7 +12,6 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::Sender;
 use std::time::Duration;
 
-use anyhow::Context;
 use notify::event::{AccessKind, AccessMode, EventKind, ModifyKind};
 use notify::{ErrorKind, RecommendedWatcher, RecursiveMode};
 use notify_debouncer_full::{
@@ -20,6 +19,7 @@ use notify_debouncer_full::{
 };
 
 use super::filter::PathFilter;
+use super::WatchError;
 
 /// How long events are coalesced before a batch is sent.
 pub const DEBOUNCE: Duration = Duration::from_millis(100);
@@ -58,16 +58,17 @@ impl Watcher {
     ///
     /// Fails when a root cannot be watched, except for the inotify watch limit, which is
     /// sent as [`WatchEvent::Error`] (watching goes on for what was covered).
-    pub fn start(roots: &[PathBuf], poll: bool, tx: Sender<WatchEvent>) -> anyhow::Result<Watcher> {
+    pub fn start(
+        roots: &[PathBuf],
+        poll: bool,
+        tx: Sender<WatchEvent>,
+    ) -> Result<Watcher, WatchError> {
         if let Some(missing) = roots.iter().find(|r| !r.exists()) {
-            anyhow::bail!(
-                "cannot watch {}: no such file or directory",
-                missing.display()
-            );
+            return Err(WatchError::Missing(missing.clone()));
         }
         let inner = if poll {
             Inner::Poll {
-                _poller: super::poll::spawn(roots, tx)?,
+                _poller: super::poll::spawn(roots, tx).map_err(WatchError::Poller)?,
             }
         } else {
             Inner::Native {
@@ -81,7 +82,7 @@ impl Watcher {
 fn native(
     roots: &[PathBuf],
     tx: Sender<WatchEvent>,
-) -> anyhow::Result<Debouncer<RecommendedWatcher, RecommendedCache>> {
+) -> Result<Debouncer<RecommendedWatcher, RecommendedCache>, WatchError> {
     let filter = PathFilter::new(roots);
     let targets = targets(&filter);
     let handler = {
@@ -89,7 +90,8 @@ fn native(
         move |result: DebounceEventResult| forward(&filter, result, &tx)
     };
     let config = notify::Config::default();
-    let mut d = new_debouncer_opt(DEBOUNCE, None, handler, RecommendedCache::new(), config)?;
+    let mut d = new_debouncer_opt(DEBOUNCE, None, handler, RecommendedCache::new(), config)
+        .map_err(WatchError::Start)?;
     watch_all(&targets, &tx, |p, m| d.watch(p, m))?;
     Ok(d)
 }
@@ -123,14 +125,19 @@ fn watch_all(
     targets: &[(PathBuf, RecursiveMode)],
     tx: &Sender<WatchEvent>,
     mut watch: impl FnMut(&Path, RecursiveMode) -> notify::Result<()>,
-) -> anyhow::Result<()> {
+) -> Result<(), WatchError> {
     for (path, mode) in targets {
         match watch(path, *mode) {
             Ok(()) => {}
             Err(e) if matches!(e.kind, ErrorKind::MaxFilesWatch) => {
                 let _ = tx.send(WatchEvent::Error(describe(&e)));
             }
-            Err(e) => return Err(e).with_context(|| format!("cannot watch {}", path.display())),
+            Err(source) => {
+                return Err(WatchError::Watch {
+                    path: path.clone(),
+                    error: source,
+                })
+            }
         }
     }
     Ok(())

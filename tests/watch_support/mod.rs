@@ -3,14 +3,17 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use kubesift::dataset::{follow, ChangeData, Dataset, Delta, DeltaKind, Event, Follow};
 use kubesift::model::load::{load_paths, LoadOptions};
 use kubesift::model::Inventory;
 use kubesift::model::ObjectId;
 use kubesift::value::Raw;
-use kubesift::watch::{Delta, DeltaKind, LiveSet, Pending, WatchEvent, Watcher};
 
 /// A ConfigMap document.
 pub fn cm(name: &str, value: &str) -> String {
@@ -79,31 +82,68 @@ pub fn replay(state: &mut BTreeMap<ObjectId, Raw>, deltas: &[Delta]) {
     }
 }
 
-/// A watcher feeding a live set, driven by the test thread.
+/// The data layer following a root (file or directory) on its own thread, as every front
+/// end runs it; the test thread keeps a consumer's copy of the dataset, brought up to date
+/// by each change exactly as the UI does (replaced, or patched in place).
 pub struct Harness {
     pub root: PathBuf,
-    pub live: LiveSet,
-    /// Every delta applied since the start.
+    pub data: Dataset,
+    /// Every delta applied since the first load.
     pub log: Vec<Delta>,
+    /// Notices (watching problems).
     pub errors: Vec<String>,
-    rx: Receiver<WatchEvent>,
-    _watcher: Watcher,
+    rx: Receiver<Event>,
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
 }
 
 impl Harness {
+    /// Starts following `root` and waits for the first load (table and graph).
     pub fn start(root: &Path, poll: bool) -> Harness {
         let (tx, rx) = mpsc::channel();
-        let roots = [root.to_path_buf()];
-        let watcher = Watcher::start(&roots, poll, tx).expect("watcher starts");
-        let live = LiveSet::load(&roots, &LoadOptions::default());
-        Harness {
+        let stop = Arc::new(AtomicBool::new(false));
+        let config = Follow {
+            paths: vec![root.to_path_buf()],
+            opts: LoadOptions::default(),
+            poll,
+            pacing: None,
+            link: true,
+            watch: true,
+        };
+        let thread = {
+            let stop = Arc::clone(&stop);
+            std::thread::spawn(move || {
+                let tx = Mutex::new(tx);
+                let send = |e: Event| tx.lock().map(|tx| tx.send(e).is_ok()).unwrap_or(false);
+                if let Err(e) = follow(&config, &send, &stop) {
+                    send(Event::Notice(format!("follow failed: {e}")));
+                }
+            })
+        };
+        let mut h = Harness {
             root: root.to_path_buf(),
-            live,
+            data: Dataset::default(),
             log: Vec::new(),
             errors: Vec::new(),
             rx,
-            _watcher: watcher,
+            stop,
+            thread: Some(thread),
+        };
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let mut linked = false;
+        while !linked {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match h.rx.recv_timeout(left).expect("the first load arrives") {
+                Event::Loaded(d) => h.data = *d,
+                Event::Linked(g) => {
+                    h.data.graph = *g;
+                    h.data.linking = false;
+                    linked = true;
+                }
+                other => h.apply(other),
+            }
         }
+        h
     }
 
     /// Applies batches until `done` holds or `limit` passes; returns whether it held.
@@ -135,24 +175,53 @@ impl Harness {
         let Ok(first) = self.rx.recv_timeout(wait) else {
             return;
         };
-        let mut pending = Pending::default();
-        pending.add(first);
-        pending.extend(self.rx.try_iter());
-        self.errors.append(&mut pending.errors);
-        let deltas = pending.apply(&mut self.live);
-        self.log.extend(deltas);
+        self.apply(first);
+        while let Ok(more) = self.rx.try_recv() {
+            self.apply(more);
+        }
     }
 
-    /// Whether the live snapshot equals a fresh load of the root.
+    /// What a consumer does with an event after the first load.
+    fn apply(&mut self, event: Event) {
+        match event {
+            Event::Changed(change) => {
+                match change.data {
+                    ChangeData::Full(d) => self.data = *d,
+                    ChangeData::Patch(p) => {
+                        self.data.apply_patch(p).expect("the patch fits the copy");
+                    }
+                }
+                self.log.extend(change.deltas);
+            }
+            Event::Notice(msg) => self.errors.push(msg),
+            other => panic!("unexpected event after the first load: {other:?}"),
+        }
+    }
+
+    /// Whether the followed state equals a fresh load of the root.
     pub fn matches_fresh(&self) -> bool {
-        state(self.live.inventory()) == fresh(&self.root)
+        state(&self.data.inventory) == fresh(&self.root)
+    }
+
+    /// Whether some file fails to load and shows stale objects.
+    pub fn has_stale(&self) -> bool {
+        !self.data.stale.is_empty()
     }
 
     pub fn has_name(&self, name: &str) -> bool {
-        self.live
-            .inventory()
+        self.data
+            .inventory
             .objects
             .iter()
             .any(|o| &*o.id.name == name)
+    }
+}
+
+impl Drop for Harness {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
     }
 }

@@ -12,11 +12,10 @@ use ratatui::Terminal;
 use serde_json::Value;
 
 use super::{HEIGHT, WIDTH};
-use crate::app::{Action, App, Change, ChangeData, Loaded, Patch};
-use crate::graph::PatchOutcome;
+use crate::app::{Action, App};
+use crate::dataset::{Change, ChangeData, Dataset, DeltaKind, LiveSet, PatchOutcome};
 use crate::model::load::{parse_text, FileLoad};
 use crate::model::Severity;
-use crate::watch::{DeltaKind, LiveSet};
 
 /// Times edits are applied (each a different value); medians are reported.
 const ROUNDS: usize = 5;
@@ -123,7 +122,7 @@ pub fn measure(mut live: LiveSet, mut app: App) -> DeltaReport {
     let Ok(mut terminal) = Terminal::new(TestBackend::new(WIDTH, HEIGHT));
     // The UI's data is the live set's snapshot (as the watcher hands it over after loading);
     // the bar's query typed before stays.
-    app.update(Action::Loaded(Box::new(Loaded::new(
+    app.update(Action::Loaded(Box::new(Dataset::new(
         live.inventory().clone(),
     ))));
     let mut steps: [Vec<Duration>; 7] = Default::default();
@@ -138,6 +137,7 @@ pub fn measure(mut live: LiveSet, mut app: App) -> DeltaReport {
         let parse = t.elapsed();
         report.file_objects = load.objects.len();
         let t = Instant::now();
+        let before = Change::signature(&live);
         let deltas = live.apply_load(&path, load);
         let apply = t.elapsed();
         report.deltas = deltas.len();
@@ -145,24 +145,12 @@ pub fn measure(mut live: LiveSet, mut app: App) -> DeltaReport {
             .iter()
             .filter(|d| d.kind == DeltaKind::Modified)
             .count();
+        // The change exactly as the data layer hands a watched batch over.
         let t = Instant::now();
-        let Some(splices) = live.take_patch() else {
+        let change = Change::of(&mut live, deltas, before, 0);
+        let Some(change) = change.filter(|c| matches!(c.data, ChangeData::Patch(_))) else {
             report.skipped = Some("the live set rebuilt instead of patching".into());
             return report;
-        };
-        let change = Change {
-            data: ChangeData::Patch(Patch::new(splices, live.inventory(), Default::default())),
-            changed: deltas
-                .iter()
-                .filter(|d| d.kind != DeltaKind::Deleted)
-                .map(|d| d.id.clone())
-                .collect(),
-            deleted: deltas
-                .iter()
-                .filter(|d| d.kind == DeltaKind::Deleted)
-                .count(),
-            at: 0,
-            quiet: false,
         };
         let handoff = t.elapsed();
         let t = Instant::now();

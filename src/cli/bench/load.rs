@@ -12,9 +12,8 @@ use ratatui::Terminal;
 
 use super::{HEIGHT, WIDTH};
 use crate::app::{Action, App, Keymap, Options};
-use crate::cli::first_load::{first_load, Pacing};
+use crate::dataset::{first_load, LiveSet, Pacing};
 use crate::model::load::{load_file_timed, FileLoad, LoadOptions};
-use crate::watch::LiveSet;
 
 /// The first load, timed step by step as the UI runs it ([`first_load`]): the loader's
 /// steps, and when the off-screen UI drew what it received.
@@ -136,8 +135,8 @@ pub fn measure(
                 let _ = first_ns.compare_exchange(0, at, Ordering::Relaxed, Ordering::Relaxed);
                 load
             };
-            let send = |a: Action| tx.send(a).is_ok();
-            first_load(paths, opts, Pacing::default(), &load, &send)
+            let send = |e: crate::dataset::Event| tx.send(Action::from(e)).is_ok();
+            first_load(paths, opts, Some(Pacing::default()), true, &load, &send)
         });
         let ui = ui_side(&mut app, &mut terminal, &rx, start, &mut report);
         let loaded = loader

@@ -5,15 +5,16 @@
 use std::collections::HashMap;
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use super::filter::Query;
 use super::output::{render, to_json, Format, RenderOptions};
 use super::request::Requests;
+use crate::dataset::delta::all_added;
+use crate::dataset::{Delta, DeltaKind, Event, Follow};
 use crate::model::{Object, ObjectId};
 use crate::print::yaml;
 use crate::value::Raw;
-use crate::watch::{Delta, DeltaKind};
 
 /// Prints watch output for one command line.
 pub struct WatchPrinter<'a> {
@@ -165,16 +166,41 @@ pub fn run(
     paths: &[std::path::PathBuf],
     load: &crate::model::load::LoadOptions,
     poll: bool,
-    mut printer: WatchPrinter<'_>,
+    printer: WatchPrinter<'_>,
 ) -> anyhow::Result<()> {
     let stop = Arc::new(AtomicBool::new(false));
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
         signal_hook::flag::register(sig, Arc::clone(&stop))?;
     }
-    crate::watch::follow(paths, load, poll, &stop, &mut |deltas, _inv| {
-        let text = printer.render_batch(deltas);
+    let config = Follow {
+        paths: paths.to_vec(),
+        opts: load.clone(),
+        poll,
+        pacing: None,
+        link: false,
+        watch: true,
+    };
+    let printer = Mutex::new(printer);
+    let print = |deltas: &[Delta]| {
+        let text = match printer.lock() {
+            Ok(mut p) => p.render_batch(deltas),
+            Err(_) => return false,
+        };
         let mut out = std::io::stdout().lock();
         let _ = out.write_all(text.as_bytes());
         let _ = out.flush();
-    })
+        true
+    };
+    let send = |event: Event| match event {
+        // The initial list, every object ADDED (as `kubectl get -w --output-watch-events`).
+        Event::Loaded(data) => print(&all_added(&data.inventory.objects)),
+        Event::Changed(change) => print(&change.deltas),
+        Event::Notice(msg) => {
+            eprintln!("warning: {msg}");
+            true
+        }
+        Event::Progress { .. } | Event::Partial(_) | Event::Linked(_) => true,
+    };
+    crate::dataset::follow(&config, &send, &stop)?;
+    Ok(())
 }

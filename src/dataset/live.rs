@@ -20,11 +20,11 @@ use std::time::SystemTime;
 use rayon::prelude::*;
 
 use super::delta::Delta;
-use super::filter::PathFilter;
 pub use super::snapshot::FilePatch;
 use super::snapshot::{FileData, Snapshot};
 use crate::model::load::{discover, load_file, FileLoad, LoadOptions};
 use crate::model::{Inventory, LoadError, Object, ObjectId, Severity};
+use crate::watch::filter::PathFilter;
 
 /// Batches touching more files than this rebuild the snapshot instead of patching it.
 pub const PATCH_LIMIT: usize = 64;

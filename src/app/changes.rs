@@ -6,41 +6,10 @@ use std::sync::Arc;
 use roaring::RoaringBitmap;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::patch::{Moves, Patch};
 use super::table::Row;
-use super::{App, Loaded, Mode, TreeState};
+use super::{App, Mode, TreeState};
+use crate::dataset::{Change, ChangeData, Moves};
 use crate::model::{Object, ObjectId};
-
-/// One applied batch of file changes, as the watcher thread hands it over.
-#[derive(Clone, Debug, Default)]
-pub struct Change {
-    /// The data after the batch.
-    pub data: ChangeData,
-    /// Identities added or modified by the batch.
-    pub changed: Vec<ObjectId>,
-    /// How many identities the batch deleted.
-    pub deleted: usize,
-    /// When the batch was applied (Unix seconds).
-    pub at: i64,
-    /// Nothing visible changed (no delta, same problem count): the data is brought up to
-    /// date without flashing rows or touching the header.
-    pub quiet: bool,
-}
-
-/// How a change brings the data up to date.
-#[derive(Clone, Debug)]
-pub enum ChangeData {
-    /// A whole new snapshot, indexed and linked (the watcher rebuilt it).
-    Full(Box<Loaded>),
-    /// Splices of the current snapshot: applied in place, index and graph patched.
-    Patch(Patch),
-}
-
-impl Default for ChangeData {
-    fn default() -> Self {
-        ChangeData::Full(Box::default())
-    }
-}
 
 /// What the header says about the last applied change.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -69,15 +38,13 @@ impl App {
             .as_ref()
             .map(|t| (at(t.object), t.selected_object().and_then(at), t.selectors));
 
+        let changed: Vec<ObjectId> = change.changed().cloned().collect();
+        let deleted = change.deleted();
         let moves = match change.data {
-            ChangeData::Full(loaded) => {
+            ChangeData::Full(dataset) => {
                 self.last_patch = None;
-                let old = std::mem::replace(&mut self.data, Arc::new(*loaded));
-                // Freeing the previous snapshot (every object's value tree) takes longer
-                // than all of this at 100k objects: do it off the UI thread.
-                if Arc::strong_count(&old) == 1 {
-                    std::thread::spawn(move || drop(old));
-                }
+                let old = std::mem::replace(&mut self.data, Arc::new(*dataset));
+                self.release(old);
                 None
             }
             ChangeData::Patch(patch) => {
@@ -108,12 +75,11 @@ impl App {
             &self.data.inventory.objects,
             moves.as_ref(),
             &wanted,
-            &change.changed,
+            &changed,
         );
         let find =
             |p: &Option<(u32, ObjectId)>| p.as_ref().and_then(|(_, id)| found.get(id).copied());
-        let flash: RoaringBitmap = change
-            .changed
+        let flash: RoaringBitmap = changed
             .iter()
             .filter_map(|id| found.get(id).copied())
             .collect();
@@ -171,8 +137,8 @@ impl App {
         self.flash_until = change.at.max(self.now) + FLASH_SECONDS;
         self.last_change = Some(LastChange {
             at: change.at,
-            changed: change.changed.len(),
-            deleted: change.deleted,
+            changed: changed.len(),
+            deleted,
         });
     }
 

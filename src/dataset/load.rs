@@ -1,12 +1,13 @@
-//! The first load as the UI runs it, shared by the UI's loader thread and `kubesift bench`
-//! (so the bench measures the path a user waits on, not a cousin of it).
+//! The first load, shared by every front end (so `kubesift bench` measures the path a user
+//! waits on, not a cousin of it).
 //!
 //! Files are read while the walk still lists them, one pool task per file; as results come
-//! back, what has loaded since the last batch is handed over as an [`Action::Partial`] when
-//! the [`Pacing`] says one is due, so the table appears and fills while the rest loads. Then the live set is built (kinds with CRDs, scopes,
-//! duplicates), the label index beside it, and the whole table is handed over
-//! ([`Action::Loaded`], unlinked); the graph follows ([`Action::Linked`]). Objects are
-//! shared handles: partial batches, the live set and the UI's copy hold the same objects.
+//! back, what has loaded since the last batch is handed over as an [`Event::Partial`] when
+//! the [`Pacing`] says one is due, so the table appears and fills while the rest loads.
+//! Then the live set is built (kinds with CRDs, scopes, duplicates), the label index beside
+//! it, and the whole table is handed over ([`Event::Loaded`], unlinked); the graph follows
+//! ([`Event::Linked`]). Objects are shared handles: partial batches, the live set and the
+//! consumer's copy hold the same objects.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -15,16 +16,15 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 
-use crate::app::{Action, Loaded};
+use super::{Dataset, Event, LiveSet};
 use crate::graph::Graph;
 use crate::index::LabelIndex;
 use crate::kinds::KindRegistry;
 use crate::model::load::{discover_streaming, FileLoad, LoadOptions};
 use crate::model::{resolve_scope, Inventory, Object};
-use crate::watch::LiveSet;
 
 /// When partial batches are handed over while loading.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pacing {
     /// The first one when a file is read this long after the start.
     pub first_after: Duration,
@@ -61,16 +61,18 @@ pub struct Timeline {
     pub partial_batches: usize,
 }
 
-/// Loads `paths` the way the UI does, handing each step to `send` (which answers `false`
-/// when nobody listens any more: the load stops). `load` reads and parses one file
-/// (`load_file`, or the bench's timed version). Returns the live set to follow the files
-/// with, unless the listener went away.
+/// Loads `paths`, handing each step to `send` (which answers `false` when nobody listens
+/// any more: the load stops). `pacing: None` sends no progress and no partial batches (a
+/// consumer that only wants the whole table); `link: false` skips the graph. `load` reads
+/// and parses one file (`load_file`, or the bench's timed version). Returns the live set to
+/// follow the files with, unless the listener went away.
 pub fn first_load(
     paths: &[PathBuf],
     opts: &LoadOptions,
-    pacing: Pacing,
+    pacing: Option<Pacing>,
+    link: bool,
     load: &(dyn Fn(&Path) -> FileLoad + Sync),
-    send: &(dyn Fn(Action) -> bool + Sync),
+    send: &(dyn Fn(Event) -> bool + Sync),
 ) -> Option<(LiveSet, Timeline)> {
     let started = Instant::now();
     let mut times = Timeline::default();
@@ -80,7 +82,7 @@ pub fn first_load(
     let found_total = AtomicUsize::new(0);
     let walked = std::thread::scope(|s| {
         // The walk hands files over as it finds them: reading starts at once, not after
-        // the whole tree was listed (28k files in 18k directories took 0.3–0.5 s to list).
+        // the whole tree was listed (listing a big tree takes a while: BENCHMARKS.md).
         let walker = s.spawn(move || {
             let found = |batch: Vec<PathBuf>| {
                 let _ = found_tx.send(batch);
@@ -114,7 +116,7 @@ pub fn first_load(
             });
         });
         let mut loads: Vec<FileLoad> = Vec::new();
-        let mut next_batch = started + pacing.first_after;
+        let mut next_batch = pacing.map(|p| started + p.first_after);
         let mut next_progress = started;
         // Loads already handed over.
         let mut sent = 0usize;
@@ -133,15 +135,18 @@ pub fn first_load(
             if times.first_file.is_zero() {
                 times.first_file = started.elapsed();
             }
-            if now >= next_progress {
-                // At most every 25 ms: a message per file (28k of them) kept waking the UI.
-                listening = send(Action::LoadProgress {
+            if pacing.is_some() && now >= next_progress {
+                // At most every 25 ms: a message per file kept waking the UI.
+                listening = send(Event::Progress {
                     files_done: loads.len(),
                     files_total: found_total.load(Ordering::Relaxed),
                 });
                 next_progress = now + Duration::from_millis(25);
             }
-            if now >= next_batch && pending_objects {
+            let Some((due, pacing)) = next_batch.zip(pacing) else {
+                continue;
+            };
+            if now >= due && pending_objects {
                 let more = partial_since(&loads[sent..], builtin);
                 sent = loads.len();
                 pending_objects = false;
@@ -151,9 +156,9 @@ pub fn first_load(
                     elapsed_ms = started.elapsed().as_millis() as u64,
                     "partial batch"
                 );
-                listening = listening && send(Action::Partial(Box::new(more)));
+                listening = listening && send(Event::Partial(Box::new(more)));
                 times.partial_batches += 1;
-                next_batch = Instant::now() + pacing.every;
+                next_batch = Some(Instant::now() + pacing.every);
             }
         }
         let (problems, walk_time) = walker.join().unwrap_or_default();
@@ -195,7 +200,7 @@ pub fn first_load(
     } else {
         LabelIndex::build(objects)
     };
-    let loaded = Loaded::unlinked_with(index, live.inventory().clone());
+    let loaded = Dataset::unlinked_with(index, live.inventory().clone());
     times.loaded = started.elapsed();
     tracing::info!(
         objects = live.inventory().objects.len(),
@@ -204,13 +209,16 @@ pub fn first_load(
         elapsed_ms = times.loaded.as_millis() as u64,
         "loaded"
     );
-    if !send(Action::Loaded(Box::new(loaded))) {
+    if !send(Event::Loaded(Box::new(loaded))) {
         return None;
+    }
+    if !link {
+        return Some((live, times));
     }
     let graph = Graph::build(live.inventory());
     times.linked = started.elapsed();
     tracing::info!(elapsed_ms = times.linked.as_millis() as u64, "linked");
-    if !send(Action::Linked(Box::new(graph))) {
+    if !send(Event::Linked(Box::new(graph))) {
         return None;
     }
     Some((live, times))
@@ -236,7 +244,6 @@ mod tests {
     use std::sync::Mutex;
 
     use super::*;
-    use crate::app::{App, Keymap, Options};
     use crate::index::LabelIndex;
     use crate::model::load::load_file;
     use crate::model::ObjectId;
@@ -268,25 +275,32 @@ mod tests {
     }
 
     /// The partial batches among `sent`, in order.
-    fn partials_of(sent: &[Action]) -> Vec<&Inventory> {
+    fn partials_of(sent: &[Event]) -> Vec<&Inventory> {
         sent.iter()
             .filter_map(|a| match a {
-                Action::Partial(p) => Some(&**p),
+                Event::Partial(p) => Some(&**p),
                 _ => None,
             })
             .collect()
     }
 
     /// Runs [`first_load`] on `paths` with `pacing`, keeping every action it sends.
-    fn load_collecting(paths: &[PathBuf], pacing: Pacing) -> (Vec<Action>, LiveSet, Timeline) {
+    fn load_collecting(paths: &[PathBuf], pacing: Pacing) -> (Vec<Event>, LiveSet, Timeline) {
         let opts = LoadOptions::default();
         let sent = Mutex::new(Vec::new());
-        let send = |a: Action| {
+        let send = |a: Event| {
             sent.lock().expect("lock").push(a);
             true
         };
-        let (live, times) = first_load(paths, &opts, pacing, &|f| load_file(f, &opts), &send)
-            .expect("nobody hung up");
+        let (live, times) = first_load(
+            paths,
+            &opts,
+            Some(pacing),
+            true,
+            &|f| load_file(f, &opts),
+            &send,
+        )
+        .expect("nobody hung up");
         (sent.into_inner().expect("lock"), live, times)
     }
 
@@ -307,7 +321,7 @@ mod tests {
         assert!(times.live <= times.loaded && times.loaded <= times.linked);
 
         // What a fresh load of the same folder gives: the reference.
-        let fresh = Loaded::new(LiveSet::load(&paths, &opts).inventory().clone());
+        let fresh = Dataset::new(LiveSet::load(&paths, &opts).inventory().clone());
         let ids = |inv: &Inventory| inv.objects.iter().map(|o| o.id.clone()).collect::<Vec<_>>();
 
         let partials = partials_of(&sent);
@@ -330,7 +344,7 @@ mod tests {
         assert!(shown.iter().all(|id| all.contains(id)), "{shown:?}");
 
         let n = sent.len();
-        let Action::Loaded(table) = &sent[n - 2] else {
+        let Event::Loaded(table) = &sent[n - 2] else {
             panic!("the table comes second to last: {:?}", sent[n - 2]);
         };
         assert!(table.linking && table.graph.is_empty());
@@ -346,7 +360,7 @@ mod tests {
             widget.map(|o| (o.namespaced, o.namespace())),
             Some((true, "default"))
         );
-        let Action::Linked(graph) = &sent[n - 1] else {
+        let Event::Linked(graph) = &sent[n - 1] else {
             panic!("the graph comes last: {:?}", sent[n - 1]);
         };
         assert_eq!(**graph, fresh.graph);
@@ -355,21 +369,6 @@ mod tests {
             "the dangling owner is a finding"
         );
         assert_eq!(ids(live.inventory()), ids(&fresh.inventory));
-
-        // The UI fed the same actions ends with the fresh load's data, findings included.
-        let mut app = App::new(Keymap::load(None).expect("keymap"), Options::default(), 0);
-        app.update(Action::Resize(120, 30));
-        for a in sent {
-            app.update(a);
-        }
-        assert!(app.loading.is_none() && !app.data.linking);
-        assert_eq!(ids(&app.data.inventory), ids(&fresh.inventory));
-        assert_eq!(app.data.index, fresh.index);
-        assert_eq!(app.data.graph, fresh.graph);
-        assert_eq!(
-            app.problem_rows.len(),
-            fresh.inventory.problems.len() + fresh.graph.findings().len()
-        );
     }
 
     /// Files without objects (kustomizations) read first do not use up the first batch:
@@ -413,7 +412,7 @@ mod tests {
         let paths = vec![dir.path().join("b"), dir.path().join("a")];
         let (sent, _, _) = load_collecting(&paths, Pacing::default());
         let table = sent.iter().find_map(|a| match a {
-            Action::Loaded(t) => Some(t),
+            Event::Loaded(t) => Some(t),
             _ => None,
         });
         let table = table.expect("the table was handed over");

@@ -1,16 +1,105 @@
-//! Bringing the data up to date in place after a watched batch that the watcher patched
-//! file by file: the inventory's objects are spliced, the label index and the graph patched
-//! (see `LabelIndex::splice` and `Graph::patch`), nothing is rebuilt from scratch.
+//! One applied batch of file changes ([`Change`]) and how a consumer's copy of the dataset
+//! follows it: rebuilt ([`ChangeData::Full`]) or patched in place ([`Patch`]: the
+//! inventory's objects spliced, the label index and the graph patched — see
+//! `LabelIndex::splice` and `Graph::patch` — nothing rebuilt from scratch).
 
 use std::ops::Range;
 use std::time::{Duration, Instant};
 
 use roaring::RoaringBitmap;
 
-use super::Loaded;
+use super::delta::{Delta, DeltaKind};
+use super::live::LiveSet;
+use super::{Dataset, FilePatch};
 use crate::graph::{PatchOutcome, Replaced};
-use crate::model::{Inventory, LoadError, Object};
-use crate::watch::FilePatch;
+use crate::model::{Inventory, LoadError, Object, ObjectId};
+
+/// One applied batch of file changes.
+#[derive(Clone, Debug, Default)]
+pub struct Change {
+    /// How a copy of the dataset before the batch becomes the dataset after it.
+    pub data: ChangeData,
+    /// Per-identity deltas of the batch, sorted by identity.
+    pub deltas: Vec<Delta>,
+    /// When the batch was applied (Unix seconds).
+    pub at: i64,
+    /// Nothing visible changed (no delta, same problem count): the data is brought up to
+    /// date without flashing rows or touching the header.
+    pub quiet: bool,
+}
+
+impl Change {
+    /// Identities the batch added or modified.
+    pub fn changed(&self) -> impl Iterator<Item = &ObjectId> {
+        self.deltas
+            .iter()
+            .filter(|d| d.kind != DeltaKind::Deleted)
+            .map(|d| &d.id)
+    }
+
+    /// How many identities the batch deleted.
+    pub fn deleted(&self) -> usize {
+        self.deltas
+            .iter()
+            .filter(|d| d.kind == DeltaKind::Deleted)
+            .count()
+    }
+
+    /// The change `live` made when it produced `deltas`: a patch of the previous snapshot
+    /// when the live set patched it, else a whole new dataset. `None` when nothing a
+    /// consumer could see changed (no delta, no splice, same problems and stale files).
+    /// `before` is [`Change::signature`] of `live` before the batch.
+    pub fn of(
+        live: &mut LiveSet,
+        deltas: Vec<Delta>,
+        before: (usize, usize),
+        at: i64,
+    ) -> Option<Change> {
+        let quiet = deltas.is_empty() && Change::signature(live) == before;
+        let stale: RoaringBitmap = (0..live.inventory().objects.len())
+            .filter(|&i| live.is_stale(i))
+            .filter_map(|i| u32::try_from(i).ok())
+            .collect();
+        // A consumer's copy follows every batch (even a quiet one: positions and lines may
+        // have moved), patched in place when the live set was, else replaced.
+        let data = match live.take_patch() {
+            Some(splices) if quiet && splices.is_empty() => return None,
+            Some(splices) => ChangeData::Patch(Patch::new(splices, live.inventory(), stale)),
+            None => {
+                let mut dataset = Dataset::new(live.inventory().clone());
+                dataset.stale = stale;
+                ChangeData::Full(Box::new(dataset))
+            }
+        };
+        Some(Change {
+            data,
+            deltas,
+            at,
+            quiet,
+        })
+    }
+
+    /// What tells a quiet batch from a visible one besides its deltas: the number of
+    /// problems and of files showing stale objects.
+    pub fn signature(live: &LiveSet) -> (usize, usize) {
+        (live.inventory().problems.len(), live.stale_files().len())
+    }
+}
+
+/// How a change brings the data up to date.
+#[derive(Clone, Debug)]
+pub enum ChangeData {
+    /// A whole new dataset, indexed and linked (the live set rebuilt its snapshot).
+    Full(Box<Dataset>),
+    /// Splices of the current snapshot: applied in place, index and graph patched.
+    Patch(Patch),
+}
+
+impl Default for ChangeData {
+    fn default() -> Self {
+        ChangeData::Full(Box::default())
+    }
+}
 
 /// A watched batch as splices of the previous snapshot's objects.
 #[derive(Clone, Debug, Default)]
@@ -89,7 +178,7 @@ impl Moves {
     }
 }
 
-impl Loaded {
+impl Dataset {
     /// Applies `patch` to this data, which must be the snapshot the splices were made
     /// against. Returns where the objects went and what each step cost; `None`
     /// (data unchanged) when the splices do not fit, e.g. out of order or out of range.

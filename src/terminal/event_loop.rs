@@ -1,30 +1,29 @@
 //! The one event task: terminal events, a tick, loader messages and signals, turned into
 //! [`Action`]s. All queued input is applied before drawing once.
 
-use std::io::{self, Write};
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::io;
+use std::path::PathBuf;
+use std::time::Duration;
 
 use crossterm::event::{
     Event, EventStream, KeyCode, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
 };
 use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
 use futures::StreamExt;
-use roaring::RoaringBitmap;
 use tokio::signal::unix::{signal, SignalKind};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 use tokio::sync::oneshot;
 
 use super::{files, term};
-use crate::app::{Action, App, Change, ChangeData, Effect, Key, Loaded, Mode, Patch};
-use crate::cli::first_load::{first_load, Pacing};
-use crate::model::load::{load_file, LoadOptions};
-use crate::watch::{DeltaKind, LiveSet, Pending, WatchEvent, Watcher};
+use crate::app::{Action, App, Effect, Key, Mode};
+use crate::dataset::{self, Follow};
+use crate::model::load::LoadOptions;
 
 /// Runs until quit; returns the process exit code (128 + signal number after a signal).
 pub async fn run(mut app: App, paths: Vec<PathBuf>, poll: bool) -> anyhow::Result<u8> {
     let (tx, mut rx) = unbounded_channel();
-    spawn_loader(paths, poll, tx);
+    let send = move |event: dataset::Event| tx.send(Action::from(event)).is_ok();
+    dataset::spawn(Follow::ui(paths, LoadOptions::default(), poll), send);
     let mut terminal = term::enter()?;
     let result = event_loop(&mut app, &mut terminal, &mut rx).await;
     term::restore();
@@ -190,6 +189,9 @@ fn perform(app: &mut App, effect: Effect) {
             let text = read_source(app, object, &path, start, end);
             app.update(Action::DetailSource { object, text });
         }
+        Effect::Release(old) => {
+            std::thread::spawn(move || drop(old));
+        }
         Effect::Edit { .. } => {}
     }
 }
@@ -233,102 +235,4 @@ fn edit(terminal: &mut term::Term, path: &std::path::Path, line: u32) -> anyhow:
         Ok(s) => format!("{editor} exited with {s}"),
         Err(e) => format!("cannot run {editor}: {e}"),
     })
-}
-
-/// Loads on a background thread ([`first_load`]: partial batches while loading, the whole
-/// table, then its graph), then follows the files: one [`Change`] per applied batch of
-/// file-system events.
-///
-/// Watching starts once the graph is on screen, then every root is rescanned once (files
-/// whose size or modification time moved since they were read are re-read), so a file
-/// saved while loading is not missed. Starting the watcher first made the first rows wait
-/// for it: a recursive watch of a tree of 18k directories took ≈ 370 ms to set up.
-fn spawn_loader(paths: Vec<PathBuf>, poll: bool, tx: UnboundedSender<Action>) {
-    std::thread::spawn(move || {
-        let opts = LoadOptions::default();
-        let load = |f: &Path| load_file(f, &opts);
-        let send = |a: Action| tx.send(a).is_ok();
-        let Some((mut live, _)) = first_load(&paths, &opts, Pacing::default(), &load, &send) else {
-            return;
-        };
-        let _ = io::stderr().flush();
-        let (watch_tx, watch_rx) = std::sync::mpsc::channel();
-        let _watcher = match Watcher::start(&paths, poll, watch_tx.clone()) {
-            Ok(w) => w,
-            Err(e) => {
-                let _ = tx.send(Action::Notice(format!("not watching the files: {e:#}")));
-                return;
-            }
-        };
-        // What changed between reading a file and watching it.
-        let _ = watch_tx.send(WatchEvent::Rescan);
-        drop(watch_tx);
-        follow_changes(&mut live, &watch_rx, &tx);
-    });
-}
-
-/// Applies watched batches to `live` and hands each result to the UI, until the UI or the
-/// watcher goes away.
-fn follow_changes(
-    live: &mut LiveSet,
-    events: &std::sync::mpsc::Receiver<WatchEvent>,
-    tx: &UnboundedSender<Action>,
-) {
-    let signature = |live: &LiveSet| (live.inventory().problems.len(), live.stale_files().len());
-    while let Ok(first) = events.recv() {
-        let mut pending = Pending::default();
-        pending.add(first);
-        pending.extend(events.try_iter());
-        for e in std::mem::take(&mut pending.errors) {
-            tracing::warn!("watch: {e}");
-            let _ = tx.send(Action::Notice(format!("watch: {e}")));
-        }
-        if !pending.has_work() {
-            continue;
-        }
-        let started = Instant::now();
-        let before = signature(live);
-        let deltas = pending.apply(live);
-        let quiet = deltas.is_empty() && signature(live) == before;
-        let stale: RoaringBitmap = (0..live.inventory().objects.len())
-            .filter(|&i| live.is_stale(i))
-            .filter_map(|i| u32::try_from(i).ok())
-            .collect();
-        // The UI's copy follows every batch (even a quiet one: positions and lines may have
-        // moved), patched in place when the live set was, else replaced.
-        let data = match live.take_patch() {
-            Some(splices) if quiet && splices.is_empty() => continue,
-            Some(splices) => ChangeData::Patch(Patch::new(splices, live.inventory(), stale)),
-            None => {
-                let mut loaded = Loaded::new(live.inventory().clone());
-                loaded.stale = stale;
-                ChangeData::Full(Box::new(loaded))
-            }
-        };
-        let changed = deltas
-            .iter()
-            .filter(|d| d.kind != DeltaKind::Deleted)
-            .map(|d| d.id.clone())
-            .collect();
-        let deleted = deltas
-            .iter()
-            .filter(|d| d.kind == DeltaKind::Deleted)
-            .count();
-        tracing::info!(
-            deltas = deltas.len(),
-            patched = matches!(data, ChangeData::Patch(_)),
-            elapsed_ms = started.elapsed().as_millis() as u64,
-            "applied a watched batch"
-        );
-        let change = Change {
-            data,
-            changed,
-            deleted,
-            at: chrono::Utc::now().timestamp(),
-            quiet,
-        };
-        if tx.send(Action::Changed(Box::new(change))).is_err() {
-            return;
-        }
-    }
 }

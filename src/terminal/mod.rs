@@ -1,0 +1,60 @@
+//! The terminal UI's runtime: terminal setup and restore, the event task feeding
+//! [`App::update`], effects (editor, clipboard, files), and the data layer's events
+//! (`crate::dataset`). The state lives in `crate::app`, the drawing in `crate::ui`.
+
+mod event_loop;
+pub mod files;
+mod term;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use crate::app::{App, Keymap, Options};
+
+/// What the UI is started with (parsed by `cli::tui`).
+#[derive(Debug, Clone)]
+pub struct UiOptions {
+    pub paths: Vec<PathBuf>,
+    /// Poll the file system instead of OS events.
+    pub poll: bool,
+    pub label_columns: Vec<String>,
+    pub show_labels: bool,
+}
+
+/// Runs the UI until the user quits or a signal arrives.
+pub fn run(args: UiOptions) -> ExitCode {
+    let _log_guard = files::init_logging();
+    let keymap = match Keymap::load(files::user_keymap().as_deref()) {
+        Ok(k) => k,
+        Err(e) => {
+            eprintln!("kubesift: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let options = Options {
+        label_columns: args.label_columns,
+        show_labels: args.show_labels,
+        no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
+        history: files::load_history(),
+    };
+    let app = App::new(keymap, options, chrono::Utc::now().timestamp());
+    let paths = args.paths;
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("kubesift: cannot start the event loop: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    match runtime.block_on(event_loop::run(app, paths, args.poll)) {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            tracing::error!("ui failed: {e:#}");
+            eprintln!("kubesift: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
