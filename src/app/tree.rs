@@ -1,6 +1,6 @@
 //! Owner tree view state: the tree around one object, selection and scroll.
 
-use crate::graph::tree::{Direction, Tree, TreeOptions};
+use crate::graph::hierarchy::{Direction, Tree, TreeOptions};
 use crate::graph::Graph;
 
 /// The owner → dependents tree shown for one object.

@@ -7,6 +7,7 @@
 pub mod apps;
 mod cycles;
 pub mod findings;
+pub mod hierarchy;
 mod keys;
 pub mod lifecycle;
 pub mod owners;
@@ -14,7 +15,6 @@ mod patch;
 pub mod selectors;
 #[cfg(test)]
 mod testutil;
-pub mod tree;
 #[cfg(test)]
 pub(crate) use testutil::test_inventory;
 

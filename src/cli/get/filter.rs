@@ -11,20 +11,20 @@ use crate::selector::{parse_fields, parse_labels, FieldSelector, Selector};
 
 /// The filters of one command line.
 #[derive(Debug, Default)]
-pub struct Query {
+pub struct Filters {
     pub labels: Option<Selector>,
     pub fields: Option<FieldSelector>,
     pub namespace: Option<String>,
 }
 
-impl Query {
+impl Filters {
     /// Parses both selectors; the error is apimachinery's message.
     pub fn new(
         labels: Option<&str>,
         fields: Option<&str>,
         ns: Option<&str>,
     ) -> Result<Self, String> {
-        Ok(Query {
+        Ok(Filters {
             labels: labels
                 .map(parse_labels)
                 .transpose()
@@ -83,7 +83,7 @@ pub struct Selection {
 pub fn select(
     inv: &Inventory,
     reqs: &Requests,
-    query: &Query,
+    query: &Filters,
     sort_by: Option<&str>,
 ) -> Result<Selection, String> {
     let mut sel = Selection::default();
@@ -124,7 +124,7 @@ pub fn select(
 
 /// No TYPE: every object, kinds in order of first appearance, objects in file order
 /// (what `kubectl get -f PATH` prints), each kind's table together.
-fn all_kinds(inv: &Inventory, query: &Query) -> Result<Vec<usize>, String> {
+fn all_kinds(inv: &Inventory, query: &Filters) -> Result<Vec<usize>, String> {
     let mut kinds: Vec<(&str, &str)> = Vec::new();
     for o in &inv.objects {
         let k = (&*o.id.group, &*o.id.kind);

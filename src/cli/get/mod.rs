@@ -15,7 +15,7 @@ use super::{paths_or_cwd, LoadArgs};
 use crate::model::load::load_paths;
 use crate::model::Inventory;
 
-pub use filter::{select, Query};
+pub use filter::{select, Filters};
 pub use output::{render, Format, RenderOptions};
 pub use request::{parse_requests, Request, Requests};
 
@@ -113,7 +113,7 @@ fn run_watch(args: &GetArgs, paths: &[PathBuf]) -> ExitCode {
     let inv = load_paths(paths, &args.load.options());
     report_problems(&inv);
     let prepared = parse_requests(&args.resources, &inv.kinds).and_then(|reqs| {
-        let query = Query::new(
+        let query = Filters::new(
             args.selector.as_deref(),
             args.field_selector.as_deref(),
             args.namespace.as_deref(),
@@ -172,7 +172,7 @@ pub struct GetOutput {
 /// Resolves, filters and renders; `Err` is a usage or selector error.
 pub fn execute(args: &GetArgs, inv: &Inventory) -> Result<GetOutput, String> {
     let requests = parse_requests(&args.resources, &inv.kinds)?;
-    let query = Query::new(
+    let query = Filters::new(
         args.selector.as_deref(),
         args.field_selector.as_deref(),
         args.namespace.as_deref(),

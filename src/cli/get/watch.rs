@@ -7,7 +7,7 @@ use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
-use super::filter::Query;
+use super::filter::Filters;
 use super::output::{render, to_json, Format, RenderOptions};
 use super::request::Requests;
 use crate::dataset::delta::all_added;
@@ -19,7 +19,7 @@ use crate::value::Raw;
 /// Prints watch output for one command line.
 pub struct WatchPrinter<'a> {
     pub requests: &'a Requests,
-    pub query: &'a Query,
+    pub query: &'a Filters,
     pub opts: RenderOptions,
     pub events: bool,
     /// What the watcher has shown and not deleted, as last shown.
@@ -30,7 +30,7 @@ pub struct WatchPrinter<'a> {
 impl<'a> WatchPrinter<'a> {
     pub fn new(
         requests: &'a Requests,
-        query: &'a Query,
+        query: &'a Filters,
         opts: RenderOptions,
         events: bool,
     ) -> Self {
