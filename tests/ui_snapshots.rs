@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use kubesift::app::{Action, App, Keymap, Options};
+use kubesift::app::{Action, App, Input, Key, Keymap, Options};
 use kubesift::dataset::Dataset;
 use kubesift::model::load::{load_paths, LoadOptions};
 use ratatui::backend::TestBackend;
@@ -105,6 +105,17 @@ fn problems_view() {
 fn help_overlay() {
     let mut app = app();
     app.update(Action::Help);
+    insta::assert_snapshot!(render(&app));
+}
+
+#[test]
+fn help_overlay_scrolled_to_the_bottom() {
+    let mut app = app();
+    app.update(Action::Help);
+    let bottom = app
+        .intent(Input::Key(Key::parse("G").unwrap()))
+        .expect("G is bound in help");
+    app.update(bottom);
     insta::assert_snapshot!(render(&app));
 }
 

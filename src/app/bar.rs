@@ -1,5 +1,7 @@
-//! Selector-bar state: the text, its parse error, history and Tab completion.
+//! Selector-bar state (the text, its parse error, history and Tab completion) and the
+//! bar's key handling.
 
+use super::{Action, App, Effect, Mode};
 use crate::index::LabelIndex;
 use crate::query::QueryError;
 
@@ -160,4 +162,56 @@ fn common_prefix(items: &[(String, u64)]) -> String {
             .min(len);
     }
     first[..len].to_string()
+}
+
+impl App {
+    pub(super) fn bar_action(&mut self, action: Action) {
+        match action {
+            Action::Insert(c) => {
+                let mut text = std::mem::take(&mut self.bar.text);
+                text.push(c);
+                self.set_bar(text);
+            }
+            Action::Backspace => {
+                let mut text = std::mem::take(&mut self.bar.text);
+                text.pop();
+                self.set_bar(text);
+            }
+            Action::ClearBar => {
+                self.set_bar(String::new());
+                self.mode = Mode::Table;
+            }
+            Action::LeaveBar => {
+                if self.bar.remember() {
+                    self.push(Effect::SaveHistory(self.bar.history.clone()));
+                }
+                self.bar.completion = None;
+                self.mode = Mode::Table;
+            }
+            Action::Complete => {
+                let data = std::sync::Arc::clone(&self.data);
+                self.bar.complete(&data.index);
+                self.refilter();
+            }
+            Action::HistoryPrev | Action::HistoryNext => {
+                if self.bar.history_step(matches!(action, Action::HistoryPrev)) {
+                    self.bar.completion = None;
+                    self.refilter();
+                }
+            }
+            Action::ScrollUp | Action::ScrollDown | Action::Click { .. } => {
+                self.mode = Mode::Table;
+                self.table_action(action);
+            }
+            _ => self.dirty = false,
+        }
+    }
+
+    /// Replaces the bar text, re-parses and re-filters.
+    pub(super) fn set_bar(&mut self, text: String) {
+        self.bar.text = text;
+        self.bar.completion = None;
+        self.bar.history_pos = None;
+        self.refilter();
+    }
 }

@@ -1,45 +1,66 @@
 //! Key bindings: one table per mode, read from `assets/keymap.toml` plus an optional user
-//! file, mapping keys to [`Action`]s.
+//! file, mapping keys to [`Action`]s; and [`Keymap::intent`], which turns any terminal
+//! input into the action it means in a mode. Nothing here knows the terminal library:
+//! `super::input` converts its events.
 
 use std::collections::{BTreeMap, HashMap};
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-
-use super::{Action, Mode};
+use super::{Action, App, Mode};
 
 /// The bundled default bindings.
 pub const DEFAULT_KEYMAP: &str = include_str!("../../assets/keymap.toml");
 
-/// A key with its modifiers (Shift is folded into the character).
+/// A key, without its modifiers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KeyCode {
+    Char(char),
+    Esc,
+    Enter,
+    Tab,
+    BackTab,
+    Backspace,
+    Delete,
+    Insert,
+    Up,
+    Down,
+    Left,
+    Right,
+    PageUp,
+    PageDown,
+    Home,
+    End,
+    F(u8),
+    /// A key no binding can name (media keys, lone modifiers…).
+    Other,
+}
+
+/// Modifiers that make a different key (Shift is folded into characters).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Mods {
+    pub ctrl: bool,
+    pub alt: bool,
+    /// Only with non-character keys.
+    pub shift: bool,
+}
+
+/// A key with its modifiers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Key {
     pub code: KeyCode,
-    pub mods: KeyModifiers,
+    pub mods: Mods,
 }
 
 impl Key {
-    /// Normalizes a terminal key event: Shift is implied by an upper-case character.
-    pub fn from_event(ev: &KeyEvent) -> Key {
-        let mut mods = ev.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT);
-        if !matches!(ev.code, KeyCode::Char(_)) {
-            mods |= ev.modifiers & KeyModifiers::SHIFT;
-        }
-        Key {
-            code: ev.code,
-            mods,
-        }
-    }
-
     /// Parses `q`, `G`, `ctrl-c`, `pagedown`, `alt-enter`…
     pub fn parse(text: &str) -> Result<Key, String> {
-        let mut mods = KeyModifiers::NONE;
+        let mut mods = Mods::default();
         let mut rest = text;
         loop {
             if let Some(r) = rest.strip_prefix("ctrl-").filter(|r| !r.is_empty()) {
-                mods |= KeyModifiers::CONTROL;
+                mods.ctrl = true;
                 rest = r;
             } else if let Some(r) = rest.strip_prefix("alt-").filter(|r| !r.is_empty()) {
-                mods |= KeyModifiers::ALT;
+                mods.alt = true;
                 rest = r;
             } else {
                 break;
@@ -53,21 +74,44 @@ impl Key {
         Ok(Key { code, mods })
     }
 
-    /// The key as written in the keymap (for the help overlay).
+    /// The key as the help overlay shows it.
     pub fn label(&self) -> String {
         let mut s = String::new();
-        if self.mods.contains(KeyModifiers::CONTROL) {
+        if self.mods.ctrl {
             s.push_str("ctrl-");
         }
-        if self.mods.contains(KeyModifiers::ALT) {
+        if self.mods.alt {
             s.push_str("alt-");
         }
         match self.code {
             KeyCode::Char(' ') => s.push_str("space"),
             KeyCode::Char(c) => s.push(c),
-            code => s.push_str(&format!("{code}").to_ascii_lowercase()),
+            KeyCode::F(n) => s.push_str(&format!("f{n}")),
+            code => s.push_str(spoken(code)),
         }
         s
+    }
+}
+
+/// Names of the keys that are not characters, as the help overlay writes them.
+fn spoken(code: KeyCode) -> &'static str {
+    match code {
+        KeyCode::Esc => "esc",
+        KeyCode::Enter => "enter",
+        KeyCode::Tab => "tab",
+        KeyCode::BackTab => "back tab",
+        KeyCode::Backspace => "backspace",
+        KeyCode::Delete => "del",
+        KeyCode::Insert => "insert",
+        KeyCode::Up => "up",
+        KeyCode::Down => "down",
+        KeyCode::Left => "left",
+        KeyCode::Right => "right",
+        KeyCode::PageUp => "page up",
+        KeyCode::PageDown => "page down",
+        KeyCode::Home => "home",
+        KeyCode::End => "end",
+        KeyCode::Char(_) | KeyCode::F(_) | KeyCode::Other => "",
     }
 }
 
@@ -90,6 +134,21 @@ fn named(name: &str) -> Option<KeyCode> {
         "space" => KeyCode::Char(' '),
         _ => return None,
     })
+}
+
+/// Terminal input as the app sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// A key pressed (or repeated).
+    Key(Key),
+    ScrollUp,
+    ScrollDown,
+    /// The left button pressed at a cell.
+    Click {
+        column: u16,
+        row: u16,
+    },
+    Resize(u16, u16),
 }
 
 /// Bindings per mode.
@@ -132,6 +191,23 @@ impl Keymap {
             .map(|(_, a)| a.clone())
     }
 
+    /// What `input` means in `mode`: a bound key's action; in the bar, any other character
+    /// typed without Ctrl or Alt; the mouse wheel, a left click and a resize as such.
+    pub fn intent(&self, mode: Mode, input: Input) -> Option<Action> {
+        match input {
+            Input::Key(key) => self.lookup(mode, key).or(match key.code {
+                KeyCode::Char(c) if mode == Mode::Bar && !key.mods.ctrl && !key.mods.alt => {
+                    Some(Action::Insert(c))
+                }
+                _ => None,
+            }),
+            Input::ScrollUp => Some(Action::ScrollUp),
+            Input::ScrollDown => Some(Action::ScrollDown),
+            Input::Click { column, row } => Some(Action::Click { column, row }),
+            Input::Resize(w, h) => Some(Action::Resize(w, h)),
+        }
+    }
+
     /// Bindings of one mode, grouped by action (for the help overlay).
     pub fn bindings(&self, mode: &str) -> Vec<(String, &'static str)> {
         let mut out: Vec<(String, &'static str)> = Vec::new();
@@ -146,5 +222,12 @@ impl Keymap {
             }
         }
         out
+    }
+}
+
+impl App {
+    /// The action `input` means in the current mode (see [`Keymap::intent`]).
+    pub fn intent(&self, input: Input) -> Option<Action> {
+        self.keymap.intent(self.mode, input)
     }
 }

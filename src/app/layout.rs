@@ -1,4 +1,4 @@
-//! Screen layout, shared by `update` (mouse clicks, page size) and drawing.
+//! Screen layout, shared by `update` (mouse clicks, page size, scroll limits) and drawing.
 
 use ratatui::layout::Rect;
 
@@ -35,5 +35,19 @@ impl Screen {
     /// First screen row of the table body.
     pub fn body_top(&self) -> u16 {
         self.table.y + 1
+    }
+
+    /// Header and table together: where the detail, problems and tree views and the
+    /// overlays (help, pickers) go.
+    pub fn main(&self) -> Rect {
+        Rect {
+            height: self.header.height + self.table.height,
+            ..self.header
+        }
+    }
+
+    /// Rows of text inside a bordered view filling [`Screen::main`].
+    pub fn view_height(&self) -> usize {
+        self.main().height.saturating_sub(2) as usize
     }
 }

@@ -6,11 +6,16 @@ mod action;
 mod bar;
 mod changes;
 pub mod columns;
+mod detail;
+mod help;
+mod input;
 mod keymap;
 mod layout;
-mod nav;
 mod picker;
+mod problems;
+mod scroll;
 mod table;
+mod text;
 mod tree;
 
 use std::path::Path;
@@ -22,10 +27,14 @@ pub use action::Action;
 pub use bar::{BarState, Completion};
 pub use changes::{LastChange, FLASH_SECONDS};
 pub use columns::Column;
-pub use keymap::{Key, Keymap, DEFAULT_KEYMAP};
+pub use detail::DetailState;
+pub use help::HelpState;
+pub use keymap::{Input, Key, KeyCode, Keymap, Mods, DEFAULT_KEYMAP};
 pub use layout::Screen;
 pub use picker::{Picker, PickerKind, ALL};
+pub use problems::ListState;
 pub use table::{Row, Sort, TableState};
+pub use text::{TextLine, Tone};
 pub use tree::TreeState;
 
 use crate::dataset::{Dataset, Graph, PatchReport};
@@ -112,22 +121,6 @@ pub struct Progress {
     pub files_total: usize,
 }
 
-/// The detail view of one object.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct DetailState {
-    pub object: u32,
-    /// The object's text as written in its file (`None` until read).
-    pub source: Option<String>,
-    pub scroll: usize,
-}
-
-/// A list position (problems view).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ListState {
-    pub selected: usize,
-    pub offset: usize,
-}
-
 /// Options from the command line.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
@@ -171,7 +164,8 @@ pub struct App {
     /// Load problems then graph findings, by file and line.
     pub problem_rows: Vec<Problem>,
     pub problems: ListState,
-    pub help_scroll: usize,
+    /// The help overlay, while open.
+    pub help: Option<HelpState>,
     pub keymap: Keymap,
     pub options: Options,
     /// Unix seconds.
@@ -210,7 +204,7 @@ impl App {
             tree: None,
             problem_rows: Vec::new(),
             problems: ListState::default(),
-            help_scroll: 0,
+            help: None,
             keymap,
             options,
             now,
@@ -259,17 +253,16 @@ impl App {
                 self.loaded(*loaded);
             }
             Action::Linked(graph) => self.linked(*graph),
-            Action::Changed(change) => self.apply_change(*change),
+            Action::Changed(change) => {
+                self.apply_change(*change);
+                self.clamp_views();
+            }
             Action::Partial(more) => {
                 if self.loading.is_some() {
                     self.append_partial(*more);
                 }
             }
-            Action::DetailSource { object, text } => {
-                if let Some(d) = self.detail.as_mut().filter(|d| d.object == object) {
-                    d.source = Some(text);
-                }
-            }
+            Action::DetailSource { object, text } => self.detail_source(object, text),
             Action::Notice(msg) => self.status = Some(msg),
             Action::Quit => self.should_quit = true,
             other => self.user_action(other),
@@ -286,6 +279,26 @@ impl App {
         self.screen = Screen::new(ratatui::layout::Rect::new(0, 0, w, h));
         self.table.height = self.screen.body_height();
         self.table.clamp();
+        self.clamp_views();
+    }
+
+    /// Keeps every view's scroll valid for the screen and the content (after a resize or
+    /// a change of the data).
+    fn clamp_views(&mut self) {
+        let height = self.screen.view_height();
+        if let Some(d) = self.detail.as_mut() {
+            d.clamp(height);
+        }
+        if let Some(h) = self.help.as_mut() {
+            h.clamp(height);
+        }
+        if let Some(p) = self.picker.as_mut() {
+            p.clamp(height);
+        }
+        if let Some(t) = self.tree.as_mut() {
+            t.move_by(0, height);
+        }
+        self.problems.clamp(self.problem_rows.len(), height);
     }
 
     fn loaded(&mut self, loaded: Dataset) {
@@ -314,6 +327,7 @@ impl App {
         data.linking = false;
         self.problem_rows = problem_rows(&self.data);
         self.relink_views();
+        self.clamp_views();
     }
 
     /// Appends what loading read since the previous partial load: objects spliced in at the
@@ -343,6 +357,8 @@ impl App {
         self.problem_rows = problem_rows(&self.data);
         self.table.resort(&self.data.inventory.objects, self.now);
         self.refilter();
+        self.refresh_detail();
+        self.clamp_views();
     }
 
     /// NAMESPACE, KIND, NAME, the `-L` keys (else the two most common label keys), LABELS
@@ -426,6 +442,54 @@ impl App {
             Mode::Detail => self.detail.as_ref().map(|d| d.object),
             Mode::Tree => self.tree.as_ref().and_then(TreeState::selected_object),
             _ => self.table.selected_object(),
+        }
+    }
+
+    /// Hands a user intent to the view that has the keyboard.
+    fn user_action(&mut self, action: Action) {
+        if self.loading.is_some() {
+            // Before the first batch there is nothing to act on; while later batches
+            // arrive everything works but the owner tree, which needs the final graph.
+            if self.data.inventory.objects.is_empty()
+                && !matches!(action, Action::Help | Action::Back)
+            {
+                return;
+            }
+        }
+        match self.mode {
+            Mode::Bar => self.bar_action(action),
+            Mode::Picker => self.picker_action(action),
+            Mode::Detail => self.detail_action(action),
+            Mode::Problems => self.problems_action(action),
+            Mode::Help => self.help_action(action),
+            Mode::Tree => self.tree_action(action),
+            Mode::Table => self.table_action(action),
+        }
+    }
+
+    /// Copies `path:line` of the object in view.
+    fn copy_path(&mut self) {
+        if let Some(obj) = self
+            .current_object()
+            .and_then(|i| self.data.inventory.objects.get(i as usize))
+        {
+            let text = obj.source.to_string();
+            self.status = Some(format!("copied {text}"));
+            self.push(Effect::Copy(text));
+        }
+    }
+
+    /// Opens the object in view in `$EDITOR`.
+    fn edit_selected(&mut self) {
+        if let Some(obj) = self
+            .current_object()
+            .and_then(|i| self.data.inventory.objects.get(i as usize))
+        {
+            let effect = Effect::Edit {
+                path: obj.source.path.clone(),
+                line: obj.source.line,
+            };
+            self.push(effect);
         }
     }
 

@@ -1,10 +1,14 @@
-//! Table state: sort order, the filtered (and grouped) rows, selection and scroll.
+//! Table state (sort order, the filtered and grouped rows, selection and scroll) and the
+//! table's key handling.
 
 use std::collections::{BTreeMap, HashSet};
 
 use roaring::RoaringBitmap;
 
 use super::columns::Column;
+use super::picker::PickerKind;
+use super::scroll::follow;
+use super::{Action, App, Mode};
 use crate::model::Object;
 use crate::query::{group_key, GroupBy};
 
@@ -114,13 +118,7 @@ impl TableState {
     /// Keeps the selection in range and visible.
     pub fn clamp(&mut self) {
         self.selected = self.selected.min(self.rows.len().saturating_sub(1));
-        let h = self.height.max(1);
-        if self.selected < self.offset {
-            self.offset = self.selected;
-        } else if self.selected >= self.offset + h {
-            self.offset = self.selected + 1 - h;
-        }
-        self.offset = self.offset.min(self.rows.len().saturating_sub(h));
+        self.offset = follow(self.selected, self.offset, self.rows.len(), self.height);
     }
 
     /// The rows on screen: `(row number, row)` for the visible window only.
@@ -130,6 +128,132 @@ impl TableState {
             .enumerate()
             .skip(self.offset)
             .take(self.height.max(1))
+    }
+}
+
+impl App {
+    fn page(&self) -> isize {
+        self.table.height.max(1) as isize
+    }
+
+    pub(super) fn table_action(&mut self, action: Action) {
+        match action {
+            Action::Up | Action::ScrollUp => self.table.move_by(-1),
+            Action::Down | Action::ScrollDown => self.table.move_by(1),
+            Action::PageUp => self.table.move_by(-self.page()),
+            Action::PageDown => self.table.move_by(self.page()),
+            Action::Top => self.table.move_by(isize::MIN / 2),
+            Action::Bottom => self.table.move_by(isize::MAX / 2),
+            Action::Click { row, .. } => self.click(row),
+            Action::FocusBar => {
+                self.mode = Mode::Bar;
+                self.status = None;
+            }
+            Action::ClearBar => self.set_bar(String::new()),
+            Action::SortNext => self.sort_next(),
+            Action::SortReverse => self.sort_reverse(),
+            Action::PickNamespace => self.open_picker(PickerKind::Namespace),
+            Action::PickKind => self.open_picker(PickerKind::Kind),
+            Action::PickColumns => self.open_picker(PickerKind::Columns),
+            Action::ToggleLabels => self.toggle_labels(),
+            Action::Open => self.open_row(),
+            Action::OpenDetail => self.open_detail(),
+            Action::OpenTree => self.open_tree(),
+            Action::ToggleAllGroups => self.toggle_all_groups(),
+            Action::Problems => self.mode = Mode::Problems,
+            Action::Help => self.open_help(),
+            Action::CopyPath => self.copy_path(),
+            Action::Edit => self.edit_selected(),
+            _ => self.dirty = false,
+        }
+    }
+
+    fn click(&mut self, row: u16) {
+        let top = self.screen.body_top();
+        if row >= top && row < top + self.table.height as u16 {
+            self.table.selected = self.table.offset + (row - top) as usize;
+            self.table.clamp();
+        }
+    }
+
+    fn sort_next(&mut self) {
+        let n = self.table.columns.len();
+        let column = match &self.table.sort {
+            None => 0,
+            Some(s) if s.column + 1 >= n => {
+                self.table.sort = None;
+                return self.resort();
+            }
+            Some(s) => s.column + 1,
+        };
+        self.table.sort = Some(Sort {
+            column,
+            descending: false,
+        });
+        self.resort();
+    }
+
+    fn sort_reverse(&mut self) {
+        let sort = self.table.sort.get_or_insert(Sort {
+            column: 0,
+            descending: false,
+        });
+        sort.descending = !sort.descending;
+        self.resort();
+    }
+
+    pub(super) fn resort(&mut self) {
+        let data = std::sync::Arc::clone(&self.data);
+        self.table.resort(&data.inventory.objects, self.now);
+        self.table
+            .rebuild(&data.inventory.objects, self.query.group.as_ref());
+    }
+
+    fn toggle_labels(&mut self) {
+        let cols = &mut self.table.columns;
+        match cols.iter().position(|c| *c == Column::Labels) {
+            Some(i) => {
+                cols.remove(i);
+            }
+            None => {
+                let at = cols.len().saturating_sub(3);
+                cols.insert(at, Column::Labels);
+            }
+        }
+        self.table.sort = None;
+        self.resort();
+    }
+
+    fn open_row(&mut self) {
+        match self.table.rows.get(self.table.selected) {
+            Some(Row::Group { key, .. }) => {
+                let key = key.clone();
+                if !self.table.collapsed.remove(&key) {
+                    self.table.collapsed.insert(key);
+                }
+                self.resort();
+            }
+            Some(Row::Object(_)) => self.open_tree(),
+            None => self.dirty = false,
+        }
+    }
+
+    fn toggle_all_groups(&mut self) {
+        let keys: Vec<String> = self
+            .table
+            .rows
+            .iter()
+            .filter_map(|r| match r {
+                Row::Group { key, .. } => Some(key.clone()),
+                Row::Object(_) => None,
+            })
+            .collect();
+        if self.table.collapsed.is_empty() {
+            self.table.collapsed.extend(keys);
+        } else {
+            self.table.collapsed.clear();
+        }
+        self.resort();
     }
 }
 

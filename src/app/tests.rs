@@ -259,6 +259,120 @@ fn keymap_maps_keys_per_mode() {
 }
 
 #[test]
+fn intent_maps_keys_characters_and_the_mouse_per_mode() {
+    let km = Keymap::load(None).unwrap();
+    let key = |k: &str| Input::Key(Key::parse(k).unwrap());
+    assert!(matches!(
+        km.intent(Mode::Table, key("j")),
+        Some(Action::Down)
+    ));
+    assert!(km.intent(Mode::Table, key("x")).is_none(), "unbound");
+    assert!(matches!(
+        km.intent(Mode::Bar, key("j")),
+        Some(Action::Insert('j'))
+    ));
+    assert!(matches!(
+        km.intent(Mode::Bar, key("tab")),
+        Some(Action::Complete)
+    ));
+    assert!(
+        km.intent(Mode::Bar, key("ctrl-x")).is_none(),
+        "no Ctrl text"
+    );
+    assert!(km.intent(Mode::Bar, key("alt-x")).is_none(), "no Alt text");
+    assert!(matches!(
+        km.intent(Mode::Bar, key("ctrl-c")),
+        Some(Action::Quit)
+    ));
+    assert!(matches!(
+        km.intent(Mode::Help, Input::ScrollDown),
+        Some(Action::ScrollDown)
+    ));
+    assert!(matches!(
+        km.intent(Mode::Detail, Input::Click { column: 3, row: 4 }),
+        Some(Action::Click { column: 3, row: 4 })
+    ));
+    assert!(matches!(
+        km.intent(Mode::Tree, Input::Resize(80, 24)),
+        Some(Action::Resize(80, 24))
+    ));
+}
+
+#[test]
+fn terminal_events_become_inputs() {
+    use crossterm::event::{
+        Event, KeyCode as Ct, KeyEvent, KeyEventKind, KeyEventState, KeyModifiers, MouseButton,
+        MouseEvent, MouseEventKind,
+    };
+    let press = |code, mods| Event::Key(KeyEvent::new(code, mods));
+    assert_eq!(
+        Input::from_terminal(&press(Ct::PageDown, KeyModifiers::NONE)),
+        Some(Input::Key(Key::parse("pagedown").unwrap()))
+    );
+    assert_eq!(
+        Input::from_terminal(&press(Ct::Char('G'), KeyModifiers::SHIFT)),
+        Some(Input::Key(Key::parse("G").unwrap())),
+        "Shift is in the character"
+    );
+    let release = Event::Key(KeyEvent {
+        code: Ct::Char('j'),
+        modifiers: KeyModifiers::NONE,
+        kind: KeyEventKind::Release,
+        state: KeyEventState::NONE,
+    });
+    assert_eq!(Input::from_terminal(&release), None);
+    let mouse = |kind| {
+        Event::Mouse(MouseEvent {
+            kind,
+            column: 2,
+            row: 5,
+            modifiers: KeyModifiers::NONE,
+        })
+    };
+    assert_eq!(
+        Input::from_terminal(&mouse(MouseEventKind::Down(MouseButton::Left))),
+        Some(Input::Click { column: 2, row: 5 })
+    );
+    assert_eq!(
+        Input::from_terminal(&mouse(MouseEventKind::ScrollUp)),
+        Some(Input::ScrollUp)
+    );
+    assert_eq!(Input::from_terminal(&mouse(MouseEventKind::Moved)), None);
+    assert_eq!(
+        Input::from_terminal(&Event::Resize(80, 24)),
+        Some(Input::Resize(80, 24))
+    );
+}
+
+#[test]
+fn a_picker_scrolls_only_to_keep_its_selection_visible() {
+    let mut app = app();
+    app.update(Action::Resize(120, 6));
+    assert_eq!(app.screen.view_height(), 1);
+    app.update(Action::PickNamespace);
+    for _ in 0..5 {
+        app.update(Action::Down);
+    }
+    let p = app.picker.as_ref().unwrap();
+    assert_eq!((p.selected, p.offset), (2, 2), "stops at the last item");
+    app.update(Action::Resize(120, 7));
+    app.update(Action::Up);
+    let p = app.picker.as_ref().unwrap();
+    assert_eq!(
+        (p.selected, p.offset),
+        (1, 1),
+        "two rows: the window moved once"
+    );
+    app.update(Action::Down);
+    let p = app.picker.as_ref().unwrap();
+    assert_eq!(
+        (p.selected, p.offset),
+        (2, 1),
+        "and stays while the selection shows"
+    );
+}
+
+#[test]
 fn click_selects_row() {
     let mut app = app();
     let top = app.screen.body_top();

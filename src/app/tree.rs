@@ -1,5 +1,8 @@
-//! Owner tree view state: the tree around one object, selection and scroll.
+//! Owner tree view: its state (the tree around one object, selection and scroll) and its
+//! key handling.
 
+use super::scroll::follow;
+use super::{Action, App, Mode};
 use crate::graph::hierarchy::{Direction, Tree, TreeOptions};
 use crate::graph::Graph;
 
@@ -52,13 +55,69 @@ impl TreeState {
 
     /// Moves the selection and keeps it within `height` rows.
     pub fn move_by(&mut self, delta: isize, height: usize) {
-        let last = self.tree.visible().count().saturating_sub(1);
-        self.selected = self.selected.saturating_add_signed(delta).min(last);
-        let h = height.max(1);
-        if self.selected < self.offset {
-            self.offset = self.selected;
-        } else if self.selected >= self.offset + h {
-            self.offset = self.selected + 1 - h;
+        let len = self.tree.visible().count();
+        self.selected = self
+            .selected
+            .saturating_add_signed(delta)
+            .min(len.saturating_sub(1));
+        self.offset = follow(self.selected, self.offset, len, height);
+    }
+}
+
+impl App {
+    pub(super) fn open_tree(&mut self) {
+        if self.loading.is_some() {
+            // Partial loads carry no graph yet.
+            self.status = Some("the owner tree opens when loading has finished".into());
+            return;
+        }
+        // While the graph is still being linked the tree opens around the object alone and
+        // fills when the graph arrives (`App::relink_views`).
+        if let Some(i) = self.table.selected_object() {
+            let selectors = self.tree.as_ref().is_some_and(|t| t.selectors);
+            let mut tree = TreeState::open(&self.data.graph, i, selectors);
+            tree.move_by(0, self.screen.view_height());
+            self.tree = Some(tree);
+            self.mode = Mode::Tree;
+        }
+    }
+
+    pub(super) fn tree_action(&mut self, action: Action) {
+        let height = self.screen.view_height();
+        let Some(t) = self.tree.as_mut() else {
+            self.mode = Mode::Table;
+            return;
+        };
+        let page = height.max(1) as isize;
+        match action {
+            Action::Up | Action::ScrollUp => t.move_by(-1, height),
+            Action::Down | Action::ScrollDown => t.move_by(1, height),
+            Action::PageUp => t.move_by(-page, height),
+            Action::PageDown => t.move_by(page, height),
+            Action::Top => t.move_by(isize::MIN / 2, height),
+            Action::Bottom => t.move_by(isize::MAX / 2, height),
+            Action::ToggleNode => {
+                if let Some(n) = t.selected_node() {
+                    t.tree.toggle(n);
+                    t.move_by(0, height);
+                }
+            }
+            Action::ToggleSelectors => {
+                let object = t.selected_object().unwrap_or(t.object);
+                let mut fresh = TreeState::open(&self.data.graph, object, !t.selectors);
+                fresh.move_by(0, height);
+                *t = fresh;
+            }
+            Action::Open | Action::OpenDetail => {
+                if let Some(i) = t.selected_object() {
+                    self.open_detail_of(i);
+                }
+            }
+            Action::Back | Action::OpenTree => self.mode = Mode::Table,
+            Action::CopyPath => self.copy_path(),
+            Action::Edit => self.edit_selected(),
+            Action::Help => self.open_help(),
+            _ => self.dirty = false,
         }
     }
 }

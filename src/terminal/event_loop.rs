@@ -5,9 +5,7 @@ use std::io;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crossterm::event::{
-    Event, EventStream, KeyCode, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
-};
+use crossterm::event::{Event, EventStream};
 use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
 use futures::StreamExt;
 use tokio::signal::unix::{signal, SignalKind};
@@ -15,7 +13,7 @@ use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 use tokio::sync::oneshot;
 
 use super::{files, term};
-use crate::app::{Action, App, Effect, Key, Mode};
+use crate::app::{Action, App, Effect, Input};
 use crate::dataset::{self, Follow};
 use crate::model::load::LoadOptions;
 
@@ -136,35 +134,9 @@ fn draw(app: &mut App, terminal: &mut term::Term) -> io::Result<()> {
     Ok(())
 }
 
-/// A terminal event as an action (keys through the keymap of the current mode).
+/// A terminal event as an action (the app's keymap of the current mode decides).
 fn map_event(app: &App, ev: Event) -> Option<Action> {
-    match ev {
-        Event::Key(k) if k.kind != KeyEventKind::Release => {
-            let key = Key::from_event(&k);
-            app.keymap.lookup(app.mode, key).or_else(|| match k.code {
-                KeyCode::Char(c)
-                    if app.mode == Mode::Bar
-                        && !k
-                            .modifiers
-                            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
-                {
-                    Some(Action::Insert(c))
-                }
-                _ => None,
-            })
-        }
-        Event::Mouse(m) => match m.kind {
-            MouseEventKind::ScrollUp => Some(Action::ScrollUp),
-            MouseEventKind::ScrollDown => Some(Action::ScrollDown),
-            MouseEventKind::Down(MouseButton::Left) => Some(Action::Click {
-                column: m.column,
-                row: m.row,
-            }),
-            _ => None,
-        },
-        Event::Resize(w, h) => Some(Action::Resize(w, h)),
-        _ => None,
-    }
+    Input::from_terminal(&ev).and_then(|input| app.intent(input))
 }
 
 /// Performs one effect other than running the editor.

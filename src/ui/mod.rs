@@ -12,9 +12,11 @@ mod theme;
 mod tree;
 
 use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
 use ratatui::Frame;
 
-use crate::app::{App, Mode, Screen};
+use crate::app::{App, Mode, Screen, TextLine, Tone};
 pub use theme::Theme;
 
 /// Draws the whole screen for the current state.
@@ -29,10 +31,7 @@ pub fn draw(app: &App, frame: &mut Frame) {
             return;
         }
     }
-    let main = Rect {
-        height: screen.header.height + screen.table.height,
-        ..screen.header
-    };
+    let main = screen.main();
     match (app.mode, app.under) {
         (Mode::Detail, _) | (Mode::Help | Mode::Picker, Mode::Detail) => {
             detail::draw(app, frame, main, &theme)
@@ -77,4 +76,28 @@ fn fit(text: &str, width: usize) -> String {
     let mut s: String = text.chars().take(width.saturating_sub(1)).collect();
     s.push('…');
     s
+}
+
+/// A line of toned text, styled by the theme.
+fn text_line<'a>(line: &'a TextLine, theme: &Theme) -> Line<'a> {
+    match line.0.as_slice() {
+        [(tone, text)] => Line::styled(text.as_str(), style(*tone, theme)),
+        pieces => Line::from(
+            pieces
+                .iter()
+                .map(|(tone, text)| Span::styled(text.as_str(), style(*tone, theme)))
+                .collect::<Vec<_>>(),
+        ),
+    }
+}
+
+fn style(tone: Tone, theme: &Theme) -> Style {
+    match tone {
+        Tone::Plain => Style::new(),
+        Tone::Title => theme.title,
+        Tone::Key => theme.key,
+        Tone::Dim => theme.dim,
+        Tone::Warning => theme.warning,
+        Tone::Error => theme.error,
+    }
 }

@@ -19,12 +19,11 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         + 16;
     let rect = centered(area, width.max(30) as u16, p.items.len() as u16 + 2);
     let inner_h = rect.height.saturating_sub(2) as usize;
-    let offset = (p.selected + 1).saturating_sub(inner_h);
     let lines: Vec<Line> = p
         .items
         .iter()
         .enumerate()
-        .skip(offset)
+        .skip(p.offset)
         .take(inner_h)
         .map(|(i, (value, count, checked))| {
             let mark = if *checked { "[x] " } else { "[ ] " };

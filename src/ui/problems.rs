@@ -13,11 +13,10 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     let problems = &app.problem_rows;
     let block = Block::bordered().title(format!(" Problems ({}) ", problems.len()));
     let inner_h = area.height.saturating_sub(2) as usize;
-    let offset = app.problems.offset.min(problems.len().saturating_sub(1));
     let mut lines: Vec<Line> = problems
         .iter()
         .enumerate()
-        .skip(offset)
+        .skip(app.problems.offset)
         .take(inner_h)
         .map(|(i, p)| {
             let sev_style = match p.severity {

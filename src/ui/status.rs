@@ -18,7 +18,7 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         Mode::Detail => "↑↓ scroll  Y copy path  e edit  Esc back",
         Mode::Problems => "↑↓ select  Enter object  e edit file  Esc back",
         Mode::Picker => "↑↓ select  Enter choose  Esc close",
-        Mode::Help => "Esc close",
+        Mode::Help => "↑↓ PgUp PgDn g G scroll  Esc close",
         Mode::Tree => "↑↓ select  Enter detail  space collapse  s selector edges  Esc back",
     };
     let line = match &app.status {
