@@ -1,7 +1,9 @@
 //! Table columns and the text of each cell, derived from an object (no drawing here).
 
 use crate::model::Object;
-use crate::print::human_duration;
+use crate::print::{format_labels, human_duration};
+
+pub use crate::print::age::unix_seconds;
 
 /// A table column.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,7 +66,7 @@ impl Column {
                 .get(k.as_str())
                 .map(|v| v.to_string())
                 .unwrap_or_default(),
-            Column::Labels => labels_text(obj),
+            Column::Labels => format_labels(&obj.labels),
             Column::Status => status_text(obj, now),
             Column::Age => obj
                 .creation_timestamp
@@ -77,27 +79,22 @@ impl Column {
     }
 }
 
-/// `k=v,k=v` as `kubectl get --show-labels` prints it (`<none>` when empty).
-pub fn labels_text(obj: &Object) -> String {
-    if obj.labels.is_empty() {
-        return "<none>".into();
-    }
-    let parts: Vec<String> = obj.labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    parts.join(",")
-}
-
-/// `Terminating 3h · 2 finalizers`, else the phase (`status.phase`) or readiness where known.
+/// The kind table's status text (as `get` and `tree` print it), then how long the object
+/// has been Terminating and its finalizers: `0/1 · Terminating 3h · 2 finalizers`. When the
+/// status already reads `Terminating` (a Pod), the age joins it: `Terminating 3h`.
 pub fn status_text(obj: &Object, now: i64) -> String {
+    let status = crate::kinds::status(obj.as_view());
     let mut parts = Vec::new();
-    if let Some(ts) = obj.deletion_timestamp.as_deref() {
-        match unix_seconds(ts) {
-            Some(t) => parts.push(format!("Terminating {}", human_duration(now - t))),
-            None => parts.push("Terminating".to_string()),
-        }
-    } else if let Some(phase) = obj.get_str("status.phase") {
-        parts.push(phase.to_string());
-    } else if let Some(ready) = ready_text(obj) {
-        parts.push(ready);
+    let terminating = obj
+        .deletion_timestamp
+        .as_deref()
+        .map(|ts| match unix_seconds(ts) {
+            Some(t) => format!("Terminating {}", human_duration(now - t)),
+            None => "Terminating".to_string(),
+        });
+    match terminating {
+        Some(t) if status == "Terminating" => parts.push(t),
+        t => parts.extend([status].into_iter().filter(|s| !s.is_empty()).chain(t)),
     }
     match obj.finalizers.len() {
         0 => {}
@@ -105,24 +102,6 @@ pub fn status_text(obj: &Object, now: i64) -> String {
         n => parts.push(format!("{n} finalizers")),
     }
     parts.join(" · ")
-}
-
-/// `ready/desired` for workloads that report it.
-fn ready_text(obj: &Object) -> Option<String> {
-    let desired = obj.get_path("spec.replicas")?.as_u64()?;
-    let ready = obj
-        .get_path("status.readyReplicas")
-        .and_then(|v| v.as_u64())
-        .unwrap_or(0);
-    obj.get_path("status")?;
-    Some(format!("{ready}/{desired} ready"))
-}
-
-/// Unix seconds of an RFC 3339 timestamp.
-pub fn unix_seconds(ts: &str) -> Option<i64> {
-    chrono::DateTime::parse_from_rfc3339(ts)
-        .ok()
-        .map(|t| t.timestamp())
 }
 
 #[cfg(test)]

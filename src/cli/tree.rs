@@ -11,7 +11,6 @@ use super::{paths_or_cwd, LoadArgs};
 use crate::dataset::{Dataset, EdgeKind};
 use crate::dataset::{Direction, Tree, TreeOptions};
 use crate::model::{Inventory, Object};
-use crate::value::RawRef;
 
 /// Output format of `tree`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -93,33 +92,9 @@ pub fn resolve_targets(
     Ok(out)
 }
 
-/// A short status: Terminating, a Pod/Namespace/PV phase, ready/desired replicas, or the
-/// Ready/Available condition.
+/// The STATUS column: the kind table's status text, as `get` and the UI show it.
 pub fn status(o: &Object) -> String {
-    if o.is_terminating() {
-        return "Terminating".into();
-    }
-    if let Some(phase) = o.get_str("status.phase") {
-        return phase.into();
-    }
-    let int = |p: &str| o.get_path(p).and_then(RawRef::as_i64);
-    if let Some(desired) = int("status.desiredNumberScheduled") {
-        return format!("{}/{desired}", int("status.numberReady").unwrap_or(0));
-    }
-    if o.get_path("spec.replicas").is_some() || o.get_path("status.replicas").is_some() {
-        let desired = int("spec.replicas").unwrap_or(1);
-        return format!("{}/{desired}", int("status.readyReplicas").unwrap_or(0));
-    }
-    let conditions = o.get_path("status.conditions").and_then(RawRef::as_array);
-    for c in conditions.into_iter().flatten() {
-        let ty = c.get("type").and_then(RawRef::as_str);
-        if matches!(ty, Some("Ready" | "Available")) {
-            let ok = c.get("status").and_then(RawRef::as_str) == Some("True");
-            let ty = ty.unwrap_or_default();
-            return if ok { ty.into() } else { format!("Not{ty}") };
-        }
-    }
-    String::new()
+    crate::kinds::status(o.as_view())
 }
 
 /// Finalizers and Terminating details for the INFO column.

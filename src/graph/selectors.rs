@@ -13,6 +13,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::findings::Finding;
 use super::{Adjacency, Edge, EdgeKind};
+use crate::kinds::pod_template;
 use crate::model::{Inventory, Object, Severity};
 use crate::selector::{label_selector_from_value, map_selector, LabelGet, NodeSelector};
 use crate::selector::{Operator, Selector};
@@ -210,7 +211,7 @@ impl<'a> Pool<'a> {
                 ("", "Namespace") => pool.namespaces.push(i),
                 ("", "Node") => pool.nodes.push(i),
                 _ => {
-                    if let Some(path) = template_path(o) {
+                    if let Some(path) = pod_template(&id.group, &id.kind) {
                         let labels = o
                             .get_path(path)
                             .and_then(|t| t.get("metadata"))
@@ -236,17 +237,6 @@ impl<'a> Pool<'a> {
             .get(ns)
             .map(|b| b.select(sel))
             .unwrap_or_default()
-    }
-}
-
-/// Where a workload keeps its pod template.
-fn template_path(o: &Object) -> Option<&'static str> {
-    match (&*o.id.group, &*o.id.kind) {
-        ("apps", "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet")
-        | ("batch", "Job")
-        | ("", "ReplicationController") => Some("spec.template"),
-        ("batch", "CronJob") => Some("spec.jobTemplate.spec.template"),
-        _ => None,
     }
 }
 

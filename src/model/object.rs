@@ -4,6 +4,7 @@ use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::kinds::ObjectView;
 pub use crate::value::Str;
 use crate::value::{Raw, RawRef, StrMap};
 
@@ -177,6 +178,18 @@ impl ObjectData {
     /// `deletionTimestamp` is set: the object is Terminating.
     pub fn is_terminating(&self) -> bool {
         self.deletion_timestamp.is_some()
+    }
+
+    /// The object as the kind table's printers and status read it.
+    pub fn as_view(&self) -> ObjectView<'_> {
+        ObjectView {
+            group: &self.id.group,
+            kind: &self.id.kind,
+            raw: self.raw.view(),
+            labels: &self.labels,
+            creation_timestamp: self.creation_timestamp.as_deref(),
+            deletion_timestamp: self.deletion_timestamp.as_deref(),
+        }
     }
 
     /// Value at a dotted path into `raw` (`spec.selector`, `status.phase`).

@@ -10,11 +10,17 @@ pub fn translate_timestamp_since(ts: Option<&str>, now: DateTime<Utc>) -> String
     }
 }
 
-/// Parses an RFC 3339 timestamp (`2024-01-02T03:04:05Z`).
+/// Parses an RFC 3339 timestamp (`2024-01-02T03:04:05Z`): the one parser of kubesift's
+/// timestamps.
 pub fn parse_time(ts: &str) -> Option<DateTime<Utc>> {
     DateTime::parse_from_rfc3339(ts)
         .ok()
         .map(|t| t.with_timezone(&Utc))
+}
+
+/// Unix seconds of an RFC 3339 timestamp.
+pub fn unix_seconds(ts: &str) -> Option<i64> {
+    parse_time(ts).map(|t| t.timestamp())
 }
 
 /// `HumanDuration` of a number of seconds: `45s`, `5m3s`, `3h10m`, `2d4h`, `400d`, `2y30d`.

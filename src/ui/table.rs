@@ -193,7 +193,7 @@ fn object_line(app: &App, cells: &[String], widths: &[usize], theme: &Theme) -> 
         };
         match (col, fuzzy_indices(&text, fuzzy)) {
             (Column::Name, Some(hits)) => spans.extend(highlight(&text, &hits, theme)),
-            (Column::Status, _) if text.starts_with("Terminating") => {
+            (Column::Status, _) if text.contains("Terminating") => {
                 spans.push(Span::styled(text, theme.warning))
             }
             (Column::Status, _) if text.starts_with("stale") => {

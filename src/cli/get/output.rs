@@ -6,7 +6,8 @@ use serde_json::json;
 
 use crate::model::Object;
 
-use crate::print::{columns, yaml, Table};
+use crate::kinds;
+use crate::print::{format_labels, yaml, Table};
 use crate::value::Raw;
 
 /// Output format.
@@ -177,7 +178,7 @@ fn tables(objects: &[&Object], opts: &RenderOptions, wide: bool) -> String {
 fn one_table(objects: &[&Object], opts: &RenderOptions, wide: bool, with_kind: bool) -> Table {
     let first = objects[0];
     let with_ns = opts.with_namespace && first.namespaced;
-    let kind_cols = columns::headers(&first.id.group, first.kind(), wide);
+    let kind_cols = kinds::headers(&first.id.group, first.kind(), wide);
     let mut table = Table::default();
     if !opts.no_headers {
         let mut h: Vec<String> = Vec::new();
@@ -202,7 +203,7 @@ fn one_table(objects: &[&Object], opts: &RenderOptions, wide: bool, with_kind: b
         } else {
             o.name().to_owned()
         });
-        row.extend(columns::cells(o, wide, opts.now));
+        row.extend(kinds::cells(o.as_view(), wide, opts.now));
         row.extend(opts.label_columns.iter().map(|k| {
             o.labels
                 .get(k.as_str())
@@ -210,7 +211,7 @@ fn one_table(objects: &[&Object], opts: &RenderOptions, wide: bool, with_kind: b
                 .unwrap_or_default()
         }));
         if opts.show_labels {
-            row.push(labels_cell(o));
+            row.push(format_labels(&o.labels));
         }
         table.rows.push(row);
     }
@@ -220,18 +221,6 @@ fn one_table(objects: &[&Object], opts: &RenderOptions, wide: bool, with_kind: b
 /// `-L app.kubernetes.io/name` → `NAME`.
 pub fn label_header(key: &str) -> String {
     key.rsplit('/').next().unwrap_or(key).to_uppercase()
-}
-
-/// `k=v,k2=v2` sorted by key, `<none>` when there are no labels.
-pub fn labels_cell(o: &Object) -> String {
-    if o.labels.is_empty() {
-        return "<none>".to_owned();
-    }
-    o.labels
-        .iter()
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect::<Vec<_>>()
-        .join(",")
 }
 
 #[cfg(test)]

@@ -1,16 +1,50 @@
-//! The kind table: scope, resource names and group of every kind kubesift knows.
+//! The kind table: per kind, its scope, resource names and group, its `kubectl get` columns,
+//! its status text and its pod-template path.
 //!
-//! Built-in kinds come from `kubectl api-resources` of current Kubernetes (plus a few legacy
-//! groups still common in old manifests). A `CustomResourceDefinition` in the input registers
-//! its kind. A kind nobody declared is guessed: namespaced if any object of it carries a
-//! namespace, plural = lowercase kind + "s".
+//! Built-in kinds are one entry each in [`table`]. A `CustomResourceDefinition` in the input
+//! registers its kind. A kind nobody declared is guessed: namespaced if any object of it
+//! carries a namespace, plural = lowercase kind + "s".
+//!
+//! `kinds` depends on leaf modules only (`value`, `selector`, `print`'s ages): the printers
+//! and the status read an [`ObjectView`], which `model` builds from its objects.
+
+mod columns;
+mod pod;
+mod status;
+mod table;
 
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
-use crate::value::RawRef;
+use crate::value::{RawRef, Str, StrMap};
 
-use crate::value::Str;
+pub use columns::{cells, format_label_selector, headers, map_string, Printer};
+pub use status::status;
+pub use table::{builtin, Builtin};
+
+/// One object as the kind table reads it: the manifest as written plus the metadata the
+/// loader extracted from it.
+#[derive(Clone, Copy)]
+pub struct ObjectView<'a> {
+    pub group: &'a str,
+    pub kind: &'a str,
+    pub raw: RawRef<'a>,
+    pub labels: &'a StrMap,
+    pub creation_timestamp: Option<&'a str>,
+    pub deletion_timestamp: Option<&'a str>,
+}
+
+impl ObjectView<'_> {
+    /// `deletionTimestamp` is set: the object is Terminating.
+    pub fn is_terminating(&self) -> bool {
+        self.deletion_timestamp.is_some()
+    }
+}
+
+/// Where a workload of this kind keeps its pod template (`spec.template`), if it has one.
+pub fn pod_template(group: &str, kind: &str) -> Option<&'static str> {
+    builtin(group, kind).and_then(|b| b.pod_template)
+}
 
 /// What kubesift knows about one kind.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,119 +92,6 @@ impl KindInfo {
     }
 }
 
-// (group, version, kind, plural, short names, namespaced, categories)
-type Row = (
-    &'static str,
-    &'static str,
-    &'static str,
-    &'static str,
-    &'static [&'static str],
-    bool,
-    &'static [&'static str],
-);
-
-const N: bool = true;
-const C: bool = false;
-const ALL: &[&str] = &["all"];
-
-#[rustfmt::skip]
-const BUILTIN: &[Row] = &[
-    // core
-    ("", "v1", "Binding", "bindings", &[], N, &[]),
-    ("", "v1", "ComponentStatus", "componentstatuses", &["cs"], C, &[]),
-    ("", "v1", "ConfigMap", "configmaps", &["cm"], N, &[]),
-    ("", "v1", "Endpoints", "endpoints", &["ep"], N, &[]),
-    ("", "v1", "Event", "events", &["ev"], N, &[]),
-    ("", "v1", "LimitRange", "limitranges", &["limits"], N, &[]),
-    ("", "v1", "Namespace", "namespaces", &["ns"], C, &[]),
-    ("", "v1", "Node", "nodes", &["no"], C, &[]),
-    ("", "v1", "PersistentVolumeClaim", "persistentvolumeclaims", &["pvc"], N, &[]),
-    ("", "v1", "PersistentVolume", "persistentvolumes", &["pv"], C, &[]),
-    ("", "v1", "Pod", "pods", &["po"], N, ALL),
-    ("", "v1", "PodTemplate", "podtemplates", &[], N, &[]),
-    ("", "v1", "ReplicationController", "replicationcontrollers", &["rc"], N, ALL),
-    ("", "v1", "ResourceQuota", "resourcequotas", &["quota"], N, &[]),
-    ("", "v1", "Secret", "secrets", &[], N, &[]),
-    ("", "v1", "ServiceAccount", "serviceaccounts", &["sa"], N, &[]),
-    ("", "v1", "Service", "services", &["svc"], N, ALL),
-    // admissionregistration.k8s.io
-    ("admissionregistration.k8s.io", "v1", "MutatingWebhookConfiguration", "mutatingwebhookconfigurations", &[], C, &[]),
-    ("admissionregistration.k8s.io", "v1", "ValidatingWebhookConfiguration", "validatingwebhookconfigurations", &[], C, &[]),
-    ("admissionregistration.k8s.io", "v1", "ValidatingAdmissionPolicy", "validatingadmissionpolicies", &[], C, &[]),
-    ("admissionregistration.k8s.io", "v1", "ValidatingAdmissionPolicyBinding", "validatingadmissionpolicybindings", &[], C, &[]),
-    ("admissionregistration.k8s.io", "v1beta1", "MutatingAdmissionPolicy", "mutatingadmissionpolicies", &[], C, &[]),
-    ("admissionregistration.k8s.io", "v1beta1", "MutatingAdmissionPolicyBinding", "mutatingadmissionpolicybindings", &[], C, &[]),
-    // apiextensions / apiregistration
-    ("apiextensions.k8s.io", "v1", "CustomResourceDefinition", "customresourcedefinitions", &["crd", "crds"], C, &[]),
-    ("apiregistration.k8s.io", "v1", "APIService", "apiservices", &[], C, &[]),
-    // apps
-    ("apps", "v1", "ControllerRevision", "controllerrevisions", &[], N, &[]),
-    ("apps", "v1", "DaemonSet", "daemonsets", &["ds"], N, ALL),
-    ("apps", "v1", "Deployment", "deployments", &["deploy"], N, ALL),
-    ("apps", "v1", "ReplicaSet", "replicasets", &["rs"], N, ALL),
-    ("apps", "v1", "StatefulSet", "statefulsets", &["sts"], N, ALL),
-    // authentication / authorization
-    ("authentication.k8s.io", "v1", "SelfSubjectReview", "selfsubjectreviews", &[], C, &[]),
-    ("authentication.k8s.io", "v1", "TokenReview", "tokenreviews", &[], C, &[]),
-    ("authorization.k8s.io", "v1", "LocalSubjectAccessReview", "localsubjectaccessreviews", &[], N, &[]),
-    ("authorization.k8s.io", "v1", "SelfSubjectAccessReview", "selfsubjectaccessreviews", &[], C, &[]),
-    ("authorization.k8s.io", "v1", "SelfSubjectRulesReview", "selfsubjectrulesreviews", &[], C, &[]),
-    ("authorization.k8s.io", "v1", "SubjectAccessReview", "subjectaccessreviews", &[], C, &[]),
-    // autoscaling / batch
-    ("autoscaling", "v2", "HorizontalPodAutoscaler", "horizontalpodautoscalers", &["hpa"], N, ALL),
-    ("batch", "v1", "CronJob", "cronjobs", &["cj"], N, ALL),
-    ("batch", "v1", "Job", "jobs", &[], N, ALL),
-    // certificates / coordination / discovery / events
-    ("certificates.k8s.io", "v1", "CertificateSigningRequest", "certificatesigningrequests", &["csr"], C, &[]),
-    ("certificates.k8s.io", "v1beta1", "ClusterTrustBundle", "clustertrustbundles", &[], C, &[]),
-    ("coordination.k8s.io", "v1", "Lease", "leases", &[], N, &[]),
-    ("coordination.k8s.io", "v1beta1", "LeaseCandidate", "leasecandidates", &[], N, &[]),
-    ("discovery.k8s.io", "v1", "EndpointSlice", "endpointslices", &[], N, &[]),
-    ("events.k8s.io", "v1", "Event", "events", &["ev"], N, &[]),
-    // flowcontrol / networking / node / policy
-    ("flowcontrol.apiserver.k8s.io", "v1", "FlowSchema", "flowschemas", &[], C, &[]),
-    ("flowcontrol.apiserver.k8s.io", "v1", "PriorityLevelConfiguration", "prioritylevelconfigurations", &[], C, &[]),
-    ("networking.k8s.io", "v1", "IngressClass", "ingressclasses", &[], C, &[]),
-    ("networking.k8s.io", "v1", "Ingress", "ingresses", &["ing"], N, &[]),
-    ("networking.k8s.io", "v1", "NetworkPolicy", "networkpolicies", &["netpol"], N, &[]),
-    ("networking.k8s.io", "v1", "IPAddress", "ipaddresses", &["ip"], C, &[]),
-    ("networking.k8s.io", "v1", "ServiceCIDR", "servicecidrs", &[], C, &[]),
-    ("node.k8s.io", "v1", "RuntimeClass", "runtimeclasses", &[], C, &[]),
-    ("policy", "v1", "PodDisruptionBudget", "poddisruptionbudgets", &["pdb"], N, &[]),
-    // rbac
-    ("rbac.authorization.k8s.io", "v1", "ClusterRoleBinding", "clusterrolebindings", &[], C, &[]),
-    ("rbac.authorization.k8s.io", "v1", "ClusterRole", "clusterroles", &[], C, &[]),
-    ("rbac.authorization.k8s.io", "v1", "RoleBinding", "rolebindings", &[], N, &[]),
-    ("rbac.authorization.k8s.io", "v1", "Role", "roles", &[], N, &[]),
-    // resource (DRA)
-    ("resource.k8s.io", "v1", "DeviceClass", "deviceclasses", &[], C, &[]),
-    ("resource.k8s.io", "v1", "ResourceClaim", "resourceclaims", &[], N, &[]),
-    ("resource.k8s.io", "v1", "ResourceClaimTemplate", "resourceclaimtemplates", &[], N, &[]),
-    ("resource.k8s.io", "v1", "ResourceSlice", "resourceslices", &[], C, &[]),
-    // scheduling / storage
-    ("scheduling.k8s.io", "v1", "PriorityClass", "priorityclasses", &["pc"], C, &[]),
-    ("storage.k8s.io", "v1", "CSIDriver", "csidrivers", &[], C, &[]),
-    ("storage.k8s.io", "v1", "CSINode", "csinodes", &[], C, &[]),
-    ("storage.k8s.io", "v1", "CSIStorageCapacity", "csistoragecapacities", &[], N, &[]),
-    ("storage.k8s.io", "v1", "StorageClass", "storageclasses", &["sc"], C, &[]),
-    ("storage.k8s.io", "v1", "VolumeAttachment", "volumeattachments", &[], C, &[]),
-    ("storage.k8s.io", "v1", "VolumeAttributesClass", "volumeattributesclasses", &["vac"], C, &[]),
-    ("storagemigration.k8s.io", "v1alpha1", "StorageVersionMigration", "storageversionmigrations", &[], C, &[]),
-    ("internal.apiserver.k8s.io", "v1alpha1", "StorageVersion", "storageversions", &[], C, &[]),
-    // legacy groups still found in old manifests (removed from the API server)
-    ("extensions", "v1beta1", "Deployment", "deployments", &["deploy"], N, &[]),
-    ("extensions", "v1beta1", "DaemonSet", "daemonsets", &["ds"], N, &[]),
-    ("extensions", "v1beta1", "ReplicaSet", "replicasets", &["rs"], N, &[]),
-    ("extensions", "v1beta1", "Ingress", "ingresses", &["ing"], N, &[]),
-    ("extensions", "v1beta1", "NetworkPolicy", "networkpolicies", &["netpol"], N, &[]),
-    ("extensions", "v1beta1", "PodSecurityPolicy", "podsecuritypolicies", &["psp"], C, &[]),
-    ("policy", "v1beta1", "PodSecurityPolicy", "podsecuritypolicies", &["psp"], C, &[]),
-    ("batch", "v2alpha1", "CronJob", "cronjobs", &["cj"], N, &[]),
-    ("settings.k8s.io", "v1alpha1", "PodPreset", "podpresets", &[], N, &[]),
-    ("metrics.k8s.io", "v1beta1", "NodeMetrics", "nodes", &[], C, &[]),
-    ("metrics.k8s.io", "v1beta1", "PodMetrics", "pods", &[], N, &[]),
-];
-
 /// All kinds known for one load: built-ins, CRDs from the input, guesses.
 #[derive(Clone, Debug)]
 pub struct KindRegistry {
@@ -186,26 +107,26 @@ impl Default for KindRegistry {
 
 /// Whether (group, kind) is one of the built-in Kubernetes kinds.
 pub fn is_builtin(group: &str, kind: &str) -> bool {
-    BUILTIN.iter().any(|e| e.0 == group && e.2 == kind)
+    builtin(group, kind).is_some()
 }
 
 impl KindRegistry {
     /// The built-in Kubernetes kinds.
     pub fn builtin() -> Self {
         let mut reg = KindRegistry {
-            kinds: Vec::with_capacity(BUILTIN.len() + 16),
+            kinds: Vec::with_capacity(table::BUILTIN.len() + 16),
             by_group_kind: HashMap::default(),
         };
-        for &(group, version, kind, plural, shorts, namespaced, categories) in BUILTIN {
+        for b in table::BUILTIN {
             reg.insert(KindInfo {
-                group: group.into(),
-                version: version.into(),
-                kind: kind.into(),
-                plural: plural.into(),
-                singular: kind.to_ascii_lowercase().into(),
-                short_names: shorts.iter().map(|s| Str::from(*s)).collect(),
-                namespaced,
-                categories: categories.iter().map(|s| Str::from(*s)).collect(),
+                group: b.group.into(),
+                version: b.version.into(),
+                kind: b.kind.into(),
+                plural: b.plural.into(),
+                singular: b.kind.to_ascii_lowercase().into(),
+                short_names: b.short_names.iter().map(|s| Str::from(*s)).collect(),
+                namespaced: b.namespaced,
+                categories: b.categories.iter().map(|s| Str::from(*s)).collect(),
                 origin: KindOrigin::Builtin,
             });
         }
@@ -361,6 +282,50 @@ impl KindRegistry {
 /// kubesift's guess of a plural for an undeclared kind: lowercase kind + "s".
 pub fn guess_plural(kind: &str) -> String {
     format!("{}s", kind.to_ascii_lowercase())
+}
+
+#[cfg(test)]
+pub(crate) mod testutil {
+    use super::ObjectView;
+    use crate::value::{Raw, RawRef, StrMap};
+
+    /// A manifest read as the loader reads one: labels and timestamps from its metadata.
+    pub struct Manifest {
+        raw: Raw,
+        labels: StrMap,
+    }
+
+    impl Manifest {
+        pub fn new(v: serde_json::Value) -> Manifest {
+            let mut labels = StrMap::new();
+            if let Some(m) = v["metadata"]["labels"].as_object() {
+                for (k, v) in m {
+                    labels.insert(k.as_str().into(), v.as_str().unwrap_or("").into());
+                }
+            }
+            Manifest {
+                raw: Raw::from_value(&v),
+                labels,
+            }
+        }
+
+        pub fn view(&self) -> ObjectView<'_> {
+            let v = self.raw.view();
+            fn s(v: Option<RawRef<'_>>) -> Option<&str> {
+                v.and_then(RawRef::as_str)
+            }
+            let meta = v.get("metadata");
+            let api_version = s(v.get("apiVersion")).unwrap_or("");
+            ObjectView {
+                group: api_version.rsplit_once('/').map_or("", |(g, _)| g),
+                kind: s(v.get("kind")).unwrap_or(""),
+                raw: v,
+                labels: &self.labels,
+                creation_timestamp: s(meta.and_then(|m| m.get("creationTimestamp"))),
+                deletion_timestamp: s(meta.and_then(|m| m.get("deletionTimestamp"))),
+            }
+        }
+    }
 }
 
 #[cfg(test)]

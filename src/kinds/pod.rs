@@ -3,7 +3,7 @@
 
 use crate::value::RawRef;
 
-use super::{arr, int, Row};
+use super::columns::{arr, int, Row};
 use crate::print::age::{parse_time, translate_timestamp_since};
 
 /// What the container-status walk found.
@@ -68,8 +68,42 @@ fn condition_true(status: Option<RawRef<'_>>, ty: &str) -> bool {
         })
 }
 
+/// What the walk over a Pod's container statuses finds: READY, STATUS and RESTARTS.
+struct Summary {
+    total: usize,
+    reason: String,
+    tally: Tally,
+}
+
 impl Row<'_> {
-    pub(super) fn pod(&self, wide: bool) -> Vec<String> {
+    /// READY, STATUS, RESTARTS and AGE.
+    pub(super) fn pod(&self) -> Vec<String> {
+        let Summary {
+            total,
+            reason,
+            tally,
+        } = self.pod_summary();
+        let restarts = match (&tally.last_restart, tally.restarts) {
+            (Some(last), n) if n != 0 => format!(
+                "{n} ({} ago)",
+                translate_timestamp_since(Some(last), self.now)
+            ),
+            (_, n) => n.to_string(),
+        };
+        vec![
+            format!("{}/{total}", tally.ready),
+            reason,
+            restarts,
+            self.age(),
+        ]
+    }
+
+    /// The Pod's STATUS: the reason kubectl derives from its phase and container states.
+    pub(super) fn pod_status(&self) -> String {
+        self.pod_summary().reason
+    }
+
+    fn pod_summary(&self) -> Summary {
         let spec = self.get("spec").unwrap_or_else(RawRef::null);
         let status = self.get("status");
         let phase = self.str("status.phase");
@@ -160,33 +194,24 @@ impl Row<'_> {
                 };
             }
         }
-        if self.obj.is_terminating() {
+        if self.o.is_terminating() {
             if self.str("status.reason") == "NodeLost" {
                 reason = "Unknown".into();
             } else if phase != "Succeeded" && phase != "Failed" {
                 reason = "Terminating".into();
             }
         }
-        let restarts = match (&tally.last_restart, tally.restarts) {
-            (Some(last), n) if n != 0 => format!(
-                "{n} ({} ago)",
-                translate_timestamp_since(Some(last), self.now)
-            ),
-            (_, n) => n.to_string(),
-        };
-        let mut cells = vec![
-            format!("{}/{}", tally.ready, total),
+        Summary {
+            total,
             reason,
-            restarts,
-            self.age(),
-        ];
-        if wide {
-            cells.extend(self.pod_wide(spec, status));
+            tally,
         }
-        cells
     }
 
-    fn pod_wide(&self, spec: RawRef<'_>, status: Option<RawRef<'_>>) -> Vec<String> {
+    /// IP, NODE, NOMINATED NODE and READINESS GATES.
+    pub(super) fn pod_wide(&self) -> Vec<String> {
+        let spec = self.get("spec").unwrap_or_else(RawRef::null);
+        let status = self.get("status");
         let or_none = |s: &str| {
             if s.is_empty() {
                 "<none>".to_owned()
@@ -229,33 +254,25 @@ impl Row<'_> {
 
 #[cfg(test)]
 mod tests {
-    use std::path::Path;
-    use std::sync::Arc;
-
     use chrono::{DateTime, Utc};
     use serde_json::{json, Value};
 
-    use crate::model::{Object, SourceSpan};
-    use crate::print::columns::{cells, headers};
+    use crate::kinds::testutil::Manifest;
+    use crate::kinds::{cells, headers};
 
     fn now() -> DateTime<Utc> {
         crate::print::age::parse_time("2026-01-01T01:00:00Z").expect("valid")
     }
 
-    fn pod(meta_extra: Value, spec: Value, status: Value) -> Object {
+    fn pod(meta_extra: Value, spec: Value, status: Value) -> Manifest {
         let mut meta =
             json!({"name": "p", "namespace": "ns", "creationTimestamp": "2026-01-01T00:00:00Z"});
         if let (Some(m), Some(extra)) = (meta.as_object_mut(), meta_extra.as_object()) {
             m.extend(extra.clone());
         }
-        let v = json!({"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec, "status": status});
-        let span = SourceSpan {
-            path: Arc::from(Path::new("t.yaml")),
-            line: 1,
-            start: 0,
-            end: 0,
-        };
-        Object::from_value(v, span).expect("object")
+        Manifest::new(
+            json!({"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec, "status": status}),
+        )
     }
 
     fn two_containers() -> Value {
@@ -274,7 +291,7 @@ mod tests {
             ]}),
         );
         assert_eq!(
-            cells(&o, false, now()),
+            cells(o.view(), false, now()),
             ["1/2", "CrashLoopBackOff", "2 (10m ago)", "60m"]
         );
     }
@@ -288,19 +305,19 @@ mod tests {
                 {"name": "i", "ready": false, "restartCount": 0, "state": {"waiting": {"reason": "PodInitializing"}}}
             ]}),
         );
-        assert_eq!(cells(&o, false, now())[1], "Init:0/1");
+        assert_eq!(cells(o.view(), false, now())[1], "Init:0/1");
         let t = pod(
             json!({"deletionTimestamp": "2026-01-01T00:59:00Z"}),
             two_containers(),
             json!({"phase": "Running"}),
         );
-        assert_eq!(cells(&t, false, now())[1], "Terminating");
+        assert_eq!(cells(t.view(), false, now())[1], "Terminating");
         let done = pod(
             json!({"deletionTimestamp": "2026-01-01T00:59:00Z"}),
             two_containers(),
             json!({"phase": "Succeeded"}),
         );
-        assert_eq!(cells(&done, false, now())[1], "Succeeded");
+        assert_eq!(cells(done.view(), false, now())[1], "Succeeded");
     }
 
     #[test]
@@ -312,7 +329,7 @@ mod tests {
         );
         assert_eq!(headers("", "Pod", true).len(), 8);
         assert_eq!(
-            cells(&o, true, now())[4..],
+            cells(o.view(), true, now())[4..],
             ["10.0.0.1", "n1", "<none>", "1/1"]
         );
     }

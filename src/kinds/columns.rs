@@ -2,218 +2,385 @@
 //! computed from the manifest as written: a Deployment in git has no status, so its READY
 //! reads `0/1` exactly as kubectl would show it right after `apply`.
 
-use crate::value::{RawArray, RawKind, RawRef};
 use chrono::{DateTime, Utc};
 
-use super::age::{parse_time, translate_timestamp_since};
-use crate::model::Object;
+use super::status;
+use super::{builtin, ObjectView};
+use crate::print::age::{parse_time, translate_timestamp_since};
+use crate::print::human_duration;
+use crate::value::{RawArray, RawKind, RawRef, StrMap};
+
+/// How `kubectl get` prints one kind: the columns after NAME, the ones `-o wide` appends,
+/// and the kind's status (the text of its STATUS or READY column, shared with `tree` and the
+/// UI; `None`: the generic status of [`super::status`]).
+#[derive(Debug)]
+pub struct Printer {
+    pub headers: &'static [&'static str],
+    pub wide_headers: &'static [&'static str],
+    cells: fn(&Row<'_>) -> Vec<String>,
+    wide_cells: fn(&Row<'_>) -> Vec<String>,
+    pub(super) status: Option<fn(&Row<'_>) -> String>,
+}
+
+/// Kinds without a printer of their own: AGE alone.
+const DEFAULT: Printer = Printer {
+    headers: &["AGE"],
+    wide_headers: &[],
+    cells: |r| vec![r.age()],
+    wide_cells: |_| Vec::new(),
+    status: None,
+};
+
+/// The printer of a kind (AGE alone for kinds without one).
+fn printer(group: &str, kind: &str) -> &'static Printer {
+    builtin(group, kind)
+        .and_then(|b| b.printer)
+        .unwrap_or(&DEFAULT)
+}
 
 /// Extra columns (after NAME) of one kind, and of its `-o wide` form.
 pub fn headers(group: &str, kind: &str, wide: bool) -> Vec<&'static str> {
-    let (base, extra): (&[&str], &[&str]) = match (group, kind) {
-        ("", "Pod") => (
-            &["READY", "STATUS", "RESTARTS", "AGE"],
-            &["IP", "NODE", "NOMINATED NODE", "READINESS GATES"],
-        ),
-        ("apps", "Deployment") => (
-            &["READY", "UP-TO-DATE", "AVAILABLE", "AGE"],
-            &["CONTAINERS", "IMAGES", "SELECTOR"],
-        ),
-        ("apps", "ReplicaSet") | ("", "ReplicationController") => (
-            &["DESIRED", "CURRENT", "READY", "AGE"],
-            &["CONTAINERS", "IMAGES", "SELECTOR"],
-        ),
-        ("apps", "StatefulSet") => (&["READY", "AGE"], &["CONTAINERS", "IMAGES"]),
-        ("apps", "DaemonSet") => (
-            &[
-                "DESIRED",
-                "CURRENT",
-                "READY",
-                "UP-TO-DATE",
-                "AVAILABLE",
-                "NODE SELECTOR",
-                "AGE",
-            ],
-            &["CONTAINERS", "IMAGES", "SELECTOR"],
-        ),
-        ("", "Service") => (
-            &["TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "AGE"],
-            &["SELECTOR"],
-        ),
-        ("", "ConfigMap") => (&["DATA", "AGE"], &[]),
-        ("", "Secret") => (&["TYPE", "DATA", "AGE"], &[]),
-        ("", "Namespace") => (&["STATUS", "AGE"], &[]),
-        ("", "Node") => (
-            &["STATUS", "ROLES", "AGE", "VERSION"],
-            &[
-                "INTERNAL-IP",
-                "EXTERNAL-IP",
-                "OS-IMAGE",
-                "KERNEL-VERSION",
-                "CONTAINER-RUNTIME",
-            ],
-        ),
-        ("batch", "Job") => (
-            &["STATUS", "COMPLETIONS", "DURATION", "AGE"],
-            &["CONTAINERS", "IMAGES", "SELECTOR"],
-        ),
-        ("batch", "CronJob") => (
-            &[
-                "SCHEDULE",
-                "TIMEZONE",
-                "SUSPEND",
-                "ACTIVE",
-                "LAST SCHEDULE",
-                "AGE",
-            ],
-            &["CONTAINERS", "IMAGES", "SELECTOR"],
-        ),
-        ("", "PersistentVolume") => (
-            &[
-                "CAPACITY",
-                "ACCESS MODES",
-                "RECLAIM POLICY",
-                "STATUS",
-                "CLAIM",
-                "STORAGECLASS",
-                "VOLUMEATTRIBUTESCLASS",
-                "REASON",
-                "AGE",
-            ],
-            &["VOLUMEMODE"],
-        ),
-        ("", "PersistentVolumeClaim") => (
-            &[
-                "STATUS",
-                "VOLUME",
-                "CAPACITY",
-                "ACCESS MODES",
-                "STORAGECLASS",
-                "VOLUMEATTRIBUTESCLASS",
-                "AGE",
-            ],
-            &["VOLUMEMODE"],
-        ),
-        ("", "ServiceAccount") => (&["SECRETS", "AGE"], &[]),
-        ("policy", "PodDisruptionBudget") => (
-            &[
-                "MIN AVAILABLE",
-                "MAX UNAVAILABLE",
-                "ALLOWED DISRUPTIONS",
-                "AGE",
-            ],
-            &[],
-        ),
-        ("autoscaling", "HorizontalPodAutoscaler") => (
-            &[
-                "REFERENCE",
-                "TARGETS",
-                "MINPODS",
-                "MAXPODS",
-                "REPLICAS",
-                "AGE",
-            ],
-            &[],
-        ),
-        ("networking.k8s.io", "NetworkPolicy") => (&["POD-SELECTOR", "AGE"], &[]),
-        ("networking.k8s.io", "Ingress") => (&["CLASS", "HOSTS", "ADDRESS", "PORTS", "AGE"], &[]),
-        ("storage.k8s.io", "StorageClass") => (
-            &[
-                "PROVISIONER",
-                "RECLAIMPOLICY",
-                "VOLUMEBINDINGMODE",
-                "ALLOWVOLUMEEXPANSION",
-                "AGE",
-            ],
-            &[],
-        ),
-        ("apiextensions.k8s.io", "CustomResourceDefinition") => (&["CREATED AT"], &[]),
-        _ => (&["AGE"], &[]),
-    };
-    let mut cols = base.to_vec();
+    let p = printer(group, kind);
+    let mut cols = p.headers.to_vec();
     if wide {
-        cols.extend_from_slice(extra);
+        cols.extend_from_slice(p.wide_headers);
     }
     cols
 }
 
 /// The cells matching [`headers`] for one object.
-pub fn cells(obj: &Object, wide: bool, now: DateTime<Utc>) -> Vec<String> {
-    let r = Row {
-        v: obj.raw.view(),
-        obj,
-        now,
-    };
-    let group = &*obj.id.group;
-    let mut out = match (group, obj.kind()) {
-        ("", "Pod") => r.pod(wide),
-        ("apps", "Deployment") => r.deployment(),
-        ("apps", "ReplicaSet") | ("", "ReplicationController") => r.replica_set(),
-        ("apps", "StatefulSet") => vec![r.ready_of("spec.replicas"), r.age()],
-        ("apps", "DaemonSet") => r.daemon_set(),
-        ("", "Service") => r.service(),
-        ("", "ConfigMap") => vec![(r.len("data") + r.len("binaryData")).to_string(), r.age()],
-        ("", "Secret") => vec![
+pub fn cells(o: ObjectView<'_>, wide: bool, now: DateTime<Utc>) -> Vec<String> {
+    let p = printer(o.group, o.kind);
+    let r = Row::new(o, now);
+    let mut out = (p.cells)(&r);
+    if wide {
+        out.extend((p.wide_cells)(&r));
+    }
+    out
+}
+
+fn no_wide(_: &Row<'_>) -> Vec<String> {
+    Vec::new()
+}
+
+/// CONTAINERS, IMAGES and the `spec.selector` label selector.
+fn containers_images_selector(r: &Row<'_>) -> Vec<String> {
+    let (names, images) = r.containers();
+    vec![names, images, r.selector_cell()]
+}
+
+pub(super) const POD: Printer = Printer {
+    headers: &["READY", "STATUS", "RESTARTS", "AGE"],
+    wide_headers: &["IP", "NODE", "NOMINATED NODE", "READINESS GATES"],
+    cells: |r| r.pod(),
+    wide_cells: |r| r.pod_wide(),
+    status: Some(|r| r.pod_status()),
+};
+
+pub(super) const DEPLOYMENT: Printer = Printer {
+    headers: &["READY", "UP-TO-DATE", "AVAILABLE", "AGE"],
+    wide_headers: &["CONTAINERS", "IMAGES", "SELECTOR"],
+    cells: |r| {
+        vec![
+            status::ready_replicas(r),
+            r.int("status.updatedReplicas").to_string(),
+            r.int("status.availableReplicas").to_string(),
+            r.age(),
+        ]
+    },
+    wide_cells: containers_images_selector,
+    status: Some(status::ready_replicas),
+};
+
+/// DESIRED, CURRENT, READY (a ReplicaSet and a ReplicationController).
+fn replica_set(r: &Row<'_>) -> Vec<String> {
+    vec![
+        r.replicas("spec.replicas").to_string(),
+        r.int("status.replicas").to_string(),
+        r.int("status.readyReplicas").to_string(),
+        r.age(),
+    ]
+}
+
+pub(super) const REPLICA_SET: Printer = Printer {
+    headers: &["DESIRED", "CURRENT", "READY", "AGE"],
+    wide_headers: &["CONTAINERS", "IMAGES", "SELECTOR"],
+    cells: replica_set,
+    wide_cells: containers_images_selector,
+    status: Some(status::ready_replicas),
+};
+
+pub(super) const REPLICATION_CONTROLLER: Printer = Printer {
+    headers: &["DESIRED", "CURRENT", "READY", "AGE"],
+    wide_headers: &["CONTAINERS", "IMAGES", "SELECTOR"],
+    cells: replica_set,
+    wide_cells: |r| {
+        let (names, images) = r.containers();
+        vec![
+            names,
+            images,
+            none_if_empty(map_string(r.get("spec.selector"))),
+        ]
+    },
+    status: Some(status::ready_replicas),
+};
+
+pub(super) const STATEFUL_SET: Printer = Printer {
+    headers: &["READY", "AGE"],
+    wide_headers: &["CONTAINERS", "IMAGES"],
+    cells: |r| vec![status::ready_replicas(r), r.age()],
+    wide_cells: |r| {
+        let (names, images) = r.containers();
+        vec![names, images]
+    },
+    status: Some(status::ready_replicas),
+};
+
+pub(super) const DAEMON_SET: Printer = Printer {
+    headers: &[
+        "DESIRED",
+        "CURRENT",
+        "READY",
+        "UP-TO-DATE",
+        "AVAILABLE",
+        "NODE SELECTOR",
+        "AGE",
+    ],
+    wide_headers: &["CONTAINERS", "IMAGES", "SELECTOR"],
+    cells: |r| r.daemon_set(),
+    wide_cells: containers_images_selector,
+    status: Some(status::daemon_set),
+};
+
+pub(super) const SERVICE: Printer = Printer {
+    headers: &["TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "AGE"],
+    wide_headers: &["SELECTOR"],
+    cells: |r| r.service(),
+    wide_cells: |r| vec![none_if_empty(map_string(r.get("spec.selector")))],
+    status: None,
+};
+
+pub(super) const CONFIG_MAP: Printer = Printer {
+    headers: &["DATA", "AGE"],
+    wide_headers: &[],
+    cells: |r| vec![(r.len("data") + r.len("binaryData")).to_string(), r.age()],
+    wide_cells: no_wide,
+    status: None,
+};
+
+pub(super) const SECRET: Printer = Printer {
+    headers: &["TYPE", "DATA", "AGE"],
+    wide_headers: &[],
+    cells: |r| {
+        vec![
             r.str_or("type", "Opaque"),
             r.len("data").to_string(),
             r.age(),
-        ],
-        ("", "Namespace") => vec![r.str_or("status.phase", "Active"), r.age()],
-        ("", "Node") => r.node(),
-        ("batch", "Job") => r.job(),
-        ("batch", "CronJob") => r.cron_job(),
-        ("", "PersistentVolume") => r.pv(),
-        ("", "PersistentVolumeClaim") => r.pvc(),
-        ("", "ServiceAccount") => vec![r.len("secrets").to_string(), r.age()],
-        ("policy", "PodDisruptionBudget") => vec![
+        ]
+    },
+    wide_cells: no_wide,
+    status: None,
+};
+
+pub(super) const NAMESPACE: Printer = Printer {
+    headers: &["STATUS", "AGE"],
+    wide_headers: &[],
+    cells: |r| vec![status::namespace(r), r.age()],
+    wide_cells: no_wide,
+    status: Some(status::namespace),
+};
+
+pub(super) const NODE: Printer = Printer {
+    headers: &["STATUS", "ROLES", "AGE", "VERSION"],
+    wide_headers: &[
+        "INTERNAL-IP",
+        "EXTERNAL-IP",
+        "OS-IMAGE",
+        "KERNEL-VERSION",
+        "CONTAINER-RUNTIME",
+    ],
+    cells: |r| {
+        vec![
+            status::node(r),
+            node_roles(r.o.labels),
+            r.age(),
+            r.str("status.nodeInfo.kubeletVersion"),
+        ]
+    },
+    wide_cells: |r| r.node_wide(),
+    status: Some(status::node),
+};
+
+pub(super) const JOB: Printer = Printer {
+    headers: &["STATUS", "COMPLETIONS", "DURATION", "AGE"],
+    wide_headers: &["CONTAINERS", "IMAGES", "SELECTOR"],
+    cells: |r| r.job(),
+    wide_cells: containers_images_selector,
+    status: Some(status::job),
+};
+
+pub(super) const CRON_JOB: Printer = Printer {
+    headers: &[
+        "SCHEDULE",
+        "TIMEZONE",
+        "SUSPEND",
+        "ACTIVE",
+        "LAST SCHEDULE",
+        "AGE",
+    ],
+    wide_headers: &["CONTAINERS", "IMAGES", "SELECTOR"],
+    cells: |r| r.cron_job(),
+    wide_cells: |r| {
+        let (names, images) = r.containers();
+        let sel = r.get("spec.jobTemplate.spec.selector");
+        vec![names, images, format_label_selector(sel)]
+    },
+    status: None,
+};
+
+pub(super) const PERSISTENT_VOLUME: Printer = Printer {
+    headers: &[
+        "CAPACITY",
+        "ACCESS MODES",
+        "RECLAIM POLICY",
+        "STATUS",
+        "CLAIM",
+        "STORAGECLASS",
+        "VOLUMEATTRIBUTESCLASS",
+        "REASON",
+        "AGE",
+    ],
+    wide_headers: &["VOLUMEMODE"],
+    cells: |r| r.pv(),
+    wide_cells: volume_mode,
+    status: Some(status::volume_phase),
+};
+
+pub(super) const PERSISTENT_VOLUME_CLAIM: Printer = Printer {
+    headers: &[
+        "STATUS",
+        "VOLUME",
+        "CAPACITY",
+        "ACCESS MODES",
+        "STORAGECLASS",
+        "VOLUMEATTRIBUTESCLASS",
+        "AGE",
+    ],
+    wide_headers: &["VOLUMEMODE"],
+    cells: |r| r.pvc(),
+    wide_cells: volume_mode,
+    status: Some(status::volume_phase),
+};
+
+fn volume_mode(r: &Row<'_>) -> Vec<String> {
+    vec![r.str_or("spec.volumeMode", "Filesystem")]
+}
+
+pub(super) const SERVICE_ACCOUNT: Printer = Printer {
+    headers: &["SECRETS", "AGE"],
+    wide_headers: &[],
+    cells: |r| vec![r.len("secrets").to_string(), r.age()],
+    wide_cells: no_wide,
+    status: None,
+};
+
+pub(super) const POD_DISRUPTION_BUDGET: Printer = Printer {
+    headers: &[
+        "MIN AVAILABLE",
+        "MAX UNAVAILABLE",
+        "ALLOWED DISRUPTIONS",
+        "AGE",
+    ],
+    wide_headers: &[],
+    cells: |r| {
+        vec![
             r.int_or_string("spec.minAvailable"),
             r.int_or_string("spec.maxUnavailable"),
             r.int("status.disruptionsAllowed").to_string(),
             r.age(),
-        ],
-        ("autoscaling", "HorizontalPodAutoscaler") => r.hpa(),
-        ("networking.k8s.io", "NetworkPolicy") => {
-            vec![format_label_selector(r.get("spec.podSelector")), r.age()]
-        }
-        ("networking.k8s.io", "Ingress") => r.ingress(),
-        ("storage.k8s.io", "StorageClass") => vec![
+        ]
+    },
+    wide_cells: no_wide,
+    status: None,
+};
+
+pub(super) const HORIZONTAL_POD_AUTOSCALER: Printer = Printer {
+    headers: &[
+        "REFERENCE",
+        "TARGETS",
+        "MINPODS",
+        "MAXPODS",
+        "REPLICAS",
+        "AGE",
+    ],
+    wide_headers: &[],
+    cells: |r| r.hpa(),
+    wide_cells: no_wide,
+    status: None,
+};
+
+pub(super) const NETWORK_POLICY: Printer = Printer {
+    headers: &["POD-SELECTOR", "AGE"],
+    wide_headers: &[],
+    cells: |r| vec![format_label_selector(r.get("spec.podSelector")), r.age()],
+    wide_cells: no_wide,
+    status: None,
+};
+
+pub(super) const INGRESS: Printer = Printer {
+    headers: &["CLASS", "HOSTS", "ADDRESS", "PORTS", "AGE"],
+    wide_headers: &[],
+    cells: |r| r.ingress(),
+    wide_cells: no_wide,
+    status: None,
+};
+
+pub(super) const STORAGE_CLASS: Printer = Printer {
+    headers: &[
+        "PROVISIONER",
+        "RECLAIMPOLICY",
+        "VOLUMEBINDINGMODE",
+        "ALLOWVOLUMEEXPANSION",
+        "AGE",
+    ],
+    wide_headers: &[],
+    cells: |r| {
+        vec![
             r.str("provisioner"),
             r.str_or("reclaimPolicy", "Delete"),
             r.str_or("volumeBindingMode", "Immediate"),
             (r.get("allowVolumeExpansion").and_then(RawRef::as_bool) == Some(true)).to_string(),
             r.age(),
-        ],
-        ("apiextensions.k8s.io", "CustomResourceDefinition") => {
-            vec![obj
-                .creation_timestamp
-                .as_deref()
-                .unwrap_or("<unknown>")
-                .to_owned()]
-        }
-        _ => vec![r.age()],
-    };
-    if wide {
-        out.extend(r.wide_extra(group, obj.kind()));
-    }
-    out
-}
+        ]
+    },
+    wide_cells: no_wide,
+    status: None,
+};
+
+pub(super) const CUSTOM_RESOURCE_DEFINITION: Printer = Printer {
+    headers: &["CREATED AT"],
+    wide_headers: &[],
+    cells: |r| vec![r.o.creation_timestamp.unwrap_or("<unknown>").to_owned()],
+    wide_cells: no_wide,
+    status: None,
+};
 
 /// Accessors over one object's JSON, with kubectl's defaults for absent fields.
-struct Row<'a> {
+pub(super) struct Row<'a> {
     v: RawRef<'a>,
-    obj: &'a Object,
-    now: DateTime<Utc>,
+    pub(super) o: ObjectView<'a>,
+    pub(super) now: DateTime<Utc>,
 }
 
-fn at<'v>(v: RawRef<'v>, path: &str) -> Option<RawRef<'v>> {
+pub(super) fn at<'v>(v: RawRef<'v>, path: &str) -> Option<RawRef<'v>> {
     path.split('.').try_fold(v, |v, k| v.get(k))
 }
 
-fn int(v: Option<RawRef<'_>>) -> i64 {
+pub(super) fn int(v: Option<RawRef<'_>>) -> i64 {
     v.and_then(RawRef::as_i64).unwrap_or(0)
 }
 
-fn arr(v: Option<RawRef<'_>>) -> RawArray<'_> {
+pub(super) fn arr(v: Option<RawRef<'_>>) -> RawArray<'_> {
     v.and_then(RawRef::as_array).unwrap_or_default()
 }
 
@@ -226,22 +393,26 @@ fn none_if_empty(s: String) -> String {
 }
 
 impl<'a> Row<'a> {
-    fn get(&self, path: &str) -> Option<RawRef<'a>> {
+    pub(super) fn new(o: ObjectView<'a>, now: DateTime<Utc>) -> Row<'a> {
+        Row { v: o.raw, o, now }
+    }
+
+    pub(super) fn get(&self, path: &str) -> Option<RawRef<'a>> {
         at(self.v, path)
     }
 
-    fn int(&self, path: &str) -> i64 {
+    pub(super) fn int(&self, path: &str) -> i64 {
         int(self.get(path))
     }
 
-    fn str(&self, path: &str) -> String {
+    pub(super) fn str(&self, path: &str) -> String {
         self.get(path)
             .and_then(RawRef::as_str)
             .unwrap_or("")
             .to_owned()
     }
 
-    fn str_or(&self, path: &str, default: &str) -> String {
+    pub(super) fn str_or(&self, path: &str, default: &str) -> String {
         match self.get(path).and_then(RawRef::as_str) {
             Some(s) if !s.is_empty() => s.to_owned(),
             _ => default.to_owned(),
@@ -249,7 +420,7 @@ impl<'a> Row<'a> {
     }
 
     /// Number of entries of a map or list field.
-    fn len(&self, path: &str) -> usize {
+    pub(super) fn len(&self, path: &str) -> usize {
         match self.get(path).map(RawRef::kind) {
             Some(RawKind::Object(m)) => m.len(),
             Some(RawKind::Array(a)) => a.len(),
@@ -257,8 +428,8 @@ impl<'a> Row<'a> {
         }
     }
 
-    fn age(&self) -> String {
-        translate_timestamp_since(self.obj.creation_timestamp.as_deref(), self.now)
+    pub(super) fn age(&self) -> String {
+        translate_timestamp_since(self.o.creation_timestamp, self.now)
     }
 
     fn age_of(&self, path: &str) -> String {
@@ -269,16 +440,8 @@ impl<'a> Row<'a> {
     }
 
     /// `spec.replicas`, which the API server defaults to 1.
-    fn replicas(&self, path: &str) -> i64 {
+    pub(super) fn replicas(&self, path: &str) -> i64 {
         self.get(path).and_then(RawRef::as_i64).unwrap_or(1)
-    }
-
-    fn ready_of(&self, replicas: &str) -> String {
-        format!(
-            "{}/{}",
-            self.int("status.readyReplicas"),
-            self.replicas(replicas)
-        )
     }
 
     /// An IntOrString field, `N/A` when absent.
@@ -350,24 +513,6 @@ impl<'a> Row<'a> {
             hosts,
             address.join(","),
             ports.to_owned(),
-            self.age(),
-        ]
-    }
-
-    fn deployment(&self) -> Vec<String> {
-        vec![
-            self.ready_of("spec.replicas"),
-            self.int("status.updatedReplicas").to_string(),
-            self.int("status.availableReplicas").to_string(),
-            self.age(),
-        ]
-    }
-
-    fn replica_set(&self) -> Vec<String> {
-        vec![
-            self.replicas("spec.replicas").to_string(),
-            self.int("status.replicas").to_string(),
-            self.int("status.readyReplicas").to_string(),
             self.age(),
         ]
     }
@@ -451,30 +596,6 @@ impl<'a> Row<'a> {
         none_if_empty(ports.join(","))
     }
 
-    fn node(&self) -> Vec<String> {
-        let mut status: Vec<String> = Vec::new();
-        let conditions = arr(self.get("status.conditions"));
-        match conditions
-            .iter()
-            .find(|c| c.get("type").and_then(RawRef::as_str) == Some("Ready"))
-        {
-            Some(c) if c.get("status").and_then(RawRef::as_str) == Some("True") => {
-                status.push("Ready".into())
-            }
-            Some(_) => status.push("NotReady".into()),
-            None => status.push("Unknown".into()),
-        }
-        if self.get("spec.unschedulable").and_then(RawRef::as_bool) == Some(true) {
-            status.push("SchedulingDisabled".into());
-        }
-        vec![
-            status.join(","),
-            node_roles(&self.obj.labels),
-            self.age(),
-            self.str("status.nodeInfo.kubeletVersion"),
-        ]
-    }
-
     fn job(&self) -> Vec<String> {
         let succeeded = self.int("status.succeeded");
         let completions = match self.get("spec.completions").and_then(RawRef::as_i64) {
@@ -496,37 +617,12 @@ impl<'a> Row<'a> {
                     .and_then(parse_time)
                     .unwrap_or(self.now);
                 parse_time(start)
-                    .map(|s| super::human_duration(end.signed_duration_since(s).num_seconds()))
+                    .map(|s| human_duration(end.signed_duration_since(s).num_seconds()))
                     .unwrap_or_default()
             }
             None => String::new(),
         };
-        vec![self.job_status(), completions, duration, self.age()]
-    }
-
-    /// kubectl's Job STATUS: the first true terminal condition, else Running.
-    fn job_status(&self) -> String {
-        let is_true = |ty: &str| {
-            arr(self.get("status.conditions")).iter().any(|c| {
-                c.get("type").and_then(RawRef::as_str) == Some(ty)
-                    && c.get("status").and_then(RawRef::as_str) == Some("True")
-            })
-        };
-        let status = [
-            ("Failed", "Failed"),
-            ("Complete", "Complete"),
-            ("Suspended", "Suspended"),
-            ("FailureTarget", "FailureTarget"),
-            ("SuccessCriteriaMet", "SuccessCriteriaMet"),
-        ]
-        .iter()
-        .find(|(ty, _)| is_true(ty))
-        .map(|(_, s)| s.to_string());
-        match status {
-            Some(s) => s,
-            None if self.obj.is_terminating() => "Terminating".into(),
-            None => "Running".into(),
-        }
+        vec![status::job(self), completions, duration, self.age()]
     }
 
     fn cron_job(&self) -> Vec<String> {
@@ -553,7 +649,7 @@ impl<'a> Row<'a> {
             self.str("spec.capacity.storage"),
             access_modes(self.get("spec.accessModes")),
             self.str_or("spec.persistentVolumeReclaimPolicy", "Retain"),
-            self.str_or("status.phase", "Pending"),
+            status::volume_phase(self),
             claim,
             self.str("spec.storageClassName"),
             self.str_or("spec.volumeAttributesClassName", "<unset>"),
@@ -564,7 +660,7 @@ impl<'a> Row<'a> {
 
     fn pvc(&self) -> Vec<String> {
         vec![
-            self.str_or("status.phase", "Pending"),
+            status::volume_phase(self),
             self.str("spec.volumeName"),
             self.str("status.capacity.storage"),
             access_modes(self.get("status.accessModes")),
@@ -574,51 +670,16 @@ impl<'a> Row<'a> {
         ]
     }
 
-    /// The `-o wide` cells that follow the base ones.
-    fn wide_extra(&self, group: &str, kind: &str) -> Vec<String> {
-        let template = match (group, kind) {
-            ("batch", "CronJob") => "spec.jobTemplate.spec.template.spec",
-            _ => "spec.template.spec",
-        };
-        match (group, kind) {
-            ("", "Pod") => Vec::new(), // appended by `pod`
-            ("apps", "Deployment" | "ReplicaSet" | "DaemonSet") | ("batch", "Job") => {
-                let (names, images) = self.containers(template);
-                vec![names, images, self.selector_cell()]
-            }
-            ("", "ReplicationController") => {
-                let (names, images) = self.containers(template);
-                vec![
-                    names,
-                    images,
-                    none_if_empty(map_string(self.get("spec.selector"))),
-                ]
-            }
-            ("apps", "StatefulSet") => {
-                let (names, images) = self.containers(template);
-                vec![names, images]
-            }
-            ("batch", "CronJob") => {
-                let (names, images) = self.containers(template);
-                let sel = self.get("spec.jobTemplate.spec.selector");
-                vec![names, images, format_label_selector(sel)]
-            }
-            ("", "Service") => vec![none_if_empty(map_string(self.get("spec.selector")))],
-            ("", "Node") => self.node_wide(),
-            ("", "PersistentVolume" | "PersistentVolumeClaim") => {
-                vec![self.str_or("spec.volumeMode", "Filesystem")]
-            }
-            _ => Vec::new(),
-        }
-    }
-
     fn selector_cell(&self) -> String {
         format_label_selector(self.get("spec.selector"))
     }
 
-    /// Container names and images of a pod spec, comma-joined.
-    fn containers(&self, pod_spec: &str) -> (String, String) {
-        let cs = arr(self.get(&format!("{pod_spec}.containers")));
+    /// Container names and images of the kind's pod template, comma-joined.
+    fn containers(&self) -> (String, String) {
+        let template = builtin(self.o.group, self.o.kind)
+            .and_then(|b| b.pod_template)
+            .unwrap_or("spec.template");
+        let cs = arr(self.get(&format!("{template}.spec.containers")));
         let field = |k: &str| {
             cs.iter()
                 .map(|c| c.get(k).and_then(RawRef::as_str).unwrap_or(""))
@@ -667,7 +728,7 @@ fn access_modes(v: Option<RawRef<'_>>) -> String {
 }
 
 /// Node ROLES from `node-role.kubernetes.io/<role>` and `kubernetes.io/role` labels.
-fn node_roles(labels: &crate::model::Labels) -> String {
+fn node_roles(labels: &StrMap) -> String {
     let mut roles: Vec<&str> = Vec::new();
     for (k, v) in labels {
         if let Some(role) = k.strip_prefix("node-role.kubernetes.io/") {
@@ -703,5 +764,3 @@ pub fn format_label_selector(v: Option<RawRef<'_>>) -> String {
         Err(_) => "<error>".to_owned(),
     }
 }
-
-mod pod;
