@@ -7,6 +7,7 @@
 
 pub mod app;
 pub mod cli;
+pub mod diagnostic;
 pub mod gocompat;
 pub mod graph;
 pub mod index;

@@ -4,8 +4,8 @@ mod watch_support;
 
 use std::path::PathBuf;
 
+use kubesift::diagnostic::Severity;
 use kubesift::model::load::LoadOptions;
-use kubesift::model::Severity;
 use kubesift::watch::{DeltaKind, LiveSet};
 use watch_support::{cm, docs, fresh, state, summary, write};
 

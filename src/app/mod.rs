@@ -30,10 +30,10 @@ pub use picker::{Picker, PickerKind, ALL};
 pub use table::{Row, Sort, TableState};
 pub use tree::TreeState;
 
+use crate::diagnostic::{self, Diagnostic};
 use crate::graph::Graph;
 use crate::index::LabelIndex;
 use crate::model::Inventory;
-use crate::model::{cmp_paths, Severity};
 use crate::query::{GroupBy, Query};
 
 /// What the loader thread hands over.
@@ -81,19 +81,6 @@ impl Loaded {
             linking: true,
         }
     }
-}
-
-/// One row of the problems view: a load problem or a graph finding.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Problem {
-    pub path: Arc<Path>,
-    pub line: u32,
-    pub column: u32,
-    pub severity: Severity,
-    pub code: &'static str,
-    pub message: Arc<str>,
-    /// The object it is about, when known.
-    pub object: Option<u32>,
 }
 
 /// Which view has the keyboard.
@@ -204,8 +191,8 @@ pub struct App {
     /// Where the detail view returns to.
     pub detail_from: Mode,
     pub tree: Option<TreeState>,
-    /// Load problems then graph findings, by file and line.
-    pub problem_rows: Vec<Problem>,
+    /// Load problems and graph findings, in the diagnostics' order.
+    pub problem_rows: Vec<Diagnostic>,
     pub problems: ListState,
     pub help_scroll: usize,
     pub keymap: Keymap,
@@ -466,32 +453,11 @@ impl App {
     }
 }
 
-/// Load problems and graph findings, merged by file and line.
-fn problem_rows(loaded: &Loaded) -> Vec<Problem> {
-    let mut rows: Vec<Problem> = loaded
-        .inventory
-        .problems
-        .iter()
-        .map(|p| Problem {
-            path: p.path.clone(),
-            line: p.line,
-            column: p.column,
-            severity: p.severity,
-            code: p.code,
-            message: p.message.clone(),
-            object: None,
-        })
-        .collect();
-    rows.extend(loaded.graph.findings().iter().map(|f| Problem {
-        path: f.path.clone(),
-        line: u32::try_from(f.line).unwrap_or(u32::MAX),
-        column: 1,
-        severity: f.severity,
-        code: f.code,
-        message: f.message.clone(),
-        object: f.object.and_then(|o| u32::try_from(o).ok()),
-    }));
-    rows.sort_by(|a, b| cmp_paths(&a.path, &b.path).then(a.line.cmp(&b.line)));
+/// Load problems and graph findings in the diagnostics' one order (what `check` prints).
+fn problem_rows(loaded: &Loaded) -> Vec<Diagnostic> {
+    let mut rows = loaded.inventory.problems.clone();
+    rows.extend_from_slice(loaded.graph.findings());
+    diagnostic::sort(&mut rows);
     rows
 }
 

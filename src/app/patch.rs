@@ -8,8 +8,9 @@ use std::time::{Duration, Instant};
 use roaring::RoaringBitmap;
 
 use super::Loaded;
+use crate::diagnostic::Diagnostic;
 use crate::graph::{PatchOutcome, Replaced};
-use crate::model::{Inventory, LoadError, Object};
+use crate::model::{Inventory, Object};
 use crate::watch::FilePatch;
 
 /// A watched batch as splices of the previous snapshot's objects.
@@ -18,7 +19,7 @@ pub struct Patch {
     /// In order; each in positions after the previous ones (`LiveSet::take_patch`).
     pub splices: Vec<FilePatch>,
     /// Everything else of the new snapshot, which is small.
-    pub problems: Vec<LoadError>,
+    pub problems: Vec<Diagnostic>,
     pub stale: RoaringBitmap,
     pub files: usize,
     pub bytes: u64,

@@ -13,9 +13,9 @@ use serde_json::Value;
 
 use super::{HEIGHT, WIDTH};
 use crate::app::{Action, App, Change, ChangeData, Loaded, Patch};
+use crate::diagnostic::Severity;
 use crate::graph::PatchOutcome;
 use crate::model::load::{parse_text, FileLoad};
-use crate::model::Severity;
 use crate::watch::{DeltaKind, LiveSet};
 
 /// Times edits are applied (each a different value); medians are reported.
