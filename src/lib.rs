@@ -8,6 +8,7 @@
 pub mod app;
 pub mod cli;
 pub mod dataset;
+pub mod diagnostic;
 pub mod gocompat;
 pub mod graph;
 pub mod index;

@@ -162,3 +162,88 @@ fn json_output_and_clean_exit() {
     let (code, out) = check(&["-f", dir.path().to_str().unwrap()]);
     assert_eq!((code, out.as_str()), (0, ""));
 }
+
+/// `check`, `check -o json` and the UI's problems view list the same diagnostics in one
+/// order: by path in component order (`base/` before `base-prod/`, which a byte-wise sort
+/// of the printed paths reverses), line, column, the most severe first, then code, object
+/// and message — load problems and findings interleaved by that order alone.
+#[test]
+fn check_text_json_and_ui_rows_agree_on_one_order() {
+    use kubesift::app::{Action, App, Keymap, Options};
+    use kubesift::dataset::Dataset;
+    use kubesift::model::load::{load_paths, LoadOptions};
+
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/diagnostics");
+    let (code, text) = check(&["-f", dir]);
+    assert_eq!(code, 1, "{text}");
+    let (_, json) = check(&["-f", dir, "-o", "json"]);
+    let json: Vec<serde_json::Value> = serde_json::from_str(&json).expect("json");
+
+    let inventory = load_paths(&[dir.into()], &LoadOptions::default());
+    let mut app = App::new(Keymap::load(None).unwrap(), Options::default(), 0);
+    app.update(Action::Loaded(Box::new(Dataset::new(inventory))));
+    let objects = &app.data.inventory.objects;
+    let object = |i: Option<u32>| i.map(|i| objects[i as usize].id.to_string());
+    let ui: Vec<serde_json::Value> = app
+        .problem_rows
+        .iter()
+        .map(|d| {
+            serde_json::json!({
+                "path": d.path.display().to_string(),
+                "line": d.line,
+                "severity": d.severity.to_string(),
+                "code": d.code,
+                "object": object(d.object),
+                "message": &*d.message,
+            })
+        })
+        .collect();
+    assert_eq!(ui, json);
+    let ui_text: Vec<String> = app
+        .problem_rows
+        .iter()
+        .map(|d| {
+            let obj = object(d.object).unwrap_or_else(|| "-".into());
+            let path = d.path.display();
+            format!("{path}:{}: {}: {obj}: {}", d.line, d.severity, d.message)
+        })
+        .collect();
+    assert_eq!(ui_text, text.lines().collect::<Vec<_>>());
+
+    let order: Vec<(String, u64, &str, &str)> = json
+        .iter()
+        .map(|d| {
+            let path = d["path"].as_str().unwrap();
+            let short = path.strip_prefix(dir).unwrap().to_owned();
+            let (sev, code) = (d["severity"].as_str().unwrap(), d["code"].as_str().unwrap());
+            (short, d["line"].as_u64().unwrap(), sev, code)
+        })
+        .collect();
+    let expected = [
+        // an error finding before the warning the loader raised at the same place
+        ("/base/app.yaml", 1, "error", "label-invalid"),
+        (
+            "/base/app.yaml",
+            1,
+            "warning",
+            "namespace-on-cluster-scoped",
+        ),
+        // same object: errors (by code) before the warning found earlier
+        ("/base/app.yaml", 9, "error", "name-invalid"),
+        ("/base/app.yaml", 9, "error", "namespace-invalid"),
+        ("/base/app.yaml", 9, "warning", "service-selects-nothing"),
+        ("/base-prod/broken.yaml", 5, "error", "duplicate-key"),
+        ("/base-prod/broken.yaml", 7, "error", "finalizer-invalid"),
+        ("/base-prod/broken.yaml", 15, "error", "yaml-syntax"),
+    ];
+    let expected: Vec<(String, u64, &str, &str)> = expected
+        .iter()
+        .map(|&(p, l, s, c)| (p.to_owned(), l, s, c))
+        .collect();
+    assert_eq!(order, expected);
+    // Go quoting: a combining mark stays as written (Rust's `{:?}` gave `"e\u{301}"`)
+    assert!(
+        text.contains("no workload's pod template in namespace \"e\u{301}\""),
+        "{text}"
+    );
+}

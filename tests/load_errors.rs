@@ -5,8 +5,9 @@ use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
+use kubesift::diagnostic::{Diagnostic, Severity};
 use kubesift::model::load::{load_file, load_paths, load_reader, LoadOptions};
-use kubesift::model::{Inventory, LoadError, Severity};
+use kubesift::model::Inventory;
 
 const GOOD: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: good\n";
 
@@ -24,7 +25,7 @@ fn load(dir: &Path) -> Inventory {
     load_paths(&[dir.to_path_buf()], &LoadOptions::default())
 }
 
-fn only_problem(inv: &Inventory) -> &LoadError {
+fn only_problem(inv: &Inventory) -> &Diagnostic {
     assert_eq!(inv.problems.len(), 1, "{:#?}", inv.problems);
     &inv.problems[0]
 }

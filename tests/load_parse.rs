@@ -5,8 +5,8 @@ use std::fs;
 use std::path::Path;
 use std::sync::Arc;
 
+use kubesift::diagnostic::Severity;
 use kubesift::model::load::{load_paths, parse_text, FileLoad, LoadOptions};
-use kubesift::model::Severity;
 use serde_json::json;
 
 fn parse(name: &str, text: &str) -> FileLoad {

@@ -5,8 +5,8 @@ mod watch_support;
 use std::path::PathBuf;
 
 use kubesift::dataset::{DeltaKind, LiveSet};
+use kubesift::diagnostic::Severity;
 use kubesift::model::load::LoadOptions;
-use kubesift::model::Severity;
 use watch_support::{cm, docs, fresh, state, summary, write};
 
 fn live(root: &std::path::Path) -> LiveSet {

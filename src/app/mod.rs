@@ -38,22 +38,9 @@ pub use text::{TextLine, Tone};
 pub use tree::TreeState;
 
 use crate::dataset::{Dataset, Graph, PatchReport};
+use crate::diagnostic::{self, Diagnostic};
 use crate::model::Inventory;
-use crate::model::{cmp_paths, Severity};
 use crate::query::{GroupBy, Query};
-
-/// One row of the problems view: a load problem or a graph finding.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Problem {
-    pub path: Arc<Path>,
-    pub line: u32,
-    pub column: u32,
-    pub severity: Severity,
-    pub code: &'static str,
-    pub message: Arc<str>,
-    /// The object it is about, when known.
-    pub object: Option<u32>,
-}
 
 /// Which view has the keyboard.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,8 +148,8 @@ pub struct App {
     /// Where the detail view returns to.
     pub detail_from: Mode,
     pub tree: Option<TreeState>,
-    /// Load problems then graph findings, by file and line.
-    pub problem_rows: Vec<Problem>,
+    /// Load problems and graph findings, in the diagnostics' order.
+    pub problem_rows: Vec<Diagnostic>,
     pub problems: ListState,
     /// The help overlay, while open.
     pub help: Option<HelpState>,
@@ -498,32 +485,11 @@ impl App {
     }
 }
 
-/// Load problems and graph findings, merged by file and line.
-fn problem_rows(loaded: &Dataset) -> Vec<Problem> {
-    let mut rows: Vec<Problem> = loaded
-        .inventory
-        .problems
-        .iter()
-        .map(|p| Problem {
-            path: p.path.clone(),
-            line: p.line,
-            column: p.column,
-            severity: p.severity,
-            code: p.code,
-            message: p.message.clone(),
-            object: None,
-        })
-        .collect();
-    rows.extend(loaded.graph.findings().iter().map(|f| Problem {
-        path: f.path.clone(),
-        line: u32::try_from(f.line).unwrap_or(u32::MAX),
-        column: 1,
-        severity: f.severity,
-        code: f.code,
-        message: f.message.clone(),
-        object: f.object.and_then(|o| u32::try_from(o).ok()),
-    }));
-    rows.sort_by(|a, b| cmp_paths(&a.path, &b.path).then(a.line.cmp(&b.line)));
+/// Load problems and graph findings in the diagnostics' one order (what `check` prints).
+fn problem_rows(loaded: &Dataset) -> Vec<Diagnostic> {
+    let mut rows = loaded.inventory.problems.clone();
+    rows.extend_from_slice(loaded.graph.findings());
+    diagnostic::sort(&mut rows);
     rows
 }
 

@@ -1,5 +1,6 @@
-//! `kubesift check`: every load problem and every finding, one per line, sorted by file
-//! and line; exit status 1 when any is an error.
+//! `kubesift check`: every load problem and every finding, one per line, in the
+//! diagnostics' order (the UI's problems view lists the same rows in the same order); exit
+//! status 1 when any is an error.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -10,7 +11,8 @@ use serde::Serialize;
 
 use super::{paths_or_cwd, LoadArgs};
 use crate::dataset::{Dataset, Graph};
-use crate::model::{Inventory, Severity};
+use crate::diagnostic::{self, Diagnostic, Severity};
+use crate::model::Inventory;
 
 /// Output format of `check`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -31,59 +33,70 @@ pub struct CheckArgs {
     pub load: LoadArgs,
 }
 
-/// One reported line.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Entry {
-    pub path: String,
-    pub line: usize,
-    pub severity: Severity,
-    pub code: &'static str,
-    /// `Kind[.group]/[namespace/]name`, or null for a problem not tied to one object.
-    pub object: Option<String>,
-    pub message: String,
-}
-
-/// Every load problem and finding of an inventory, sorted by path then line.
-pub fn entries(inv: &Inventory, graph: &Graph) -> Vec<Entry> {
-    let mut out: Vec<Entry> = inv
-        .problems
-        .iter()
-        .map(|p| Entry {
-            path: p.path.display().to_string(),
-            line: p.line as usize,
-            severity: p.severity,
-            code: p.code,
-            object: None,
-            message: p.message.to_string(),
-        })
-        .collect();
-    out.extend(graph.findings().iter().map(|f| Entry {
-        path: f.path.display().to_string(),
-        line: f.line,
-        severity: f.severity,
-        code: f.code,
-        object: f.object.map(|i| inv.objects[i].id.to_string()),
-        message: f.message.to_string(),
-    }));
-    out.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
+/// Every load problem and finding of an inventory, in the diagnostics' order.
+pub fn diagnostics(inv: &Inventory, graph: &Graph) -> Vec<Diagnostic> {
+    let mut out = inv.problems.clone();
+    out.extend_from_slice(graph.findings());
+    diagnostic::sort(&mut out);
     out
 }
 
+/// `Kind[.group]/[namespace/]name` of the object a diagnostic is about.
+fn object_name(inv: &Inventory, d: &Diagnostic) -> Option<String> {
+    d.object_index()
+        .and_then(|i| inv.objects.get(i))
+        .map(|o| o.id.to_string())
+}
+
 /// `path:line: severity: object: message` (object `-` when there is none).
-pub fn format_line(e: &Entry) -> String {
+pub fn format_line(inv: &Inventory, d: &Diagnostic) -> String {
     format!(
         "{}:{}: {}: {}: {}",
-        e.path,
-        e.line,
-        e.severity,
-        e.object.as_deref().unwrap_or("-"),
-        e.message
+        d.path.display(),
+        d.line,
+        d.severity,
+        object_name(inv, d).as_deref().unwrap_or("-"),
+        d.message
     )
 }
 
+/// How `-o json` shows a diagnostic: its fields in this order, the object by name, no
+/// column (the format predates it and stays as it is).
+#[derive(Serialize)]
+struct JsonRow<'a> {
+    path: String,
+    line: u32,
+    severity: Severity,
+    code: &'static str,
+    /// Null for a problem not tied to one object.
+    object: Option<String>,
+    message: &'a str,
+}
+
+/// Writes the `-o json` array of `diagnostics`, pretty-printed, with a final newline.
+pub fn write_json(
+    inv: &Inventory,
+    diagnostics: &[Diagnostic],
+    mut out: impl Write,
+) -> std::io::Result<()> {
+    let rows: Vec<JsonRow<'_>> = diagnostics
+        .iter()
+        .map(|d| JsonRow {
+            path: d.path.display().to_string(),
+            line: d.line,
+            severity: d.severity,
+            code: d.code,
+            object: object_name(inv, d),
+            message: &d.message,
+        })
+        .collect();
+    serde_json::to_writer_pretty(&mut out, &rows).map_err(std::io::Error::other)?;
+    writeln!(out)
+}
+
 /// One line for stderr: objects, ownerReference outcomes, problems by severity.
-pub fn summary(inv: &Inventory, graph: &Graph, entries: &[Entry]) -> String {
-    let count = |s: Severity| entries.iter().filter(|e| e.severity == s).count();
+pub fn summary(inv: &Inventory, graph: &Graph, diagnostics: &[Diagnostic]) -> String {
+    let count = |s: Severity| diagnostics.iter().filter(|d| d.severity == s).count();
     let st = graph.owner_stats();
     format!(
         "kubesift: {} objects in {} files; ownerReferences: {} resolved ({} by uid, {} by name), {} dangling, {} invalid; {} errors, {} warnings, {} notes",
@@ -103,15 +116,13 @@ pub fn summary(inv: &Inventory, graph: &Graph, entries: &[Entry]) -> String {
 pub fn run(args: CheckArgs) -> ExitCode {
     let data = Dataset::load(&paths_or_cwd(&args.paths), &args.load.options());
     let (inv, graph) = (&data.inventory, &data.graph);
-    let entries = entries(inv, graph);
+    let diagnostics = diagnostics(inv, graph);
     let mut out = std::io::stdout().lock();
     let written = match args.output {
-        CheckFormat::Text => entries
+        CheckFormat::Text => diagnostics
             .iter()
-            .try_for_each(|e| writeln!(out, "{}", format_line(e))),
-        CheckFormat::Json => serde_json::to_writer_pretty(&mut out, &entries)
-            .map_err(std::io::Error::other)
-            .and_then(|()| writeln!(out)),
+            .try_for_each(|d| writeln!(out, "{}", format_line(inv, d))),
+        CheckFormat::Json => write_json(inv, &diagnostics, &mut out),
     };
     if let Err(e) = written {
         if e.kind() != std::io::ErrorKind::BrokenPipe {
@@ -119,8 +130,8 @@ pub fn run(args: CheckArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    eprintln!("{}", summary(inv, graph, &entries));
-    if entries.iter().any(|e| e.severity == Severity::Error) {
+    eprintln!("{}", summary(inv, graph, &diagnostics));
+    if diagnostics.iter().any(|d| d.severity == Severity::Error) {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

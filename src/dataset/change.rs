@@ -11,8 +11,9 @@ use roaring::RoaringBitmap;
 use super::delta::{Delta, DeltaKind};
 use super::live::LiveSet;
 use super::{Dataset, FilePatch};
+use crate::diagnostic::Diagnostic;
 use crate::graph::{PatchOutcome, Replaced};
-use crate::model::{Inventory, LoadError, Object, ObjectId};
+use crate::model::{Inventory, Object, ObjectId};
 
 /// One applied batch of file changes.
 #[derive(Clone, Debug, Default)]
@@ -107,7 +108,7 @@ pub struct Patch {
     /// In order; each in positions after the previous ones (`LiveSet::take_patch`).
     pub splices: Vec<FilePatch>,
     /// Everything else of the new snapshot, which is small.
-    pub problems: Vec<LoadError>,
+    pub problems: Vec<Diagnostic>,
     pub stale: RoaringBitmap,
     pub files: usize,
     pub bytes: u64,

@@ -22,8 +22,9 @@ use rayon::prelude::*;
 use super::delta::Delta;
 pub use super::snapshot::FilePatch;
 use super::snapshot::{FileData, Snapshot};
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::model::load::{discover, load_file, FileLoad, LoadOptions};
-use crate::model::{Inventory, LoadError, Object, ObjectId, Severity};
+use crate::model::{Inventory, Object, ObjectId};
 use crate::watch::filter::PathFilter;
 
 /// Batches touching more files than this rebuild the snapshot instead of patching it.
@@ -66,7 +67,7 @@ pub struct LiveSet {
     filter: PathFilter,
     opts: LoadOptions,
     files: BTreeMap<PathBuf, FileEntry>,
-    walk_problems: Vec<LoadError>,
+    walk_problems: Vec<Diagnostic>,
     snap: Snapshot,
     /// How the last batch changed the snapshot's objects, when it was patched in place.
     last_patch: Option<Vec<FilePatch>>,
@@ -92,7 +93,7 @@ impl LiveSet {
         paths: &[PathBuf],
         opts: &LoadOptions,
         loads: Vec<FileLoad>,
-        walk_problems: Vec<LoadError>,
+        walk_problems: Vec<Diagnostic>,
     ) -> LiveSet {
         let mut live = LiveSet::empty(paths, opts, walk_problems);
         live.files = loads
@@ -108,7 +109,7 @@ impl LiveSet {
         live
     }
 
-    fn empty(paths: &[PathBuf], opts: &LoadOptions, walk_problems: Vec<LoadError>) -> LiveSet {
+    fn empty(paths: &[PathBuf], opts: &LoadOptions, walk_problems: Vec<Diagnostic>) -> LiveSet {
         LiveSet {
             roots: paths.to_vec(),
             filter: PathFilter::new(paths),
@@ -356,8 +357,8 @@ fn merge(path: &Path, prev: Option<&FileEntry>, mut load: FileLoad, stamp: Stamp
     FileEntry { load, fresh, stamp }
 }
 
-fn stale_warning(path: &Path, n: usize) -> LoadError {
-    LoadError::new(
+fn stale_warning(path: &Path, n: usize) -> Diagnostic {
+    Diagnostic::new(
         &Arc::from(path),
         0,
         0,

@@ -15,10 +15,9 @@ use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
 
 use super::delta::{self, Delta};
+use crate::diagnostic::{cmp_paths, Diagnostic};
 use crate::kinds::{KindOrigin, KindRegistry};
-use crate::model::{
-    cmp_paths, duplicates, registry_for, resolve_scope, Inventory, LoadError, Object, ObjectId,
-};
+use crate::model::{duplicates, registry_for, resolve_scope, Inventory, Object, ObjectId};
 
 /// One splice of a snapshot's objects: `removed` objects at `at` replaced by `objects`
 /// (scope resolved). Positions are those after the previous splices of the same batch, so
@@ -35,7 +34,7 @@ pub struct FilePatch {
 pub(crate) struct FileData<'a> {
     pub objects: &'a [Object],
     pub fresh: usize,
-    pub problems: &'a [LoadError],
+    pub problems: &'a [Diagnostic],
     pub bytes: u64,
 }
 
@@ -45,7 +44,7 @@ struct Slot {
     len: usize,
     bytes: u64,
     /// The file's load problems and the scope warnings of its objects.
-    problems: Vec<LoadError>,
+    problems: Vec<Diagnostic>,
 }
 
 /// The inventory plus what patching it needs.
@@ -57,16 +56,16 @@ pub(crate) struct Snapshot {
     /// Positions of each identity's definitions, ascending (the first is the effective one).
     defs: FxHashMap<ObjectId, Vec<usize>>,
     slots: BTreeMap<PathBuf, Slot>,
-    walk_problems: Vec<LoadError>,
-    registry_problems: Vec<LoadError>,
-    duplicate_problems: HashMap<ObjectId, Vec<LoadError>>,
+    walk_problems: Vec<Diagnostic>,
+    registry_problems: Vec<Diagnostic>,
+    duplicate_problems: HashMap<ObjectId, Vec<Diagnostic>>,
 }
 
 impl Snapshot {
     /// A full build from every file, in path order.
     pub fn build<'a>(
         files: impl Iterator<Item = (&'a Path, FileData<'a>)>,
-        walk_problems: &[LoadError],
+        walk_problems: &[Diagnostic],
     ) -> Snapshot {
         let files: Vec<_> = files.collect();
         let all: Vec<Object> = files
@@ -250,8 +249,8 @@ impl Snapshot {
 
     /// Re-assembles problems, file count and bytes, ordered as `Inventory::build` orders them.
     ///
-    /// The stable sort by (path, line, column) compares integers, not paths (a path
-    /// comparison walks components, and a patch re-sorts every problem: 11k notes on a
+    /// The sort into the diagnostics' order (`crate::diagnostic`) ranks paths by integers (a
+    /// path comparison walks components, and a patch re-sorts every problem: 11k notes on a
     /// GitOps tree of kustomizations): a path is ranked by its place among the slots'
     /// paths (the map keeps them in path order), a path of no slot (a walk problem) between
     /// its neighbours by one binary search (and by the path itself against other such paths
@@ -262,7 +261,7 @@ impl Snapshot {
             Ok(i) => 2 * i + 1,
             Err(i) => 2 * i,
         };
-        let mut ranked: Vec<(usize, &LoadError)> = Vec::new();
+        let mut ranked: Vec<(usize, &Diagnostic)> = Vec::new();
         ranked.extend(self.walk_problems.iter().map(|p| (rank(&p.path), p)));
         for (i, (path, slot)) in self.slots.iter().enumerate() {
             for p in &slot.problems {
@@ -288,7 +287,7 @@ impl Snapshot {
                 std::cmp::Ordering::Equal if ra % 2 == 0 => cmp_paths(&a.path, &b.path),
                 by_rank => by_rank,
             };
-            path.then((a.line, a.column).cmp(&(b.line, b.column)))
+            path.then_with(|| a.cmp_within_path(b))
         });
         let problems = ranked.into_iter().map(|(_, p)| p.clone()).collect();
         self.inventory.problems = problems;
@@ -297,7 +296,7 @@ impl Snapshot {
     }
 }
 
-fn slot(f: &FileData<'_>, scope: Vec<LoadError>) -> Slot {
+fn slot(f: &FileData<'_>, scope: Vec<Diagnostic>) -> Slot {
     let mut problems = f.problems.to_vec();
     problems.extend(scope);
     Slot {
@@ -308,7 +307,7 @@ fn slot(f: &FileData<'_>, scope: Vec<LoadError>) -> Slot {
 }
 
 /// Resolves each object's scope, returning the warnings.
-fn resolve_all(kinds: &KindRegistry, objects: &mut [Object]) -> Vec<LoadError> {
+fn resolve_all(kinds: &KindRegistry, objects: &mut [Object]) -> Vec<Diagnostic> {
     objects
         .iter_mut()
         .filter_map(|o| resolve_scope(kinds, o))
@@ -324,21 +323,20 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::model::Severity;
+    use crate::diagnostic::Severity;
 
-    fn problem(path: &str, line: u32, column: u32, message: &str) -> LoadError {
+    fn problem(path: &str, line: u32, column: u32, message: &str) -> Diagnostic {
         let path: Arc<Path> = Arc::from(Path::new(path));
-        LoadError::new(&path, line, column, Severity::Error, "test", message)
+        Diagnostic::new(&path, line, column, Severity::Error, "test", message)
     }
 
-    /// Problems come out ordered by path, line and column, ties in the order walk, files,
-    /// registry, duplicates (what a stable sort of that concatenation by path gives), also
-    /// for walk problems at paths of no file, between files, before the first and after the
-    /// last, and for problems of a file that name another path.
+    /// Problems come out in the diagnostics' order (what sorting their concatenation gives),
+    /// also for walk problems at paths of no file, between files, before the first and after
+    /// the last, and for problems of a file that name another path.
     #[test]
     fn problems_are_ordered_as_a_sort_by_path() {
         let files = ["/r/b.yaml", "/r/d.yaml", "/r/d/e.yaml", "/r/f-g.yaml"];
-        let per_file: Vec<Vec<LoadError>> = files
+        let per_file: Vec<Vec<Diagnostic>> = files
             .iter()
             .map(|f| {
                 vec![
@@ -371,10 +369,10 @@ mod tests {
             })
             .collect();
         let snap = Snapshot::build(data.into_iter(), &walk);
-        let mut expected: Vec<LoadError> = walk.clone();
+        let mut expected: Vec<Diagnostic> = walk.clone();
         expected.extend(per_file.iter().flatten().cloned());
-        expected.sort_by(|a, b| (&a.path, a.line, a.column).cmp(&(&b.path, b.line, b.column)));
-        let shown = |ps: &[LoadError]| -> Vec<String> {
+        expected.sort();
+        let shown = |ps: &[Diagnostic]| -> Vec<String> {
             ps.iter()
                 .map(|p| format!("{}:{}:{} {}", p.path.display(), p.line, p.column, p.message))
                 .collect()

@@ -1,6 +1,12 @@
 //! Go compatibility: what kubesift must print and order exactly as the Go code it mirrors
-//! does — `strconv.IsPrint`-based quoting, `sort.Strings`/`sort.StringSlice` order. A leaf:
-//! it depends on nothing of kubesift.
+//! does — `strconv.Quote` (`%q`) and its `unicode.IsPrint`, `%#v` of slices and maps,
+//! `sort.Sort` order. A leaf: it depends on nothing of kubesift.
+//!
+//! Messages that quote a value from a manifest go through [`quote::Quoted`], never Rust's
+//! `{:?}`: the two differ for non-ASCII (Rust escapes combining marks, Go keeps every rune
+//! `unicode.IsPrint` accepts) and for controls (`\u{1b}` against Go's `\x1b`).
 
+pub mod fmt;
 pub mod print;
+pub mod quote;
 pub mod sort;

@@ -5,8 +5,9 @@ use std::collections::BTreeMap;
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::findings::Finding;
-use crate::model::{Inventory, Object, Severity};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::gocompat::quote::Quoted;
+use crate::model::{Inventory, Object};
 
 pub const PART_OF: &str = "app.kubernetes.io/part-of";
 pub const NAME: &str = "app.kubernetes.io/name";
@@ -57,7 +58,7 @@ pub fn group(objects: &[Object]) -> AppGroups {
 
 /// One warning per object whose `version` or `managed-by` differs from the value most
 /// objects of the same application instance (part-of, name, instance) carry.
-pub fn findings(inv: &Inventory) -> Vec<Finding> {
+pub fn findings(inv: &Inventory) -> Vec<Diagnostic> {
     findings_among(inv, 0..inv.objects.len())
 }
 
@@ -70,7 +71,7 @@ pub fn instance_of(o: &Object) -> Option<(&str, &str, &str)> {
 
 /// [`findings`] for the instances of the objects `among` (ascending), which must hold
 /// every member of each of these instances.
-pub fn findings_among(inv: &Inventory, among: impl Iterator<Item = usize>) -> Vec<Finding> {
+pub fn findings_among(inv: &Inventory, among: impl Iterator<Item = usize>) -> Vec<Diagnostic> {
     let mut instances: BTreeMap<(&str, &str, &str), Vec<usize>> = BTreeMap::new();
     for i in among {
         if let Some(key) = instance_of(&inv.objects[i]) {
@@ -92,7 +93,7 @@ fn disagreements(
     instance: &str,
     members: &[usize],
     key: &str,
-) -> Vec<Finding> {
+) -> Vec<Diagnostic> {
     let mut counts: HashMap<&str, usize> = HashMap::default();
     for &i in members {
         if let Some(v) = inv.objects[i].labels.get(key) {
@@ -115,14 +116,16 @@ fn disagreements(
             let o = &inv.objects[i];
             let v = o.labels.get(key)?;
             (**v != *major).then(|| {
-                Finding::about(
+                o.finding(
                     i,
-                    o,
                     Severity::Warning,
                     DISAGREEMENT,
                     format!(
-                        "{key} is {:?} but {n} other object(s) of app {name:?} (instance {instance:?}) say {major:?}",
-                        &**v
+                        "{key} is {} but {n} other object(s) of app {} (instance {}) say {}",
+                        Quoted(v),
+                        Quoted(name),
+                        Quoted(instance),
+                        Quoted(major)
                     ),
                 )
             })

@@ -2,12 +2,13 @@
 //!
 //! A cycle never resolves by itself: in foreground deletion each member waits for the others.
 
-use super::findings::{list_some, Finding};
+use super::findings::list_some;
 use super::Adjacency;
-use crate::model::{Inventory, Severity};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::model::Inventory;
 
 /// One error per object that is part of an ownerReference cycle.
-pub fn findings(inv: &Inventory, dependents: &Adjacency) -> Vec<Finding> {
+pub fn findings(inv: &Inventory, dependents: &Adjacency) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for scc in components(inv.objects.len(), dependents) {
         let self_loop = scc.len() == 1 && dependents.get(scc[0]).iter().any(|e| e.to == scc[0]);
@@ -16,9 +17,8 @@ pub fn findings(inv: &Inventory, dependents: &Adjacency) -> Vec<Finding> {
         }
         let names: Vec<String> = scc.iter().map(|&i| inv.objects[i].id.to_string()).collect();
         for &i in &scc {
-            out.push(Finding::about(
+            out.push(inv.objects[i].finding(
                 i,
-                &inv.objects[i],
                 Severity::Error,
                 "owner-cycle",
                 format!(

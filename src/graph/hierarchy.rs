@@ -347,7 +347,7 @@ fn add_subtree(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graph::test_inventory;
+    use crate::model::test_inventory;
     use serde_json::json;
 
     fn owned(kind: &str, name: &str, owner_kind: &str, owner: &str) -> serde_json::Value {

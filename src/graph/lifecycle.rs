@@ -1,9 +1,11 @@
 //! Lifecycle: Terminating objects, finalizers and what they wait for, foreground deletion
 //! blockers, orphaned dependents, and Terminating namespaces.
 
-use super::findings::{go_string_slice, list_some, Finding};
+use super::findings::list_some;
 use super::{Adjacency, EdgeKind};
-use crate::model::{Inventory, Object, Severity};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::gocompat::fmt::string_slice as go_string_slice;
+use crate::model::{Inventory, Object};
 use crate::value::{RawRef, Str};
 
 /// `metav1.FinalizerOrphanDependents`.
@@ -123,7 +125,7 @@ pub(crate) fn namespace_terminating(obj: &Object) -> bool {
 }
 
 /// Lifecycle findings for the whole inventory; `dependents` is the owner adjacency by owner.
-pub fn findings(inv: &Inventory, dependents: &Adjacency) -> Vec<Finding> {
+pub fn findings(inv: &Inventory, dependents: &Adjacency) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for (i, obj) in inv.objects.iter().enumerate() {
         if let Some(f) = finalizer_conflict(i, obj) {
@@ -139,10 +141,7 @@ pub fn findings(inv: &Inventory, dependents: &Adjacency) -> Vec<Finding> {
             }
             DeletionPolicy::Orphan if !deps.is_empty() => {
                 let names = names_of(inv, deps.iter().map(|e| e.to));
-                out.push(Finding::about(
-                    i,
-                    obj,
-                    Severity::Note,
+                out.push(obj.finding(i, Severity::Note,
                     "orphan-dependents",
                     format!(
                         "orphan finalizer: {} dependent(s) will be left behind without this owner: {}",
@@ -158,23 +157,20 @@ pub fn findings(inv: &Inventory, dependents: &Adjacency) -> Vec<Finding> {
     out
 }
 
-fn finalizer_conflict(i: usize, obj: &Object) -> Option<Finding> {
+fn finalizer_conflict(i: usize, obj: &Object) -> Option<Diagnostic> {
     let has = |n: &str| obj.finalizers.iter().any(|f| &**f == n);
     (has(ORPHAN) && has(FOREGROUND)).then(|| {
-        Finding::about(
-            i,
-            obj,
-            Severity::Error,
+        obj.finding(i, Severity::Error,
             "finalizers-conflict",
             format!(
                 "metadata.finalizers: Invalid value: {}: finalizer {ORPHAN} and {FOREGROUND} cannot be both set",
-                go_string_slice(&obj.finalizers)
+                go_string_slice(Some(&obj.finalizers))
             ),
         )
     })
 }
 
-fn terminating(i: usize, obj: &Object) -> Finding {
+fn terminating(i: usize, obj: &Object) -> Diagnostic {
     let since = obj.deletion_timestamp.as_deref().unwrap_or_default();
     let mut msg = format!("Terminating since {since}");
     if let Some(g) = obj.deletion_grace_period_seconds {
@@ -187,10 +183,10 @@ fn terminating(i: usize, obj: &Object) -> Finding {
         let names: Vec<String> = lc.finalizers.iter().map(|f| f.name.to_string()).collect();
         msg.push_str(&format!("; waiting on finalizers: {}", names.join(", ")));
     }
-    Finding::about(i, obj, Severity::Warning, "terminating", msg)
+    obj.finding(i, Severity::Warning, "terminating", msg)
 }
 
-fn foreground(inv: &Inventory, i: usize, obj: &Object, deps: &[super::Edge]) -> Finding {
+fn foreground(inv: &Inventory, i: usize, obj: &Object, deps: &[super::Edge]) -> Diagnostic {
     let blockers: Vec<usize> = deps
         .iter()
         .filter(|e| {
@@ -222,7 +218,7 @@ fn foreground(inv: &Inventory, i: usize, obj: &Object, deps: &[super::Edge]) -> 
             list_some(&names, 10)
         )
     };
-    Finding::about(i, obj, severity, "foreground-blocked", msg)
+    obj.finding(i, severity, "foreground-blocked", msg)
 }
 
 fn names_of(inv: &Inventory, idx: impl Iterator<Item = usize>) -> Vec<String> {
@@ -230,7 +226,7 @@ fn names_of(inv: &Inventory, idx: impl Iterator<Item = usize>) -> Vec<String> {
 }
 
 /// Terminating namespaces and what is still inside them.
-fn namespaces(inv: &Inventory) -> Vec<Finding> {
+fn namespaces(inv: &Inventory) -> Vec<Diagnostic> {
     let terminating: Vec<(usize, &Object)> = inv
         .objects
         .iter()
@@ -258,7 +254,7 @@ fn namespaces(inv: &Inventory) -> Vec<Finding> {
                     list_some(&inside, 10)
                 )
             };
-            Finding::about(i, ns, Severity::Warning, "namespace-terminating", msg)
+            ns.finding(i, Severity::Warning, "namespace-terminating", msg)
         })
         .collect()
 }
@@ -331,7 +327,7 @@ mod tests {
 
     #[test]
     fn orphan_owner_lists_dependents_left_behind() {
-        let inv = crate::graph::test_inventory(&[
+        let inv = crate::model::test_inventory(&[
             json!({"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "rs",
                 "namespace": "a", "uid": "r1", "deletionTimestamp": "2024-01-01T00:00:00Z",
                 "finalizers": ["orphan"]},

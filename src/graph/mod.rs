@@ -13,18 +13,14 @@ pub mod lifecycle;
 pub mod owners;
 mod patch;
 pub mod selectors;
-#[cfg(test)]
-mod testutil;
-#[cfg(test)]
-pub(crate) use testutil::test_inventory;
 
-pub use findings::Finding;
 pub use lifecycle::{explain_finalizer, lifecycle, DeletionPolicy, FinalizerInfo, Lifecycle};
 pub use owners::OwnerStats;
 pub use patch::{PatchOutcome, Replaced};
 
 use rustc_hash::FxHashMap;
 
+use crate::diagnostic::{self, Diagnostic};
 use crate::model::Inventory;
 
 use crate::value::Str;
@@ -119,7 +115,7 @@ pub struct Graph {
     dependents_of: Adjacency,
     selects: Adjacency,
     selected_by: Adjacency,
-    findings: Vec<Finding>,
+    findings: Vec<Diagnostic>,
     /// How ownerReferences resolved, by the dependent's namespace (`""`: cluster-scoped).
     stats_by_ns: FxHashMap<Str, OwnerStats>,
     /// What a patch needs to find the objects a change reaches.
@@ -133,16 +129,17 @@ struct Parts {
     owner_edges: Vec<Edge>,
     /// Grouped by selecting object (`from`).
     selector_edges: Vec<Edge>,
-    /// Every finding except the app-label ones, in discovery order.
-    findings: Vec<Finding>,
+    /// Every finding except the app-label ones, unsorted.
+    findings: Vec<Diagnostic>,
     /// App-label findings (`apps`), which group objects across namespaces.
-    app_findings: Vec<Finding>,
+    app_findings: Vec<Diagnostic>,
     stats_by_ns: FxHashMap<Str, OwnerStats>,
 }
 
 impl Graph {
     /// Builds the graph and all findings (owners, selectors, lifecycle, recommended labels,
-    /// name/label/annotation validation), sorted by path then line.
+    /// name/label/annotation/ownerReference validation from `validate`), in the
+    /// diagnostics' order.
     pub fn build(inv: &Inventory) -> Graph {
         let (parts, keys) = rayon::join(|| compute(inv, None), || keys::Keys::build(&inv.objects));
         Graph::assemble(inv.objects.len(), parts, keys)
@@ -150,17 +147,18 @@ impl Graph {
 
     /// Sorts the parts into adjacency arrays and the finding order. A full build and a
     /// patch (see `patch.rs`) both end here, so both order edges and findings alike: edges
-    /// of one object in the order they were found, findings by path, line and object, then
-    /// non-app findings before app-label ones, each in discovery order.
+    /// of one object in the order they were found, findings in the diagnostics' order.
     fn assemble(n: usize, mut parts: Parts, mut keys: keys::Keys) -> Graph {
         parts.owner_edges.sort_by_key(|e| e.to);
         parts.selector_edges.sort_by_key(|e| e.from);
         let mut findings = parts.findings;
         findings.append(&mut parts.app_findings);
-        findings::sort(&mut findings);
+        diagnostic::sort(&mut findings);
         keys.unresolved = vec![false; n];
         for f in &findings {
-            if let (Some(i), owners::DANGLING | owners::OTHER_NAMESPACE) = (f.object, f.code) {
+            if let (Some(i), owners::DANGLING | owners::OTHER_NAMESPACE) =
+                (f.object_index(), f.code)
+            {
                 if let Some(u) = keys.unresolved.get_mut(i) {
                     *u = true;
                 }
@@ -224,8 +222,8 @@ impl Graph {
             .collect()
     }
 
-    /// Every finding, sorted by path then line.
-    pub fn findings(&self) -> &[Finding] {
+    /// Every finding, in the diagnostics' order (`crate::diagnostic`).
+    pub fn findings(&self) -> &[Diagnostic] {
         &self.findings
     }
 

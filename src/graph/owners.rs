@@ -4,14 +4,18 @@
 //! checks them by fetching the owner by name in the dependent's namespace (no namespace for
 //! a cluster-scoped owner kind) and comparing uids. Manifests in git usually have no uids,
 //! so without one kubesift resolves by (group, kind, namespace, name) and says so.
+//!
+//! The rules the API server applies to a reference on write (required fields, one
+//! controller) need no other object: they are `crate::validate::owners`.
 
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::findings::Finding;
 use super::{Edge, EdgeKind};
-use crate::model::{Inventory, Object, OwnerRef, Severity};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::gocompat::quote::Quoted;
+use crate::model::{Inventory, Object, OwnerRef};
 use crate::value::Str;
 
 /// Code of a reference whose owner is not in the input (or is, with another uid).
@@ -93,7 +97,7 @@ enum Outcome {
 
 /// Owner edges (owner → dependent), findings, and counts by the dependent's namespace
 /// (`""` for a cluster-scoped dependent).
-pub fn resolve(inv: &Inventory) -> (Vec<Edge>, Vec<Finding>, HashMap<Str, OwnerStats>) {
+pub fn resolve(inv: &Inventory) -> (Vec<Edge>, Vec<Diagnostic>, HashMap<Str, OwnerStats>) {
     let index = Index::build(&inv.objects);
     let mut edges = Vec::new();
     let mut findings = Vec::new();
@@ -108,7 +112,6 @@ pub fn resolve(inv: &Inventory) -> (Vec<Edge>, Vec<Finding>, HashMap<Str, OwnerS
             Str::from("")
         };
         let stats = by_ns.entry(ns).or_default();
-        findings.extend(validate_refs(i, obj));
         for r in &obj.owner_refs {
             if r.kind.is_empty() || r.name.is_empty() {
                 stats.invalid += 1;
@@ -125,11 +128,11 @@ pub fn resolve(inv: &Inventory) -> (Vec<Edge>, Vec<Finding>, HashMap<Str, OwnerS
                 }
                 Outcome::Dangling(msg) => {
                     stats.dangling += 1;
-                    findings.push(Finding::about(i, obj, Severity::Warning, DANGLING, msg));
+                    findings.push(obj.finding(i, Severity::Warning, DANGLING, msg));
                 }
                 Outcome::Invalid(code, msg) => {
                     stats.invalid += 1;
-                    findings.push(Finding::about(i, obj, Severity::Error, code, msg));
+                    findings.push(obj.finding(i, Severity::Error, code, msg));
                 }
             }
         }
@@ -209,10 +212,10 @@ fn by_uid_target(inv: &Inventory, dep: &Object, r: &OwnerRef, t: usize, ns: &str
         return Outcome::Invalid(
             OTHER_NAMESPACE,
             format!(
-                "OwnerRefInvalidNamespace: ownerRef {} does not exist in namespace {:?} (the owner is in namespace {:?})",
+                "OwnerRefInvalidNamespace: ownerRef {} does not exist in namespace {} (the owner is in namespace {})",
                 gc_ref(r, dep.namespace()),
-                dep.namespace(),
-                &*owner.id.namespace
+                Quoted(dep.namespace()),
+                Quoted(&owner.id.namespace)
             ),
         );
     }
@@ -249,102 +252,22 @@ fn not_found(inv: &Inventory, index: &Index<'_>, dep: &Object, r: &OwnerRef, ns:
         return Outcome::Invalid(
             OTHER_NAMESPACE,
             format!(
-                "OwnerRefInvalidNamespace: ownerRef {} does not exist in namespace {:?} (an owner of that name is in namespace {:?}; owners must be in the dependent's namespace or cluster-scoped)",
+                "OwnerRefInvalidNamespace: ownerRef {} does not exist in namespace {} (an owner of that name is in namespace {}; owners must be in the dependent's namespace or cluster-scoped)",
                 gc_ref(r, dep.namespace()),
-                dep.namespace(),
-                &*other.id.namespace
+                Quoted(dep.namespace()),
+                Quoted(&other.id.namespace)
             ),
         );
     }
     let place = if ns.is_empty() {
         "(cluster-scoped)".to_owned()
     } else {
-        format!("in namespace {ns:?}")
+        format!("in namespace {}", Quoted(ns))
     };
     Outcome::Dangling(format!(
         "owner {}/{} ({}) not found in the input {}",
         r.kind, r.name, r.api_version, place
     ))
-}
-
-/// Upstream `ValidateOwnerReferences` (apimachinery `pkg/api/validation/objectmeta.go`).
-pub fn validate_refs(i: usize, obj: &Object) -> Vec<Finding> {
-    let mut out = Vec::new();
-    let mut push = |msg: String| {
-        out.push(Finding::about(
-            i,
-            obj,
-            Severity::Error,
-            "owner-ref-invalid",
-            msg,
-        ))
-    };
-    let mut first_controller: Option<String> = None;
-    for r in &obj.owner_refs {
-        for msg in validate_ref(r) {
-            push(msg);
-        }
-        if r.controller == Some(true) {
-            let cur = format!("{}/{}", r.kind, r.name);
-            match &first_controller {
-                Some(first) => push(format!(
-                    "metadata.ownerReferences: Invalid value: {}: Only one reference can have Controller set to true. Found \"true\" in references for {} and {}",
-                    refs_value(&obj.owner_refs), first, cur
-                )),
-                None => first_controller = Some(cur),
-            }
-        }
-    }
-    out
-}
-
-/// A compact stand-in for Go's `%#v` of the reference list (which prints Go structs).
-fn refs_value(refs: &[OwnerRef]) -> String {
-    let items: Vec<String> = refs
-        .iter()
-        .map(|r| format!("{}/{}", r.kind, r.name))
-        .collect();
-    format!("[{}]", items.join(", "))
-}
-
-/// `schema.ParseGroupVersion`: zero or one `/`; anything else yields an empty version.
-fn version_of(api_version: &str) -> &str {
-    match api_version.matches('/').count() {
-        0 => api_version,
-        1 => api_version.split_once('/').map_or("", |(_, v)| v),
-        _ => "",
-    }
-}
-
-fn validate_ref(r: &OwnerRef) -> Vec<String> {
-    let f = "metadata.ownerReferences";
-    let mut out = Vec::new();
-    let version = version_of(&r.api_version);
-    if version.is_empty() {
-        out.push(format!(
-            "{f}.apiVersion: Invalid value: {:?}: version must not be empty",
-            r.api_version
-        ));
-    }
-    for (field, value) in [("kind", &r.kind), ("name", &r.name), ("uid", &r.uid)] {
-        if value.is_empty() {
-            out.push(format!(
-                "{f}.{field}: Invalid value: \"\": must not be empty"
-            ));
-        }
-    }
-    let group = if r.api_version.matches('/').count() == 1 {
-        r.group()
-    } else {
-        ""
-    };
-    if group.is_empty() && version == "v1" && r.kind == "Event" {
-        out.push(format!(
-            "{f}: Invalid value: {}/{}: /v1, Kind=Event is disallowed from being an owner",
-            r.kind, r.name
-        ));
-    }
-    out
 }
 
 #[cfg(test)]
@@ -363,29 +286,6 @@ mod tests {
     }
 
     #[test]
-    fn required_fields_use_upstream_wording() {
-        let msgs = validate_ref(&r("apps/", "", "x", ""));
-        assert_eq!(
-            msgs,
-            vec![
-                r#"metadata.ownerReferences.apiVersion: Invalid value: "apps/": version must not be empty"#,
-                r#"metadata.ownerReferences.kind: Invalid value: "": must not be empty"#,
-                r#"metadata.ownerReferences.uid: Invalid value: "": must not be empty"#,
-            ]
-        );
-        assert!(validate_ref(&r("apps/v1", "ReplicaSet", "x", "u")).is_empty());
-        assert!(validate_ref(&r("a/b/c", "K", "x", "u"))[0].contains("version must not be empty"));
-    }
-
-    #[test]
-    fn event_is_banned_owner() {
-        let msgs = validate_ref(&r("v1", "Event", "e", "u"));
-        assert_eq!(msgs.len(), 1);
-        assert!(msgs[0].ends_with("/v1, Kind=Event is disallowed from being an owner"));
-        assert!(validate_ref(&r("events.k8s.io/v1", "Event", "e", "u")).is_empty());
-    }
-
-    #[test]
     fn gc_reference_string() {
         assert_eq!(
             gc_ref(&r("apps/v1", "ReplicaSet", "web", "u1"), "shop"),
@@ -393,7 +293,7 @@ mod tests {
         );
     }
 
-    use crate::graph::test_inventory;
+    use crate::model::test_inventory;
     use serde_json::{json, Value};
 
     fn meta(
@@ -414,7 +314,7 @@ mod tests {
         json!({"apiVersion": api, "kind": kind, "metadata": m})
     }
 
-    fn codes(f: &[Finding]) -> Vec<&str> {
+    fn codes(f: &[Diagnostic]) -> Vec<&str> {
         f.iter().map(|f| f.code).collect()
     }
 
@@ -578,17 +478,17 @@ mod tests {
             ),
         ]);
         let (edges, findings, _) = resolve(&inv);
-        assert_eq!(
-            codes(&findings),
-            vec!["owner-ref-invalid", "owner-dangling"]
-        );
-        assert_eq!(
-            &*findings[1].message,
-            "owner ConfigMap/a/x has uid new, not old: the garbage collector treats the owner as absent"
-        );
+        // Resolution reports what the garbage collector makes of the references; their
+        // validation (one controller only) is `validate`'s, which the graph adds.
+        assert_eq!(codes(&findings), vec!["owner-dangling"]);
         assert_eq!(
             &*findings[0].message,
-            r#"metadata.ownerReferences: Invalid value: [ConfigMap/x, ConfigMap/y]: Only one reference can have Controller set to true. Found "true" in references for ConfigMap/x and ConfigMap/y"#
+            "owner ConfigMap/a/x has uid new, not old: the garbage collector treats the owner as absent"
+        );
+        let graph = crate::graph::Graph::build(&inv);
+        assert_eq!(
+            codes(graph.findings()),
+            vec![crate::validate::owners::INVALID, "owner-dangling"]
         );
         assert_eq!(edges.len(), 1);
         assert_eq!(edges[0].from, 1);

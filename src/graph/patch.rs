@@ -285,11 +285,11 @@ impl Plan {
         // Findings: non-app ones by namespace, app-label ones by instance.
         let in_instance = |full: usize| instances.contains(&keys.objects[full].instance);
         let mut kept_apps = Vec::new();
-        for mut f in old.findings {
-            let Some(new) = f.object.and_then(|i| shifted(&map, i)) else {
+        for f in old.findings {
+            let Some(new) = f.object_index().and_then(|i| shifted(&map, i)) else {
                 continue;
             };
-            f.object = Some(new);
+            let f = f.about(new);
             if f.code == apps::DISAGREEMENT {
                 if !in_instance(new) {
                     kept_apps.push(f);
@@ -298,10 +298,9 @@ impl Plan {
                 parts.findings.push(f);
             }
         }
-        for mut f in new_parts.findings {
-            if let Some(i) = f.object.filter(|&i| owned(i)) {
-                f.object = Some(to_full(i));
-                parts.findings.push(f);
+        for f in new_parts.findings {
+            if let Some(i) = f.object_index().filter(|&i| owned(i)) {
+                parts.findings.push(f.about(to_full(i)));
             }
         }
         parts.app_findings = kept_apps;
@@ -510,7 +509,7 @@ mod tests {
             .zip(files)
             .map(|(n, d)| (n.as_str(), d.as_slice()))
             .collect();
-        crate::graph::testutil::test_inventory_files(&files)
+        crate::model::testutil::test_inventory_files(&files)
     }
 
     /// Replaces files `which` with new contents; returns the outcome and both graphs.

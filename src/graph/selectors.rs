@@ -7,21 +7,20 @@
 //! first equality requirement of the selector), then checked against the whole selector, so
 //! building stays near-linear in objects.
 
-use std::collections::BTreeMap;
-
 use rustc_hash::FxHashMap as HashMap;
 
-use super::findings::Finding;
 use super::{Adjacency, Edge, EdgeKind};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::gocompat::{self, quote::Quoted};
 use crate::kinds::pod_template;
-use crate::model::{Inventory, Object, Severity};
+use crate::model::{Inventory, Object};
 use crate::selector::{label_selector_from_value, map_selector, LabelGet, NodeSelector};
 use crate::selector::{Operator, Selector};
 use crate::value::{RawObject, RawRef};
 
 /// Selector edges (selecting object → selected object) and selector findings.
 /// `owners_of` keeps a workload's selector edges off the Pods it already owns.
-pub fn resolve(inv: &Inventory, owners_of: &Adjacency) -> (Vec<Edge>, Vec<Finding>) {
+pub fn resolve(inv: &Inventory, owners_of: &Adjacency) -> (Vec<Edge>, Vec<Diagnostic>) {
     let pool = Pool::build(inv);
     let mut out = Out::default();
     for (i, o) in inv.objects.iter().enumerate() {
@@ -76,7 +75,7 @@ pub fn resolve(inv: &Inventory, owners_of: &Adjacency) -> (Vec<Edge>, Vec<Findin
 #[derive(Default)]
 struct Out {
     edges: Vec<Edge>,
-    findings: Vec<Finding>,
+    findings: Vec<Diagnostic>,
 }
 
 impl Out {
@@ -91,7 +90,7 @@ impl Out {
     }
 
     fn finding(&mut self, i: usize, o: &Object, sev: Severity, code: &'static str, msg: String) {
-        self.findings.push(Finding::about(i, o, sev, code, msg));
+        self.findings.push(o.finding(i, sev, code, msg));
     }
 }
 
@@ -316,8 +315,8 @@ fn service(pool: &Pool<'_>, i: usize, o: &Object, out: &mut Out) {
             Severity::Warning,
             "service-selects-nothing",
             format!(
-                "selector {sel} matches no Pod and no workload's pod template in namespace {:?}",
-                o.namespace()
+                "selector {sel} matches no Pod and no workload's pod template in namespace {}",
+                Quoted(o.namespace())
             ),
         );
     }
@@ -528,22 +527,21 @@ fn go_value(v: Option<RawRef<'_>>) -> String {
     }
 }
 
-/// Go's `%#v` of a `map[string]string` (keys sorted, as fmt prints maps).
+/// Go's `%#v` of a `map[string]string` (non-string values are left out).
 fn go_string_map(m: Option<RawObject<'_>>) -> String {
-    let sorted: BTreeMap<&str, &str> = m
-        .into_iter()
-        .flatten()
-        .filter_map(|(k, v)| Some((k, v.as_str()?)))
-        .collect();
-    let inner: Vec<String> = sorted.iter().map(|(k, v)| format!("{k:?}:{v:?}")).collect();
-    format!("map[string]string{{{}}}", inner.join(", "))
+    gocompat::fmt::string_map(
+        m.into_iter()
+            .flatten()
+            .filter_map(|(k, v)| Some((k, v.as_str()?))),
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use serde_json::json;
 
-    use crate::graph::{test_inventory, EdgeKind, Graph};
+    use crate::graph::{EdgeKind, Graph};
+    use crate::model::test_inventory;
 
     fn node(name: &str, labels: serde_json::Value) -> serde_json::Value {
         json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": name, "labels": labels}})

@@ -2,6 +2,7 @@
 //! values (with the API server's defaults), and the exact error for an unsupported field
 //! (`pkg/apis/*/v1/conversion.go`, `pkg/registry/*/strategy.go`).
 
+use crate::gocompat::quote::Quoted;
 use crate::value::RawRef;
 
 use super::Object;
@@ -81,13 +82,15 @@ pub fn check_field(group: &str, kind: &str, field: &str) -> Result<(), String> {
     match kind_fields(group, kind) {
         Some(fields) if fields.contains(&field) => Ok(()),
         Some(_) if core_wording(group, kind) => Err(format!("field label not supported: {field}")),
-        Some(_) if group == "batch" && kind == "Job" => {
-            Err(format!("field label {field:?} not supported for Job"))
-        }
+        Some(_) if group == "batch" && kind == "Job" => Err(format!(
+            "field label {} not supported for Job",
+            Quoted(field)
+        )),
         Some(_) => Err(format!("field label not supported: {field}")),
         None if META.contains(&field) => Ok(()),
         None => Err(format!(
-            "{field:?} is not a known field selector: only \"metadata.name\", \"metadata.namespace\""
+            "{} is not a known field selector: only \"metadata.name\", \"metadata.namespace\"",
+            Quoted(field)
         )),
     }
 }

@@ -3,9 +3,10 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::diagnostic::{cmp_paths, LoadError, Severity};
 use super::load::FileLoad;
 use super::object::{Object, ObjectId};
+use crate::diagnostic::{self, Diagnostic, Severity};
+use crate::gocompat::quote::Quoted;
 use crate::kinds::KindRegistry;
 
 /// All objects and problems of one load.
@@ -13,8 +14,9 @@ use crate::kinds::KindRegistry;
 pub struct Inventory {
     /// Objects in load order (files in walk order, documents in file order).
     pub objects: Vec<Object>,
-    /// Load errors, notes and inventory-level warnings (duplicates, scope), in file order.
-    pub problems: Vec<LoadError>,
+    /// Load errors, notes and inventory-level warnings (duplicates, scope), in the
+    /// diagnostics' order (`crate::diagnostic`).
+    pub problems: Vec<Diagnostic>,
     pub kinds: KindRegistry,
     /// Files read (parsed or not).
     pub files: usize,
@@ -38,7 +40,7 @@ impl Inventory {
     /// Assembles per-file results: registers CRDs and guessed kinds, resolves every object's
     /// scope (namespaced objects without a namespace go to `default`), and reports
     /// duplicates and cluster-scoped objects that carry a namespace.
-    pub fn build(loads: Vec<FileLoad>, walk_problems: Vec<LoadError>) -> Inventory {
+    pub fn build(loads: Vec<FileLoad>, walk_problems: Vec<Diagnostic>) -> Inventory {
         let mut inv = Inventory {
             problems: walk_problems,
             ..Inventory::default()
@@ -56,9 +58,7 @@ impl Inventory {
             }
         }
         inv.problems.extend(duplicates(&inv.objects));
-        inv.problems.sort_by(|a, b| {
-            cmp_paths(&a.path, &b.path).then((a.line, a.column).cmp(&(b.line, b.column)))
-        });
+        diagnostic::sort(&mut inv.problems);
         inv
     }
 
@@ -72,11 +72,11 @@ impl Inventory {
 }
 
 /// Built-in kinds, plus every CRD in the input, plus guesses for the rest.
-pub fn registry_for(objects: &[Object], problems: &mut Vec<LoadError>) -> KindRegistry {
+pub fn registry_for(objects: &[Object], problems: &mut Vec<Diagnostic>) -> KindRegistry {
     let mut kinds = KindRegistry::builtin();
     for o in objects.iter().filter(|o| is_crd(o)) {
         if let Err(e) = kinds.register_crd(o.raw.view()) {
-            problems.push(LoadError::new(
+            problems.push(Diagnostic::new(
                 &o.source.path,
                 o.source.line,
                 1,
@@ -106,7 +106,7 @@ fn is_crd(o: &Object) -> bool {
 
 /// Sets `namespaced` and the effective namespace; returns a warning for a cluster-scoped
 /// object that carries a namespace (kept and shown, as the user wrote it).
-pub fn resolve_scope(kinds: &KindRegistry, obj: &mut Object) -> Option<LoadError> {
+pub fn resolve_scope(kinds: &KindRegistry, obj: &mut Object) -> Option<Diagnostic> {
     let namespaced = kinds
         .is_namespaced(&obj.id.group, &obj.id.kind)
         .unwrap_or(obj.declared_namespace.is_some());
@@ -121,15 +121,17 @@ pub fn resolve_scope(kinds: &KindRegistry, obj: &mut Object) -> Option<LoadError
             }
             None
         }
-        (Some(ns), false) => Some(LoadError::new(
+        (Some(ns), false) => Some(Diagnostic::new(
             &obj.source.path,
             obj.source.line,
             1,
             Severity::Warning,
             "namespace-on-cluster-scoped",
             format!(
-                "{} {:?} is cluster-scoped but sets metadata.namespace {:?} (the API server ignores it)",
-                obj.id.kind, &*obj.id.name, &**ns
+                "{} {} is cluster-scoped but sets metadata.namespace {} (the API server ignores it)",
+                obj.id.kind,
+                Quoted(&obj.id.name),
+                Quoted(ns)
             ),
         )),
         _ => None,
@@ -137,7 +139,7 @@ pub fn resolve_scope(kinds: &KindRegistry, obj: &mut Object) -> Option<LoadError
 }
 
 /// One warning per object whose identity was already seen, naming both places.
-pub fn duplicates(objects: &[Object]) -> Vec<LoadError> {
+pub fn duplicates(objects: &[Object]) -> Vec<Diagnostic> {
     let mut first: HashMap<&ObjectId, &Object> =
         HashMap::with_capacity_and_hasher(objects.len(), Default::default());
     let mut out = Vec::new();
@@ -146,7 +148,7 @@ pub fn duplicates(objects: &[Object]) -> Vec<LoadError> {
             continue;
         }
         match first.get(&o.id) {
-            Some(prev) => out.push(LoadError::new(
+            Some(prev) => out.push(Diagnostic::new(
                 &o.source.path,
                 o.source.line,
                 1,

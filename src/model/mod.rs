@@ -1,13 +1,15 @@
 //! Objects, their identity and source, and how they are loaded from a manifest tree.
 
-mod diagnostic;
 mod extract;
 pub mod fields;
 mod inventory;
 pub mod load;
 mod object;
+#[cfg(test)]
+pub(crate) mod testutil;
 
-pub use diagnostic::{cmp_paths, LoadError, Severity};
 pub use extract::{json_type, NotAnObject};
 pub use inventory::{duplicates, registry_for, resolve_scope, Inventory};
 pub use object::{group_of, Labels, Object, ObjectData, ObjectId, OwnerRef, SourceSpan};
+#[cfg(test)]
+pub(crate) use testutil::test_inventory;

@@ -4,6 +4,7 @@ use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::kinds::ObjectView;
 pub use crate::value::Str;
 use crate::value::{Raw, RawRef, StrMap};
@@ -163,6 +164,26 @@ pub struct ObjectData {
 }
 
 impl ObjectData {
+    /// A finding about this object, which is `objects[index]` of its inventory: at column 1
+    /// of the line where its document starts.
+    pub fn finding(
+        &self,
+        index: usize,
+        severity: Severity,
+        code: &'static str,
+        message: impl Into<Arc<str>>,
+    ) -> Diagnostic {
+        Diagnostic::new(
+            &self.source.path,
+            self.source.line,
+            1,
+            severity,
+            code,
+            message,
+        )
+        .about(index)
+    }
+
     pub fn kind(&self) -> &str {
         &self.id.kind
     }

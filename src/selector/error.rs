@@ -1,12 +1,12 @@
 //! Errors, and the Go formatting they must reproduce byte for byte.
 //!
-//! Upstream builds its messages with `fmt` verbs (`%q`, `%#v`) and with
-//! `field.Error` / `errors.Aggregate`; the helpers here reproduce exactly the
-//! subset the selector code paths produce.
+//! Upstream builds its messages with `fmt` verbs (`%q`, `%#v`: see `crate::gocompat`) and
+//! with `field.Error` / `errors.Aggregate`; the helpers here reproduce exactly the subset
+//! the selector code paths produce.
 
 use std::fmt;
 
-use crate::gocompat::print::is_print as go_is_print;
+use crate::gocompat::quote::quote as go_quote;
 
 /// A selector that failed to parse: the upstream message and where it failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,42 +24,6 @@ impl fmt::Display for ParseError {
 }
 
 impl std::error::Error for ParseError {}
-
-/// Go's `strconv.Quote` (also what `%q` and `%#v` print for strings).
-pub fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if go_is_print(c) => out.push(c),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{b}' => out.push_str("\\v"),
-            c if (c as u32) < 0x80 => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push_str(&format!("\\U{:08x}", c as u32)),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// Go's `%#v` of a `[]string`, distinguishing nil from empty.
-pub(crate) fn go_string_slice(values: Option<&[String]>) -> String {
-    match values {
-        None => "[]string(nil)".to_string(),
-        Some(v) => {
-            let inner: Vec<String> = v.iter().map(|s| go_quote(s)).collect();
-            format!("[]string{{{}}}", inner.join(", "))
-        }
-    }
-}
 
 /// A `field.Path` rendered as text; `None` is Go's nil path, printed `<nil>`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -140,29 +104,6 @@ pub(crate) fn aggregate(messages: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn quote_matches_go() {
-        assert_eq!(go_quote("a\"b\\"), r#""a\"b\\""#);
-        assert_eq!(go_quote("ü"), "\"ü\"");
-        assert_eq!(go_quote("\u{0}\t\n"), "\"\\x00\\t\\n\"");
-        assert_eq!(go_quote("\u{200b}"), "\"\\u200b\"");
-        assert_eq!(go_quote("\u{e0001}"), "\"\\U000e0001\"");
-        assert_eq!(go_quote("\u{7f}"), "\"\\x7f\"");
-        // NBSP and soft hyphen are not printable for Go; U+1F600 is (Unicode 6).
-        assert_eq!(go_quote("\u{a0}\u{ad}😀"), "\"\\u00a0\\u00ad😀\"");
-        // Assigned in Unicode 15.1 / 16.0, after the 15.0.0 tables Go carries.
-        assert_eq!(go_quote("\u{2FFC}\u{1CC00}"), "\"\\u2ffc\\U0001cc00\"");
-        assert_eq!(go_quote("\u{1FAE8}"), "\"\u{1FAE8}\"");
-    }
-
-    #[test]
-    fn slices_show_nil_and_empty() {
-        assert_eq!(go_string_slice(None), "[]string(nil)");
-        assert_eq!(go_string_slice(Some(&[])), "[]string{}");
-        let v = vec!["5".to_string(), "6".to_string()];
-        assert_eq!(go_string_slice(Some(&v)), r#"[]string{"5", "6"}"#);
-    }
 
     #[test]
     fn paths_render_like_field_path() {

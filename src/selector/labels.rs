@@ -7,8 +7,10 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use super::error::{field_invalid, field_not_supported, go_quote, go_string_slice, FieldPath};
+use super::error::{field_invalid, field_not_supported, FieldPath};
 use super::LabelGet;
+use crate::gocompat::fmt::string_slice as go_string_slice;
+use crate::gocompat::quote::quote as go_quote;
 use crate::gocompat::sort::go_sort;
 use crate::names::{is_qualified_name, is_valid_label_value};
 

@@ -3,12 +3,12 @@
 
 use crate::value::{RawArray, RawKind, RawObject, RawRef};
 
-use super::error::{
-    aggregate, field_invalid, field_not_supported, go_quote, go_string_slice, FieldPath,
-};
+use super::error::{aggregate, field_invalid, field_not_supported, FieldPath};
 use super::fields::{FieldOperator, FieldRequirement, FieldSelector};
 use super::labels::{new_requirement, Operator, Requirement, Selector};
 use super::LabelGet;
+use crate::gocompat::fmt::string_slice as go_string_slice;
+use crate::gocompat::quote::quote as go_quote;
 
 /// Go's JSON decoding of a `map[string]string`: null/absent is empty.
 fn string_map<'a>(v: Option<RawRef<'a>>, what: &str) -> Result<Vec<(&'a str, &'a str)>, String> {

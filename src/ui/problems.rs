@@ -7,7 +7,7 @@ use ratatui::Frame;
 
 use super::Theme;
 use crate::app::App;
-use crate::model::Severity;
+use crate::diagnostic::Severity;
 
 pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     let problems = &app.problem_rows;

@@ -1,15 +1,15 @@
 //! Per-object findings: names, namespaces, labels, annotations and finalizers as the API
 //! server validates them (`ValidateObjectMetaAccessor` in apimachinery's
 //! `api/validation/objectmeta.go`, the per-kind name functions of `pkg/apis/*/validation`),
-//! with upstream's `field.Error` texts.
+//! with upstream's `field.Error` texts; ownerReferences are checked in `owners`.
 
-use crate::graph::Finding;
-use crate::model::{Inventory, Object, Severity};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::gocompat::quote::quote as go_quote;
+use crate::model::{Inventory, Object};
 use crate::names::{
     is_dns1035_label, is_dns1123_label, is_dns1123_subdomain, is_qualified_name,
     is_valid_label_value, is_valid_path_segment_name, is_valid_path_segment_prefix,
 };
-use crate::selector::error::go_quote;
 use crate::value::RawRef;
 
 /// `TotalAnnotationSizeLimitB`.
@@ -92,14 +92,17 @@ fn invalid(path: &str, value: &str, msg: &str) -> String {
     format!("{path}: Invalid value: {}: {msg}", go_quote(value))
 }
 
-/// Validation findings for every object.
-pub fn findings(inv: &Inventory) -> Vec<Finding> {
+/// Validation findings for every object, its ownerReferences included.
+pub fn findings(inv: &Inventory) -> Vec<Diagnostic> {
     use rayon::prelude::*;
     inv.objects
         .par_iter()
         .enumerate()
         .fold(Vec::new, |mut out, (i, o)| {
             object_findings(i, o, &mut out);
+            if !o.owner_refs.is_empty() {
+                out.extend(super::owners::findings(i, o));
+            }
             out
         })
         .reduce(Vec::new, |mut a, b| {
@@ -108,9 +111,9 @@ pub fn findings(inv: &Inventory) -> Vec<Finding> {
         })
 }
 
-fn object_findings(i: usize, o: &Object, out: &mut Vec<Finding>) {
+fn object_findings(i: usize, o: &Object, out: &mut Vec<Diagnostic>) {
     let mut push = |sev: Severity, code: &'static str, msg: String| {
-        out.push(Finding::about(i, o, sev, code, msg));
+        out.push(o.finding(i, sev, code, msg));
     };
     let rule = name_rule(&o.id.group, o.kind());
     let meta = o.raw.get("metadata");
@@ -278,7 +281,7 @@ fn reserved(key: &str) -> Option<&'static str> {
 mod tests {
     use serde_json::json;
 
-    use crate::graph::test_inventory;
+    use crate::model::test_inventory;
 
     fn messages(doc: serde_json::Value) -> Vec<(&'static str, String)> {
         let inv = test_inventory(&[doc]);

@@ -14,8 +14,8 @@ use serde_json::Value;
 use super::{HEIGHT, WIDTH};
 use crate::app::{Action, App};
 use crate::dataset::{Change, ChangeData, Dataset, DeltaKind, LiveSet, PatchOutcome};
+use crate::diagnostic::Severity;
 use crate::model::load::{parse_text, FileLoad};
-use crate::model::Severity;
 
 /// Times edits are applied (each a different value); medians are reported.
 const ROUNDS: usize = 5;

@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use super::super::diagnostic::Severity;
 use super::super::extract::raw_json_type;
+use crate::diagnostic::Severity;
 use crate::value::{RawObject, RawRef};
 use memchr::memmem;
 

@@ -15,6 +15,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 use serde_json::{Map, Number, Value};
 
 use super::yaml::ItemPath;
+use crate::gocompat::quote::Quoted;
 use crate::value::{Raw, RawBuilder};
 
 /// Builder buffers grown past this are given back after a document.
@@ -268,7 +269,7 @@ impl<'de> Visitor<'de> for Strict {
             let v = map.next_value_seed(Strict)?;
             if let Some(k) = out.insert(k.clone(), v).map(|_| k) {
                 // apimachinery's strict JSON decoding words it this way.
-                return Err(de::Error::custom(format!("duplicate field {k:?}")));
+                return Err(de::Error::custom(format!("duplicate field {}", Quoted(&k))));
             }
         }
         Ok(Value::Object(out))

@@ -33,9 +33,9 @@ use std::time::SystemTime;
 
 use rayon::prelude::*;
 
-use super::diagnostic::LoadError;
 use super::inventory::Inventory;
 use super::object::Object;
+use crate::diagnostic::Diagnostic;
 
 /// Default refusal limit for one file: 64 MiB.
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 64 * 1024 * 1024;
@@ -62,7 +62,7 @@ pub struct FileLoad {
     /// Objects in file order (documents, then list items).
     pub objects: Vec<Object>,
     /// Errors and notes, in file order.
-    pub problems: Vec<LoadError>,
+    pub problems: Vec<Diagnostic>,
     /// Bytes read from the file.
     pub bytes: u64,
     /// Modification time and length of the file when it was opened for this read (`None`
@@ -83,7 +83,7 @@ impl FileLoad {
 }
 
 /// Files to read under the given paths (sorted per root), plus problems met while walking.
-pub fn discover(paths: &[PathBuf], _opts: &LoadOptions) -> (Vec<PathBuf>, Vec<LoadError>) {
+pub fn discover(paths: &[PathBuf], _opts: &LoadOptions) -> (Vec<PathBuf>, Vec<Diagnostic>) {
     walk::discover(paths)
 }
 
@@ -93,7 +93,7 @@ pub fn discover_streaming(
     paths: &[PathBuf],
     _opts: &LoadOptions,
     found: &(dyn Fn(Vec<PathBuf>) + Sync),
-) -> Vec<LoadError> {
+) -> Vec<Diagnostic> {
     walk::discover_streaming(paths, found)
 }
 
@@ -150,7 +150,7 @@ pub fn load_paths_with(
     paths: &[PathBuf],
     opts: &LoadOptions,
     sink: &(dyn Fn(FileLoad) + Sync),
-) -> Vec<LoadError> {
+) -> Vec<Diagnostic> {
     let (files, walk_problems) = discover(paths, opts);
     files.par_iter().for_each(|f| sink(load_file(f, opts)));
     walk_problems

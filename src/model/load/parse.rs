@@ -8,7 +8,6 @@ use rayon::prelude::*;
 use saphyr_parser::Marker;
 use serde_json::Value;
 
-use super::super::diagnostic::{LoadError, Severity};
 use super::super::extract::NotAnObject;
 use super::super::object::{Object, SourceSpan};
 use super::classify::{self, Verdict};
@@ -18,6 +17,7 @@ use super::lists::{self, Pos};
 use super::split::{self, Piece};
 use super::yaml::{self, ItemPath};
 use super::FileLoad;
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::value::Raw;
 
 /// Files above this size have their documents parsed in parallel.
@@ -73,8 +73,8 @@ pub(super) fn parse_text(path: &Arc<Path>, text: &str) -> FileLoad {
     out
 }
 
-fn located(path: &Arc<Path>, p: Problem) -> LoadError {
-    LoadError::new(
+fn located(path: &Arc<Path>, p: Problem) -> Diagnostic {
+    Diagnostic::new(
         path,
         p.line,
         p.column,
@@ -84,7 +84,7 @@ fn located(path: &Arc<Path>, p: Problem) -> LoadError {
     )
 }
 
-fn template_problem(path: &Arc<Path>, body: &str) -> LoadError {
+fn template_problem(path: &Arc<Path>, body: &str) -> Diagnostic {
     let (line, column) = classify::first_action(body).unwrap_or((1, 1));
     located(
         path,

@@ -6,8 +6,8 @@ use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
 
-use super::super::diagnostic::{LoadError, Severity};
 use super::{parse, FileLoad, LoadOptions};
+use crate::diagnostic::{Diagnostic, Severity};
 
 fn failed(
     path: &Arc<Path>,
@@ -17,7 +17,7 @@ fn failed(
     message: String,
 ) -> FileLoad {
     let mut out = FileLoad::empty(path, 0);
-    out.problems.push(LoadError::new(
+    out.problems.push(Diagnostic::new(
         path,
         line,
         column,

@@ -11,11 +11,11 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use super::super::diagnostic::{LoadError, Severity};
+use crate::diagnostic::{Diagnostic, Severity};
 
-fn problem(path: &Path, message: impl Into<Arc<str>>) -> LoadError {
+fn problem(path: &Path, message: impl Into<Arc<str>>) -> Diagnostic {
     let path: Arc<Path> = Arc::from(path);
-    LoadError::new(&path, 0, 0, Severity::Error, "walk", message)
+    Diagnostic::new(&path, 0, 0, Severity::Error, "walk", message)
 }
 
 /// `*.yaml`, `*.yml`, `*.json`, in any case.
@@ -29,7 +29,7 @@ pub(super) fn is_manifest_name(path: &Path) -> bool {
 
 /// Files to read under `paths`, in a stable order (each root's files sorted by path,
 /// roots in the given order, duplicates dropped), plus problems met while walking.
-pub(super) fn discover(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<LoadError>) {
+pub(super) fn discover(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<Diagnostic>) {
     let mut files = Vec::new();
     let mut problems = Vec::new();
     for root in paths {
@@ -55,7 +55,7 @@ pub(super) fn discover(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<LoadError>) {
 pub(super) fn discover_streaming(
     paths: &[PathBuf],
     found: &(dyn Fn(Vec<PathBuf>) + Sync),
-) -> Vec<LoadError> {
+) -> Vec<Diagnostic> {
     paths
         .iter()
         .flat_map(|root| walk_root(root, found))
@@ -63,7 +63,7 @@ pub(super) fn discover_streaming(
 }
 
 /// One root: a file is itself, a directory is walked; problems sorted.
-fn walk_root(root: &Path, found: &(dyn Fn(Vec<PathBuf>) + Sync)) -> Vec<LoadError> {
+fn walk_root(root: &Path, found: &(dyn Fn(Vec<PathBuf>) + Sync)) -> Vec<Diagnostic> {
     match std::fs::metadata(root) {
         Ok(m) if m.is_file() => {
             found(vec![root.to_path_buf()]);
@@ -83,7 +83,7 @@ const BATCH: usize = 64;
 
 /// Walks `root` on every core (a tree of many small files spends its time in directory
 /// reads and `stat`s); returns the problems, sorted (the threads' order is not stable).
-fn walk_dir(root: &Path, found: &(dyn Fn(Vec<PathBuf>) + Sync)) -> Vec<LoadError> {
+fn walk_dir(root: &Path, found: &(dyn Fn(Vec<PathBuf>) + Sync)) -> Vec<Diagnostic> {
     let walker = ignore::WalkBuilder::new(root)
         .follow_links(true)
         .hidden(true)
@@ -129,7 +129,7 @@ fn walk_dir(root: &Path, found: &(dyn Fn(Vec<PathBuf>) + Sync)) -> Vec<LoadError
 /// One walker thread's files not yet handed over; the rest goes when the thread is done.
 struct Found<'a> {
     found: &'a (dyn Fn(Vec<PathBuf>) + Sync),
-    problems: &'a Mutex<Vec<LoadError>>,
+    problems: &'a Mutex<Vec<Diagnostic>>,
     files: Vec<PathBuf>,
 }
 
@@ -142,7 +142,7 @@ impl Drop for Found<'_> {
 }
 
 /// One clear message per walk error, naming the path it concerns.
-fn walk_problem(err: &ignore::Error) -> LoadError {
+fn walk_problem(err: &ignore::Error) -> Diagnostic {
     match err {
         ignore::Error::Loop { ancestor, child } => problem(
             child,
@@ -169,7 +169,7 @@ fn walk_problem(err: &ignore::Error) -> LoadError {
     }
 }
 
-fn walk_problem_at(path: &Path, err: &ignore::Error) -> LoadError {
+fn walk_problem_at(path: &Path, err: &ignore::Error) -> Diagnostic {
     match walk_problem(err) {
         e if e.path.as_os_str().is_empty() => problem(path, e.message),
         e => e,

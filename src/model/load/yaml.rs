@@ -14,6 +14,7 @@ use saphyr_parser::{Event, Marker, Parser, ScalarStyle, ScanError, Tag};
 use serde_json::{Map, Value};
 
 use super::scalar;
+use crate::gocompat::quote::Quoted;
 
 /// Deeper nesting is refused. Kubernetes objects (CRD schemas included) stay far below.
 pub(super) const MAX_DEPTH: usize = 500;
@@ -379,7 +380,8 @@ fn duplicate(line_base: u32, key: &str, first: Marker, again: Marker) -> YamlErr
         column,
         code: "duplicate-key",
         message: format!(
-            "duplicate mapping key {key:?}: already set at line {first_line} (the API server's strict decoding rejects this: key {key:?} already set in map)"
+            "duplicate mapping key {key}: already set at line {first_line} (the API server's strict decoding rejects this: key {key} already set in map)",
+            key = Quoted(key)
         ),
     }
 }
