@@ -127,7 +127,7 @@ fn bad_metadata_is_an_error() {
     assert_eq!(load.problems[0].code, "bad-metadata");
     assert_eq!(
         &*load.problems[0].message,
-        "metadata.labels: expected a map of strings, found array"
+        "json: cannot unmarshal array into Go struct field ObjectMeta.metadata.labels of type map[string]string"
     );
 }
 

@@ -350,7 +350,7 @@ fn patched_snapshot_equals_a_full_build() {
         root.join("c.yaml"),
         root.join("d/e.yaml"),
     );
-    write(&a, &docs(&[cm("x", "1"), cm("y", "1"), no_ns("svc")]));
+    write(&a, &docs(&[cm("x", "1"), cm("yy", "1"), no_ns("svc")]));
     write(&b, &docs(&[cm("x", "dup"), ns_obj("n1")]));
     write(&c, &cm("z", "1"));
     let mut set = live(root);
@@ -362,17 +362,17 @@ fn patched_snapshot_equals_a_full_build() {
             Box::new(|| {
                 write(
                     &a,
-                    &docs(&[cm("x", "1"), cm("y", "1"), cm("w", "1"), no_ns("svc")]),
+                    &docs(&[cm("x", "1"), cm("yy", "1"), cm("w", "1"), no_ns("svc")]),
                 )
             }),
         ),
         (
             "shrink a, x only in b",
-            Box::new(|| write(&a, &cm("y", "2"))),
+            Box::new(|| write(&a, &cm("yy", "2"))),
         ),
         (
             "x back in a",
-            Box::new(|| write(&a, &docs(&[cm("x", "3"), cm("y", "2")]))),
+            Box::new(|| write(&a, &docs(&[cm("x", "3"), cm("yy", "2")]))),
         ),
         (
             "delete b",
@@ -448,7 +448,7 @@ fn custom_resources_of_a_declared_kind_are_patched_not_rebuilt() {
 
     write(
         &other,
-        "apiVersion: example.com/v1\nkind: Gizmo\nmetadata:\n  name: z\n  namespace: n\n",
+        "apiVersion: example.com/v1\nkind: Gizmo\nmetadata:\n  name: z\n  namespace: nn\n",
     );
     set.apply(std::slice::from_ref(&other));
     assert!(set.take_patch().is_none(), "a guessed kind rebuilds");

@@ -14,8 +14,11 @@ pub enum NotAnObject {
     NotAMapping,
     /// apiVersion and/or kind missing; holds upstream's validation phrasing.
     MissingTypeMeta(String),
-    /// A metadata field has the wrong type (e.g. `labels` is a list).
+    /// A metadata field has the wrong type (e.g. `labels` is a list); worded as kubectl's
+    /// decoding (`json: cannot unmarshal …`).
     BadMetadata(String),
+    /// `items` is neither an array nor null: kubectl cannot decode the document as a list.
+    BadItems(String),
 }
 
 /// Upstream's wording for missing type fields (`error validating data: [apiVersion not set,
@@ -36,26 +39,138 @@ fn missing_type_meta(map: RawObject<'_>) -> Option<String> {
     (!missing.is_empty()).then(|| missing.join(", "))
 }
 
-fn string_map(meta: RawObject<'_>, field: &str) -> Result<Labels, NotAnObject> {
-    let Some(v) = meta.get(field) else {
-        return Ok(Labels::new());
+/// A `map[string]string` field (checked by [`go_type_error`] first; a null value is "").
+fn string_map(meta: RawObject<'_>, field: &str) -> Labels {
+    let Some(m) = meta.get(field).and_then(RawRef::as_object) else {
+        return Labels::new();
     };
-    match v.kind() {
-        RawKind::Null => Ok(Labels::new()),
-        RawKind::Object(m) => m
+    m.iter()
+        .map(|(k, v)| (intern(k), intern(v.as_str().unwrap_or(""))))
+        .collect()
+}
+
+/// Go's type of an ObjectMeta / OwnerReference field, as its JSON decoder names it.
+#[derive(Clone, Copy)]
+enum GoType {
+    /// A string type (`string`, `types.UID`).
+    Str(&'static str),
+    Int64,
+    Bool,
+    StrMap,
+    StrList,
+    OwnerRefs,
+}
+
+/// ObjectMeta's fields kubesift reads or kubectl would refuse, sorted by key (the order
+/// the decoder meets them in: the YAML is converted to JSON with sorted keys).
+const OBJECT_META: [(&str, GoType); 13] = [
+    ("annotations", GoType::StrMap),
+    ("creationTimestamp", GoType::Str("string")),
+    ("deletionGracePeriodSeconds", GoType::Int64),
+    ("deletionTimestamp", GoType::Str("string")),
+    ("finalizers", GoType::StrList),
+    ("generateName", GoType::Str("string")),
+    ("generation", GoType::Int64),
+    ("labels", GoType::StrMap),
+    ("name", GoType::Str("string")),
+    ("namespace", GoType::Str("string")),
+    ("ownerReferences", GoType::OwnerRefs),
+    ("resourceVersion", GoType::Str("string")),
+    ("uid", GoType::Str("types.UID")),
+];
+
+const OWNER_REFERENCE: [(&str, GoType); 6] = [
+    ("apiVersion", GoType::Str("string")),
+    ("blockOwnerDeletion", GoType::Bool),
+    ("controller", GoType::Bool),
+    ("kind", GoType::Str("string")),
+    ("name", GoType::Str("string")),
+    ("uid", GoType::Str("types.UID")),
+];
+
+/// Go's `UnmarshalTypeError` text: `json: cannot unmarshal number into Go struct field
+/// ObjectMeta.metadata.name of type string`.
+fn unmarshal_error(value: &str, field: &str, go_type: &str) -> String {
+    format!("json: cannot unmarshal {value} into Go struct field {field} of type {go_type}")
+}
+
+/// The first value kubectl's decoder refuses in a document's `metadata`, worded as it
+/// words it; `None` when every field it reads has its type (null is always accepted).
+fn go_type_error(meta: RawObject<'_>) -> Option<String> {
+    meta.iter().find_map(|(key, v)| {
+        let (_, t) = OBJECT_META.iter().find(|(k, _)| *k == key)?;
+        field_error(v, *t, &format!("ObjectMeta.metadata.{key}"))
+    })
+}
+
+/// `v` decoded as `t` into the struct field `field` (`Struct.path.to.field`).
+fn field_error(v: RawRef<'_>, t: GoType, field: &str) -> Option<String> {
+    let found = raw_json_type(v);
+    let wrong = |go_type: &str| Some(unmarshal_error(found, field, go_type));
+    match (t, v.kind()) {
+        (_, RawKind::Null) => None,
+        (GoType::Str(_), RawKind::String(_)) | (GoType::Bool, RawKind::Bool(_)) => None,
+        (GoType::Str(go_type), _) => wrong(go_type),
+        (GoType::Bool, _) => wrong("bool"),
+        (GoType::Int64, RawKind::Number(n)) if n.is_i64() => None,
+        (GoType::Int64, RawKind::Number(n)) => {
+            Some(unmarshal_error(&format!("number {n}"), field, "int64"))
+        }
+        (GoType::Int64, _) => wrong("int64"),
+        (GoType::StrMap, RawKind::Object(m)) => m
+            .values()
+            .find_map(|v| field_error(v, GoType::Str("string"), field)),
+        (GoType::StrMap, _) => wrong("map[string]string"),
+        (GoType::StrList, RawKind::Array(a)) => a
             .iter()
-            .map(|(k, v)| match v.kind() {
-                RawKind::String(s) => Ok((intern(k), intern(s))),
-                RawKind::Null => Ok((intern(k), intern(""))),
-                _ => Err(NotAnObject::BadMetadata(format!(
-                    "metadata.{field}.{k}: expected a string, found {}",
-                    raw_json_type(v)
-                ))),
-            })
-            .collect(),
-        _ => Err(NotAnObject::BadMetadata(format!(
-            "metadata.{field}: expected a map of strings, found {}",
-            raw_json_type(v)
+            .find_map(|v| field_error(v, GoType::Str("string"), field)),
+        (GoType::StrList, _) => wrong("[]string"),
+        (GoType::OwnerRefs, RawKind::Array(a)) => a.iter().find_map(|r| owner_ref_error(r, field)),
+        (GoType::OwnerRefs, _) => wrong("[]v1.OwnerReference"),
+    }
+}
+
+fn owner_ref_error(r: RawRef<'_>, field: &str) -> Option<String> {
+    let m = match r.kind() {
+        RawKind::Null => return None,
+        RawKind::Object(m) => m,
+        _ => {
+            return Some(unmarshal_error(
+                raw_json_type(r),
+                field,
+                "v1.OwnerReference",
+            ))
+        }
+    };
+    m.iter().find_map(|(key, v)| {
+        let (_, t) = OWNER_REFERENCE.iter().find(|(k, _)| *k == key)?;
+        field_error(
+            v,
+            *t,
+            &format!("OwnerReference.metadata.ownerReferences.{key}"),
+        )
+    })
+}
+
+/// What kubectl's decoder refuses before it looks at metadata: `items` that is not a
+/// list (apimachinery's `decodeToList`), `metadata` that is not an object.
+fn document_type_error(map: RawObject<'_>) -> Result<Option<RawObject<'_>>, NotAnObject> {
+    if let Some(items) = map.get("items") {
+        if !items.is_array() && !items.is_null() {
+            return Err(NotAnObject::BadItems(unmarshal_error(
+                raw_json_type(items),
+                "decodeList.items",
+                "[]json.RawMessage",
+            )));
+        }
+    }
+    match map.get("metadata").map(|m| (m, m.kind())) {
+        None | Some((_, RawKind::Null)) => Ok(None),
+        Some((_, RawKind::Object(m))) => Ok(Some(m)),
+        Some((m, _)) => Err(NotAnObject::BadMetadata(unmarshal_error(
+            raw_json_type(m),
+            "metadataOnlyObject.metadata",
+            "v1.ObjectMeta",
         ))),
     }
 }
@@ -99,38 +214,24 @@ fn opt_interned(map: RawObject<'_>, key: &str) -> Option<Str> {
         .map(intern)
 }
 
-fn owner_refs(meta: RawObject<'_>) -> Result<Vec<OwnerRef>, NotAnObject> {
-    let Some(list) = meta.get("ownerReferences") else {
-        return Ok(Vec::new());
-    };
-    let items = match list.kind() {
-        RawKind::Null => return Ok(Vec::new()),
-        RawKind::Array(items) => items,
-        _ => {
-            return Err(NotAnObject::BadMetadata(format!(
-                "metadata.ownerReferences: expected an array, found {}",
-                raw_json_type(list)
-            )))
-        }
+/// Owner references (checked by [`go_type_error`] first).
+fn owner_refs(meta: RawObject<'_>) -> Vec<OwnerRef> {
+    let Some(items) = meta.get("ownerReferences").and_then(RawRef::as_array) else {
+        return Vec::new();
     };
     items
         .iter()
-        .map(|item| {
-            let m = item.as_object().ok_or_else(|| {
-                NotAnObject::BadMetadata(format!(
-                    "metadata.ownerReferences: expected objects, found {}",
-                    raw_json_type(item)
-                ))
-            })?;
+        .filter_map(RawRef::as_object)
+        .map(|m| {
             let s = |k: &str| m.get(k).and_then(RawRef::as_str).unwrap_or("").to_owned();
-            Ok(OwnerRef {
+            OwnerRef {
                 api_version: s("apiVersion"),
                 kind: s("kind"),
                 name: s("name"),
                 uid: s("uid"),
                 controller: m.get("controller").and_then(RawRef::as_bool),
                 block_owner_deletion: m.get("blockOwnerDeletion").and_then(RawRef::as_bool),
-            })
+            }
         })
         .collect()
 }
@@ -155,16 +256,10 @@ impl Object {
         }
         let api_version = opt_interned(map, "apiVersion").unwrap_or_else(|| intern(""));
         let kind = opt_interned(map, "kind").unwrap_or_else(|| intern(""));
-        let meta = match map.get("metadata").map(RawRef::kind) {
-            None | Some(RawKind::Null) => RawObject::default(),
-            Some(RawKind::Object(m)) => m,
-            Some(_) => {
-                return Err(NotAnObject::BadMetadata(format!(
-                    "metadata: expected an object, found {}",
-                    map.get("metadata").map_or("null", raw_json_type)
-                )))
-            }
-        };
+        let meta = document_type_error(map)?.unwrap_or_default();
+        if let Some(e) = go_type_error(meta) {
+            return Err(NotAnObject::BadMetadata(e));
+        }
         let declared_namespace = opt_interned(meta, "namespace");
         let finalizers = match meta.get("finalizers").and_then(RawRef::as_array) {
             Some(a) => a.iter().filter_map(RawRef::as_str).map(intern).collect(),
@@ -183,9 +278,9 @@ impl Object {
             api_version,
             declared_namespace,
             uid: opt_str(meta, "uid"),
-            labels: string_map(meta, "labels")?,
-            annotations: string_map(meta, "annotations")?,
-            owner_refs: owner_refs(meta)?,
+            labels: string_map(meta, "labels"),
+            annotations: string_map(meta, "annotations"),
+            owner_refs: owner_refs(meta),
             finalizers,
             creation_timestamp: opt_str(meta, "creationTimestamp"),
             deletion_timestamp: opt_str(meta, "deletionTimestamp"),
@@ -258,45 +353,105 @@ mod tests {
         }
     }
 
+    /// Each as `kubectl label --local -f FILE k=v` prints it (kubectl 1.3x).
     #[test]
-    fn metadata_errors_are_worded_as_before() {
+    fn metadata_errors_are_worded_as_kubectl_decodes() {
+        let go = |value: &str, field: &str, t: &str| {
+            format!("json: cannot unmarshal {value} into Go struct field {field} of type {t}")
+        };
+        let meta = "ObjectMeta.metadata";
         assert_eq!(
             bad(json!("x")),
-            "metadata: expected an object, found string"
+            go("string", "metadataOnlyObject.metadata", "v1.ObjectMeta")
         );
         assert_eq!(
             bad(json!({"labels": ["a"]})),
-            "metadata.labels: expected a map of strings, found array"
+            go("array", &format!("{meta}.labels"), "map[string]string")
         );
         assert_eq!(
             bad(json!({"annotations": {"a": "x", "b": 1}})),
-            "metadata.annotations.b: expected a string, found number"
-        );
-        assert_eq!(
-            bad(json!({"labels": {"a": {}}})),
-            "metadata.labels.a: expected a string, found object"
+            go("number", &format!("{meta}.annotations"), "string")
         );
         assert_eq!(
             bad(json!({"ownerReferences": "x"})),
-            "metadata.ownerReferences: expected an array, found string"
+            go(
+                "string",
+                &format!("{meta}.ownerReferences"),
+                "[]v1.OwnerReference"
+            )
         );
         assert_eq!(
             bad(json!({"ownerReferences": [true]})),
-            "metadata.ownerReferences: expected objects, found bool"
+            go(
+                "bool",
+                &format!("{meta}.ownerReferences"),
+                "v1.OwnerReference"
+            )
         );
-        // Labels are checked before annotations, annotations before owner references.
         assert_eq!(
-            bad(json!({"ownerReferences": 1, "annotations": [], "labels": 2})),
-            "metadata.labels: expected a map of strings, found number"
+            bad(json!({"ownerReferences": [{"controller": "yes"}]})),
+            go(
+                "string",
+                "OwnerReference.metadata.ownerReferences.controller",
+                "bool"
+            )
         );
+        assert_eq!(
+            bad(json!({"namespace": false})),
+            go("bool", &format!("{meta}.namespace"), "string")
+        );
+        assert_eq!(
+            bad(json!({"name": 12345})),
+            go("number", &format!("{meta}.name"), "string")
+        );
+        assert_eq!(
+            bad(json!({"uid": 1})),
+            go("number", &format!("{meta}.uid"), "types.UID")
+        );
+        assert_eq!(
+            bad(json!({"finalizers": "x"})),
+            go("string", &format!("{meta}.finalizers"), "[]string")
+        );
+        assert_eq!(
+            bad(json!({"finalizers": ["a", 1]})),
+            go("number", &format!("{meta}.finalizers"), "string")
+        );
+        assert_eq!(
+            bad(json!({"generation": 1.5})),
+            go("number 1.5", &format!("{meta}.generation"), "int64")
+        );
+        // The first in key order, as the decoder meets them; unknown keys are ignored.
+        assert_eq!(
+            bad(json!({"ownerReferences": 1, "annotations": [], "labels": 2, "aaa": 1})),
+            go("array", &format!("{meta}.annotations"), "map[string]string")
+        );
+        // null is accepted everywhere.
+        let v = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": null,
+            "labels": {"a": null}, "finalizers": [null], "generation": null, "uid": null}});
+        assert!(Object::from_raw(Raw::from_value(&v), span()).is_ok());
+    }
+
+    #[test]
+    fn items_that_are_not_a_list_are_refused() {
+        for items in [json!({"a": "b"}), json!("x"), json!(5)] {
+            let v = json!({"apiVersion": "v1", "kind": "List", "items": items});
+            let want = format!(
+                "json: cannot unmarshal {} into Go struct field decodeList.items of type []json.RawMessage",
+                json_type(&items)
+            );
+            assert_eq!(
+                Object::from_raw(Raw::from_value(&v), span()).unwrap_err(),
+                NotAnObject::BadItems(want)
+            );
+        }
     }
 
     #[test]
     fn from_raw_reads_in_place_and_keeps_the_buffer() {
         let v = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {
             "generateName": "g-", "labels": {"b": null, "a": "1"}, "annotations": null,
-            "ownerReferences": null, "finalizers": ["f", 1, "g"],
-            "deletionGracePeriodSeconds": 1.5}});
+            "ownerReferences": null, "finalizers": ["f", null, "g"],
+            "deletionGracePeriodSeconds": null}});
         let raw = Raw::from_value(&v);
         let o = Object::from_raw(raw.clone(), span()).unwrap();
         assert!(Raw::ptr_eq(&o.raw, &raw));

@@ -95,21 +95,28 @@ pub(super) fn parse(text: &str) -> Option<Option<Parsed>> {
 }
 
 /// Carriage returns, NULs (saphyr's end of input), other control characters but tab and
-/// newline, and byte order marks are left to saphyr.
+/// newline (C1 controls and U+FFFE/U+FFFF included: go-yaml's reader refuses them, and the
+/// saphyr path reports it), and byte order marks are left to saphyr.
 fn plain_bytes(b: &[u8]) -> bool {
     // Branch-free per chunk so that it vectorizes; the exact check only where flagged.
-    let odd = |c: u8| (c < 0x20 && c != b'\n' && c != b'\t') || c == 0x7f || c == 0xef;
+    let odd = |c: u8| (c < 0x20 && c != b'\n' && c != b'\t') || c == 0x7f || c == 0xc2 || c == 0xef;
     b.chunks(64).enumerate().all(|(k, chunk)| {
         if !chunk.iter().fold(false, |acc, &c| acc | odd(c)) {
             return true;
         }
         (0..chunk.len()).all(|j| {
             let i = k * 64 + j;
-            let c = b[i];
-            if c == 0xef {
-                return !(b.get(i + 1) == Some(&0xbb) && b.get(i + 2) == Some(&0xbf));
+            let (c, next) = (b[i], b.get(i + 1).copied());
+            match c {
+                // U+0080..U+009F but NEL (U+0085).
+                0xc2 => !next.is_some_and(|n| (0x80..=0x9f).contains(&n) && n != 0x85),
+                // U+FEFF (a byte order mark), U+FFFE, U+FFFF.
+                0xef => !matches!(
+                    (next, b.get(i + 2).copied()),
+                    (Some(0xbb), Some(0xbf)) | (Some(0xbf), Some(0xbe | 0xbf))
+                ),
+                _ => !odd(c),
             }
-            !odd(c)
         })
     })
 }

@@ -35,8 +35,14 @@ pub(super) struct JsonDoc {
 pub(super) struct JsonError {
     pub line: u32,
     pub column: u32,
+    /// `json-syntax`, or `too-many-documents`.
+    pub code: &'static str,
     pub message: String,
 }
+
+/// Values read from one JSON stream at most (as YAML documents, `parse::MAX_DOCUMENTS`):
+/// `{}` is two bytes, so a 64 MB file could hold 32 million of them.
+pub(super) const MAX_VALUES: usize = 1_000_000;
 
 /// Parses every value of a JSON stream; stops at the first error (JSON cannot resync),
 /// returning the values read before it.
@@ -72,6 +78,9 @@ fn stream<'de, T: de::Deserialize<'de>>(
         let from = stream.byte_offset();
         match stream.next() {
             None => return (docs, None),
+            Some(Ok(_)) if docs.len() == MAX_VALUES => {
+                return (docs, Some(too_many_values(text, from)));
+            }
             Some(Ok(value)) => {
                 let start = skip_ws(text.as_bytes(), from);
                 let end = stream.byte_offset();
@@ -83,7 +92,7 @@ fn stream<'de, T: de::Deserialize<'de>>(
                     items,
                 });
             }
-            Some(Err(e)) => return (docs, Some(json_error(&e))),
+            Some(Err(e)) => return (docs, Some(json_error(&e, text))),
         }
     }
 }
@@ -195,17 +204,96 @@ impl<'de> Visitor<'de> for KeyToRaw<'_> {
     }
 }
 
-fn json_error(e: &serde_json::Error) -> JsonError {
+/// The error placed at the first value past [`MAX_VALUES`], which starts after `from`.
+fn too_many_values(text: &str, from: usize) -> JsonError {
+    let start = skip_ws(text.as_bytes(), from);
+    let before = &text[..start];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line = memchr::memchr_iter(b'\n', before.as_bytes()).count() + 1;
+    JsonError {
+        line: u32::try_from(line).unwrap_or(u32::MAX),
+        column: u32::try_from(before[line_start..].chars().count() + 1).unwrap_or(u32::MAX),
+        code: "too-many-documents",
+        message: format!(
+            "more than {MAX_VALUES} JSON values in one file: this one and the rest are not loaded (split the file)"
+        ),
+    }
+}
+
+fn json_error(e: &serde_json::Error, text: &str) -> JsonError {
     let full = e.to_string();
     let message = match full.rfind(" at line ") {
         Some(i) => full[..i].to_owned(),
         None => full,
     };
+    let (line, column) = (
+        u32::try_from(e.line()).unwrap_or(u32::MAX),
+        u32::try_from(e.column()).unwrap_or(u32::MAX),
+    );
+    let surrogate_error = matches!(
+        message.as_str(),
+        "unexpected end of hex escape" | "lone leading surrogate in hex escape"
+    );
+    if surrogate_error {
+        if let Some(e) = lone_surrogate(text, e.line(), e.column()) {
+            return e;
+        }
+    }
     JsonError {
-        line: u32::try_from(e.line()).unwrap_or(u32::MAX),
-        column: u32::try_from(e.column()).unwrap_or(u32::MAX),
+        line,
+        column,
+        code: "json-syntax",
         message: format!("JSON syntax error: {message}"),
     }
+}
+
+/// serde_json words a lone UTF-16 surrogate escape (`"\ud800"`) as the end of the escape
+/// or a "leading surrogate" even when it trails: name the escape and place the error on it.
+/// `line`/`column`: serde_json's 1-based position, just past where it stopped reading.
+fn lone_surrogate(text: &str, line: usize, column: usize) -> Option<JsonError> {
+    let line_start = if line <= 1 {
+        0
+    } else {
+        memchr::memchr_iter(b'\n', text.as_bytes())
+            .nth(line - 2)
+            .map(|i| i + 1)?
+    };
+    let end = (line_start + column).min(text.len());
+    // The escape is at most two `\uXXXX` (12 bytes) and a byte before the error.
+    let from = end.saturating_sub(14);
+    let window = &text.as_bytes()[from..end];
+    let escapes: Vec<(usize, u16)> = (0..window.len())
+        .filter_map(|i| {
+            let hex = window.get(i + 2..i + 6)?;
+            if window[i] != b'\\' || window[i + 1] != b'u' {
+                return None;
+            }
+            let code = u16::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()?;
+            Some((from + i, code))
+        })
+        .collect();
+    let high = |c: u16| (0xD800..0xDC00).contains(&c);
+    // serde_json stops after the escape that breaks the pair: a high surrogate right
+    // before it is the lone one.
+    let (at, code) = match escapes.as_slice() {
+        [.., (p, pc), (e, _)] if p + 6 == *e && high(*pc) => (*p, *pc),
+        [.., (e, ec)] if (0xD800..=0xDFFF).contains(ec) => (*e, *ec),
+        _ => return None,
+    };
+    let rule = if code < 0xDC00 {
+        "a high surrogate \\uD800-\\uDBFF must be followed by a low surrogate \\uDC00-\\uDFFF"
+    } else {
+        "a low surrogate \\uDC00-\\uDFFF must follow a high surrogate \\uD800-\\uDBFF"
+    };
+    let col = text[line_start..at].chars().count() + 1;
+    Some(JsonError {
+        line: u32::try_from(line).unwrap_or(u32::MAX),
+        column: u32::try_from(col).unwrap_or(u32::MAX),
+        code: "json-syntax",
+        message: format!(
+            "JSON syntax error: lone UTF-16 surrogate \\u{code:04x} in a string: {rule} (U+{code:04X} is not a character)"
+        ),
+    })
 }
 
 /// A `serde_json::Value` that refuses duplicate object keys.
@@ -402,6 +490,31 @@ mod tests {
         assert_eq!(docs.len(), 2);
         assert_eq!(docs[1].value.to_value(), json!({"b": [1, 2]}));
         assert_eq!(docs[1].start, 9);
+    }
+
+    #[test]
+    fn lone_surrogates_are_named() {
+        let err = |t: &str| parse_stream(t).1.unwrap();
+        for (text, col, code) in [
+            ("{\"a\": \"x\\ud800\"}", 9, "d800"),
+            ("{\"a\": \"x\\udc00y\"}", 9, "dc00"),
+            ("[1,\n \"\\uDBFF\\u0041\"]", 3, "dbff"),
+            ("\"\\ud83d\\ud83d\\ude00\"", 2, "d83d"),
+        ] {
+            let e = err(text);
+            assert_eq!(e.column, col, "{text}: {e:?}");
+            assert!(
+                e.message.starts_with(&format!(
+                    "JSON syntax error: lone UTF-16 surrogate \\u{code} in a string: "
+                )),
+                "{text}: {}",
+                e.message
+            );
+        }
+        assert_eq!(err("[1,\n \"\\uDBFF\\u0041\"]").line, 2);
+        // A pair is a character; a short escape keeps serde_json's wording.
+        assert!(parse_stream("\"\\ud83d\\ude00\"").1.is_none());
+        assert!(!err("\"\\u12\"").message.contains("surrogate"));
     }
 
     #[test]

@@ -124,13 +124,14 @@ fn to_object(path: &Arc<Path>, value: Raw, pos: Pos) -> Result<Object, Problem> 
         end: pos.end,
     };
     Object::from_raw(value, span).map_err(|e| {
-        let message = match e {
-            NotAnObject::BadMetadata(m) | NotAnObject::MissingTypeMeta(m) => m,
-            NotAnObject::NotAMapping => "not a mapping".to_owned(),
+        let (code, message) = match e {
+            NotAnObject::BadMetadata(m) | NotAnObject::MissingTypeMeta(m) => ("bad-metadata", m),
+            NotAnObject::BadItems(m) => ("bad-list", m),
+            NotAnObject::NotAMapping => ("bad-metadata", "not a mapping".to_owned()),
         };
         problem(Verdict {
             severity: Severity::Error,
-            code: "bad-metadata",
+            code,
             message,
         })
     })
@@ -152,7 +153,8 @@ fn parse_json(path: &Path, body: &str, base: usize) -> (Vec<Doc>, Vec<Problem>) 
     } else {
         json::parse_stream_direct(body)
     };
-    if err.is_some() && !is_json_file {
+    // Past the value limit the text is JSON all right: no reason to try YAML.
+    if err.as_ref().is_some_and(|e| e.code == "json-syntax") && !is_json_file {
         return parse_yaml(body, base);
     }
     let lines = Lines::new(body);
@@ -178,20 +180,30 @@ fn parse_json(path: &Path, body: &str, base: usize) -> (Vec<Doc>, Vec<Problem>) 
         })
         .collect();
     let problems = err
-        .map(|e| error(e.line, e.column, "json-syntax", e.message))
+        .map(|e| error(e.line, e.column, e.code, e.message))
         .into_iter()
         .collect();
     (docs, problems)
 }
 
+/// Documents read from one file at most: far above what real files hold (a dump of a
+/// large cluster's 100,000 objects as one document each), and a bound on what a file of
+/// empty documents costs.
+pub(super) const MAX_DOCUMENTS: usize = 1_000_000;
+
 fn parse_yaml(body: &str, base: usize) -> (Vec<Doc>, Vec<Problem>) {
-    let pieces = split::split(body);
-    let one = |p: &Piece| parse_piece(body, base, *p);
-    let results: Vec<_> = if body.len() > PARALLEL_DOCS_ABOVE {
-        pieces.par_iter().map(one).collect()
-    } else {
-        pieces.iter().map(one).collect()
+    let (pieces, over) = split::split_at_most(body, MAX_DOCUMENTS);
+    // Empty documents are dropped as soon as parsed: they keep no memory.
+    let one = |p: &Piece| match parse_piece(body, base, *p) {
+        Ok(None) => None,
+        r => Some(r),
     };
+    let results: Vec<_> = if body.len() > PARALLEL_DOCS_ABOVE {
+        pieces.par_iter().filter_map(one).collect()
+    } else {
+        pieces.iter().filter_map(one).collect()
+    };
+    drop(pieces);
     let mut docs = Vec::new();
     let mut problems = Vec::new();
     for r in results {
@@ -203,6 +215,16 @@ fn parse_yaml(body: &str, base: usize) -> (Vec<Doc>, Vec<Problem>) {
                     .map(|e| error(e.line, e.column, e.code, e.message)),
             ),
         }
+    }
+    if let Some(line) = over {
+        problems.push(error(
+            line,
+            1,
+            "too-many-documents",
+            format!(
+                "more than {MAX_DOCUMENTS} YAML documents in one file: this one and the rest are not loaded (split the file)"
+            ),
+        ));
     }
     (docs, problems)
 }
@@ -348,6 +370,10 @@ pub(super) fn probe(text: &str) -> Vec<YamlProbe> {
 struct Lines<'a> {
     text: &'a str,
     starts: Vec<usize>,
+    /// The last [`Lines::line_col`] answer (offset, 1-based column): the next offset on the
+    /// same line counts on from it, so the values of a minified JSON stream (one line of
+    /// megabytes) cost their own length, not the line's each.
+    last: std::cell::Cell<(usize, usize)>,
 }
 
 impl<'a> Lines<'a> {
@@ -359,7 +385,11 @@ impl<'a> Lines<'a> {
                 .filter(|(_, b)| *b == b'\n')
                 .map(|(i, _)| i + 1),
         );
-        Lines { text, starts }
+        Lines {
+            text,
+            starts,
+            last: std::cell::Cell::new((0, 1)),
+        }
     }
 
     /// Byte offset of a saphyr marker (1-based line, 0-based column in characters).
@@ -382,13 +412,17 @@ impl<'a> Lines<'a> {
             .partition_point(|&s| s <= offset)
             .saturating_sub(1);
         let start = self.starts.get(idx).copied().unwrap_or(0);
-        let col = self
-            .text
-            .get(start..offset)
-            .map_or(0, |s| s.chars().count());
+        let (last_offset, last_col) = self.last.get();
+        let (from, col) = if (start..=offset).contains(&last_offset) {
+            (last_offset, last_col)
+        } else {
+            (start, 1)
+        };
+        let col = col + self.text.get(from..offset).map_or(0, |s| s.chars().count());
+        self.last.set((offset, col));
         (
             u32::try_from(idx + 1).unwrap_or(u32::MAX),
-            u32::try_from(col + 1).unwrap_or(u32::MAX),
+            u32::try_from(col).unwrap_or(u32::MAX),
         )
     }
 }

@@ -65,25 +65,24 @@ const KEEP_BUFFER_BYTES: usize = 4 << 20;
 /// reading and parsing (the bench times the two apart).
 pub(super) fn load_file(path: &Path, opts: &LoadOptions, read_done: &mut dyn FnMut()) -> FileLoad {
     let shared: Arc<Path> = Arc::from(path);
-    let file = match File::open(path) {
+    // The type is checked before opening (opening a device can have effects; opening a
+    // FIFO for reading blocks until a writer comes), and again on the open file, which may
+    // have been swapped in between: opened without blocking, it can be looked at safely.
+    if let Err(message) = std::fs::metadata(path)
+        .map_err(cannot_read)
+        .and_then(regular)
+    {
+        return failed(&shared, 0, 0, "read", message);
+    }
+    let file = match open_nonblocking(path) {
         Ok(f) => f,
-        Err(e) => return failed(&shared, 0, 0, "read", format!("cannot read file: {e}")),
+        Err(e) => return failed(&shared, 0, 0, "read", cannot_read(e)),
     };
     // Checked before reading: a 1 GB file is refused without touching its contents.
-    let size = match file.metadata() {
-        Ok(m) if m.is_dir() => {
-            return failed(
-                &shared,
-                0,
-                0,
-                "read",
-                "is a directory, not a file".to_owned(),
-            )
-        }
+    let (size, modified) = match file.metadata().map_err(cannot_read).and_then(regular) {
         Ok(m) => (m.len(), m.modified().ok()),
-        Err(e) => return failed(&shared, 0, 0, "read", format!("cannot read file: {e}")),
+        Err(message) => return failed(&shared, 0, 0, "read", message),
     };
-    let (size, modified) = size;
     let mut load = if size > opts.max_file_size {
         too_large(&shared, size, opts.max_file_size)
     } else {
@@ -91,6 +90,63 @@ pub(super) fn load_file(path: &Path, opts: &LoadOptions, read_done: &mut dyn FnM
     };
     load.stamp = modified.map(|m| (m, size));
     load
+}
+
+fn cannot_read(e: std::io::Error) -> String {
+    format!("cannot read file: {e}")
+}
+
+/// The metadata of a regular file; anything else is refused, saying what it is.
+fn regular(m: std::fs::Metadata) -> Result<std::fs::Metadata, String> {
+    if m.is_file() {
+        return Ok(m);
+    }
+    Err(match file_type_name(&m.file_type()) {
+        "directory" => "is a directory, not a file".to_owned(),
+        what => format!("not a regular file ({what}): not read"),
+    })
+}
+
+/// What a file that is not a regular one is, in words (`FIFO`, `character device`, …).
+pub(super) fn file_type_name(t: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "FIFO";
+        }
+        if t.is_char_device() {
+            return "character device";
+        }
+        if t.is_block_device() {
+            return "block device";
+        }
+        if t.is_socket() {
+            return "socket";
+        }
+    }
+    if t.is_dir() {
+        "directory"
+    } else if t.is_symlink() {
+        "symbolic link"
+    } else if t.is_file() {
+        "regular file"
+    } else {
+        "special file"
+    }
+}
+
+/// Opens for reading without blocking: a FIFO opens at once (and reads nothing) instead
+/// of waiting for a writer; a regular file reads as usual.
+fn open_nonblocking(path: &Path) -> std::io::Result<File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+    }
+    options.open(path)
 }
 
 /// Reads at most `max_file_size + 1` bytes from `reader` (a file may grow between the size
@@ -144,13 +200,13 @@ fn read_into(
 /// Bytes → text, refusing binary data and invalid UTF-8 with a position.
 fn decode(path: &Arc<Path>, bytes: &[u8]) -> FileLoad {
     let size = bytes.len() as u64;
-    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+    if let Some(encoding) = utf16_or_32(bytes) {
         return failed(
             path,
             1,
             1,
             "encoding",
-            "UTF-16 text (byte order mark): convert the file to UTF-8".to_owned(),
+            format!("{encoding} text: convert the file to UTF-8"),
         );
     }
     // A NUL byte cannot occur in YAML or JSON text; the parser would read it as the end.
@@ -185,6 +241,32 @@ fn decode(path: &Arc<Path>, bytes: &[u8]) -> FileLoad {
     }
 }
 
+/// UTF-16 or UTF-32 text, told by its byte order mark or, without one, by where the NUL
+/// bytes of its first (ASCII) character fall, as YAML 1.2 §5.2 detects encodings. UTF-32LE's
+/// mark starts with UTF-16LE's, so the longer marks are tried first.
+fn utf16_or_32(bytes: &[u8]) -> Option<&'static str> {
+    let first4 = |pattern: [Option<u8>; 4]| {
+        bytes.len() >= 4
+            && pattern
+                .iter()
+                .zip(bytes)
+                .all(|(p, b)| p.is_none_or(|p| p == *b))
+    };
+    let (z, any) = (Some(0), None);
+    let ascii = |b: u8| b != 0 && b.is_ascii();
+    Some(match bytes {
+        [0x00, 0x00, 0xFE, 0xFF, ..] => "UTF-32 (big-endian, byte order mark)",
+        [0xFF, 0xFE, 0x00, 0x00, ..] => "UTF-32 (little-endian, byte order mark)",
+        [0xFE, 0xFF, ..] => "UTF-16 (big-endian, byte order mark)",
+        [0xFF, 0xFE, ..] => "UTF-16 (little-endian, byte order mark)",
+        _ if first4([z, z, z, any]) && ascii(bytes[3]) => "UTF-32 (big-endian)",
+        _ if first4([any, z, z, z]) && ascii(bytes[0]) => "UTF-32 (little-endian)",
+        [0x00, b, ..] if ascii(*b) => "UTF-16 (big-endian)",
+        [a, 0x00, ..] if ascii(*a) => "UTF-16 (little-endian)",
+        _ => return None,
+    })
+}
+
 /// 1-based line and column (in characters) of a byte offset, for possibly invalid bytes.
 fn line_col(bytes: &[u8], at: usize) -> (u32, u32) {
     let before = &bytes[..at.min(bytes.len())];
@@ -210,5 +292,35 @@ mod tests {
         assert_eq!(human(1_000_000_000), "953.7 MiB");
         assert_eq!(human(1 << 30), "1 GiB");
         assert_eq!(human(5), "5 B");
+    }
+
+    #[test]
+    fn utf16_and_utf32_are_told_apart() {
+        let enc =
+            |text: &str, f: fn(char) -> Vec<u8>| -> Vec<u8> { text.chars().flat_map(f).collect() };
+        let be32 = |c: char| u32::from(c).to_be_bytes().to_vec();
+        let le32 = |c: char| u32::from(c).to_le_bytes().to_vec();
+        let be16 = |c: char| (u32::from(c) as u16).to_be_bytes().to_vec();
+        let le16 = |c: char| (u32::from(c) as u16).to_le_bytes().to_vec();
+        type Encode = fn(char) -> Vec<u8>;
+        let cases: [(Encode, &str); 4] = [
+            (be32, "UTF-32 (big-endian"),
+            (le32, "UTF-32 (little-endian"),
+            (be16, "UTF-16 (big-endian"),
+            (le16, "UTF-16 (little-endian"),
+        ];
+        for (f, want) in cases {
+            let with_bom = enc("\u{feff}a: 1\n", f);
+            let got = utf16_or_32(&with_bom).unwrap();
+            assert!(
+                got.starts_with(want) && got.ends_with("byte order mark)"),
+                "{got}"
+            );
+            let bare = enc("a: 1\n", f);
+            assert_eq!(utf16_or_32(&bare).unwrap(), format!("{want})"));
+        }
+        assert_eq!(utf16_or_32(b"a: 1\n"), None);
+        assert_eq!(utf16_or_32(b"\0\0"), None);
+        assert_eq!(utf16_or_32(b""), None);
     }
 }

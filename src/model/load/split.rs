@@ -41,6 +41,13 @@ fn is_content(line: &[u8]) -> bool {
 /// only comments and directives (those belong to the document that follows); a `...` line
 /// ends the current piece.
 pub(super) fn split(text: &str) -> Vec<Piece> {
+    split_at_most(text, usize::MAX).0
+}
+
+/// [`split`], stopping after `limit` pieces: the pieces, and the 1-based line where the
+/// first piece past the limit starts, if there is one (16 million empty documents fit in
+/// 64 MB: every piece costs memory whether or not it holds anything).
+pub(super) fn split_at_most(text: &str, limit: usize) -> (Vec<Piece>, Option<u32>) {
     let bytes = text.as_bytes();
     let mut pieces = Vec::new();
     let mut cur = Piece {
@@ -84,6 +91,10 @@ pub(super) fn split(text: &str) -> Vec<Piece> {
         } else {
             has_content |= is_content(line) || is_marker(line, b"---");
         }
+        if pieces.len() > limit {
+            let over = pieces.pop().map(|p| p.line);
+            return (pieces, over);
+        }
         pos = next;
         line_no = line_no.saturating_add(1);
     }
@@ -93,7 +104,11 @@ pub(super) fn split(text: &str) -> Vec<Piece> {
             ..cur
         });
     }
-    pieces
+    if pieces.len() > limit {
+        let over = pieces.pop().map(|p| p.line);
+        return (pieces, over);
+    }
+    (pieces, None)
 }
 
 fn memchr_nl(bytes: &[u8], from: usize) -> Option<usize> {
@@ -206,6 +221,18 @@ mod tests {
                 (6, "---\nb: 2")
             ]
         );
+    }
+
+    #[test]
+    fn stops_after_the_limit() {
+        let t = "a: 1\n---\nb: 2\n---\n---\nc: 3\n";
+        assert_eq!(split_at_most(t, 10), (split(t), None));
+        let (pieces, over) = split_at_most(t, 2);
+        assert_eq!(pieces, split(t)[..2]);
+        assert_eq!(over, Some(4));
+        let (pieces, over) = split_at_most(t, 3);
+        assert_eq!((pieces.len(), over), (3, Some(5)));
+        assert_eq!(split_at_most(t, 4), (split(t), None));
     }
 
     #[test]

@@ -22,6 +22,15 @@ pub(super) const MAX_DEPTH: usize = 500;
 /// Alias expansion budget per document, in nodes plus string bytes / 32.
 pub(super) const MAX_ALIAS_WEIGHT: usize = 500_000;
 
+/// Output budget of a document's alias expansions: what copying the aliased values would add
+/// to `-o json` (an indented line per node, so a nested value costs its depth squared: a
+/// chain of 900 aliases, each nesting the one before, stays under [`MAX_ALIAS_WEIGHT`] but
+/// prints 1 GB). Real documents alias a few small blocks and stay far below.
+pub(super) const MAX_ALIAS_BYTES: usize = 32 << 20;
+
+/// Bytes of indented output estimated per node and level of nesting.
+const BYTES_PER_LEVEL: usize = 8;
+
 /// Indices through `items` arrays (or a top-level array) leading to a list item.
 pub(super) type ItemPath = Vec<u32>;
 
@@ -44,9 +53,41 @@ pub(super) struct YamlError {
     pub message: String,
 }
 
+/// The first character go-yaml's reader refuses ("control characters are not allowed"),
+/// with its byte offset: all but tab, LF, CR, U+0020..U+007E, NEL (U+0085),
+/// U+00A0..U+D7FF, U+E000..U+FFFD and U+10000 up. kubectl fails such a document.
+pub(super) fn control_character(text: &str) -> Option<(usize, char)> {
+    text.char_indices().find(|&(_, c)| {
+        !matches!(c,
+            '\t' | '\n' | '\r' | '\u{20}'..='\u{7e}' | '\u{85}' | '\u{a0}'..='\u{d7ff}'
+            | '\u{e000}'..='\u{fffd}' | '\u{10000}'..)
+    })
+}
+
+/// [`control_character`] as the error kubectl reports, placed at the character.
+fn control_character_error(text: &str, first_line: u32) -> Option<YamlError> {
+    let (at, c) = control_character(text)?;
+    let before = &text[..at];
+    let lines = memchr::memchr_iter(b'\n', before.as_bytes()).count();
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let column = before[line_start..].chars().count() + 1;
+    Some(YamlError {
+        line: first_line.saturating_add(u32::try_from(lines).unwrap_or(u32::MAX)),
+        column: u32::try_from(column).unwrap_or(u32::MAX),
+        code: "yaml-syntax",
+        message: format!(
+            "YAML syntax error: control characters are not allowed (U+{:04X})",
+            u32::from(c)
+        ),
+    })
+}
+
 /// Parses one document; `first_line` is the 1-based line of `text` in its file.
 /// `Ok(None)` for an empty, null or comment-only document.
 pub(super) fn parse(text: &str, first_line: u32) -> Result<Option<Parsed>, Vec<YamlError>> {
+    if let Some(e) = control_character_error(text, first_line) {
+        return Err(vec![e]);
+    }
     match Builder::new(first_line, false).run(text) {
         Err(Stop::DuplicateKey) => match Builder::new(first_line, true).run(text) {
             Err(Stop::Errors(errs)) => Err(errs),
@@ -95,10 +136,37 @@ struct Frame {
     path: Option<ItemPath>,
 }
 
+/// What copying an anchored value costs (see [`weight`]).
+#[derive(Clone, Copy, Default)]
+struct Weight {
+    /// Nodes plus string bytes / 32: the [`MAX_ALIAS_WEIGHT`] measure.
+    nodes: usize,
+    /// Nodes alone.
+    count: usize,
+    /// Sum of every node's depth inside the value.
+    depth_sum: usize,
+    /// Bytes of strings, keys included.
+    string_bytes: usize,
+}
+
+impl Weight {
+    /// Estimated output bytes of a copy inserted `depth` collections deep.
+    fn output_bytes(&self, depth: usize) -> usize {
+        let levels = self
+            .count
+            .saturating_mul(depth.saturating_add(1))
+            .saturating_add(self.depth_sum);
+        levels
+            .saturating_mul(BYTES_PER_LEVEL)
+            .saturating_add(self.string_bytes)
+    }
+}
+
 struct Builder {
     stack: Vec<Frame>,
-    anchors: HashMap<usize, (Value, usize)>,
+    anchors: HashMap<usize, (Value, Weight)>,
     alias_weight: usize,
+    alias_bytes: usize,
     line_base: u32,
     track_keys: bool,
     items: Vec<(ItemPath, Marker, Marker)>,
@@ -112,6 +180,7 @@ impl Builder {
             stack: Vec::new(),
             anchors: HashMap::new(),
             alias_weight: 0,
+            alias_bytes: 0,
             line_base: first_line.saturating_sub(1),
             track_keys,
             items: Vec::new(),
@@ -258,13 +327,26 @@ impl Builder {
                 "alias to an unknown anchor".to_owned(),
             ));
         };
-        self.alias_weight = self.alias_weight.saturating_add(*weight);
+        self.alias_weight = self.alias_weight.saturating_add(weight.nodes);
+        self.alias_bytes = self
+            .alias_bytes
+            .saturating_add(weight.output_bytes(self.stack.len()));
         if self.alias_weight > MAX_ALIAS_WEIGHT {
             return Err(self.stop(
                 start,
                 "alias-bomb",
                 format!(
                     "document contains excessive aliasing: expanding its aliases would build more than {MAX_ALIAS_WEIGHT} nodes (YAML \"billion laughs\"?): refused"
+                ),
+            ));
+        }
+        if self.alias_bytes > MAX_ALIAS_BYTES {
+            return Err(self.stop(
+                start,
+                "alias-bomb",
+                format!(
+                    "document contains excessive aliasing: expanding its aliases would write more than {} MiB (nested values copied into each other; YAML \"billion laughs\"?): refused",
+                    MAX_ALIAS_BYTES >> 20
                 ),
             ));
         }
@@ -455,26 +537,33 @@ fn merge_into(merged: &mut Map<String, Value>, value: Value) -> Result<(), Strin
     Ok(())
 }
 
-/// Alias-expansion cost of a value: nodes plus string bytes / 32 (iterative: values may
-/// be nested up to [`MAX_DEPTH`]).
-fn weight(v: &Value) -> usize {
-    let mut total = 0usize;
-    let mut todo = vec![v];
-    while let Some(v) = todo.pop() {
-        total = total.saturating_add(1);
+/// Alias-expansion cost of a value (iterative: values may be nested up to [`MAX_DEPTH`]).
+fn weight(v: &Value) -> Weight {
+    let mut w = Weight::default();
+    let mut todo = vec![(v, 0usize)];
+    while let Some((v, depth)) = todo.pop() {
+        w.count += 1;
+        w.depth_sum = w.depth_sum.saturating_add(depth);
+        let mut strings = 0;
         match v {
-            Value::String(s) => total = total.saturating_add(s.len() / 32),
-            Value::Array(a) => todo.extend(a),
+            Value::String(s) => strings = s.len(),
+            Value::Array(a) => todo.extend(a.iter().map(|v| (v, depth + 1))),
             Value::Object(m) => {
                 for (k, v) in m {
-                    total = total.saturating_add(k.len() / 32);
-                    todo.push(v);
+                    strings += k.len();
+                    w.nodes = w.nodes.saturating_add(k.len() / 32);
+                    todo.push((v, depth + 1));
                 }
             }
             _ => {}
         }
+        w.nodes = w.nodes.saturating_add(1);
+        if let Value::String(s) = v {
+            w.nodes = w.nodes.saturating_add(s.len() / 32);
+        }
+        w.string_bytes = w.string_bytes.saturating_add(strings);
     }
-    total
+    w
 }
 
 #[cfg(test)]
@@ -551,6 +640,80 @@ mod tests {
         let e = err(&t);
         assert_eq!(e.code, "alias-bomb");
         assert!(e.message.contains("excessive aliasing"));
+    }
+
+    /// Each level nests the one before: few nodes, but the printed expansion grows with
+    /// the cube of the chain's length.
+    fn alias_chain(levels: usize) -> String {
+        let mut t = String::from("l0: &l0 x\n");
+        for i in 1..levels {
+            t.push_str(&format!("l{i}: &l{i} [*l{}]\n", i - 1));
+        }
+        t
+    }
+
+    #[test]
+    fn nested_alias_chain_is_refused_by_its_output() {
+        let e = err(&alias_chain(900));
+        assert_eq!(e.code, "alias-bomb");
+        assert!(
+            e.message.contains("would write more than 32 MiB"),
+            "{}",
+            e.message
+        );
+        assert!(e.line > 200 && e.line < 900, "{}", e.line);
+        // Within the node budget: only the output bound stops it.
+        let nodes: usize = (1..900).sum();
+        assert!(nodes < MAX_ALIAS_WEIGHT);
+        assert!(parse(&alias_chain(100), 1).is_ok());
+    }
+
+    #[test]
+    fn ordinary_aliases_pass() {
+        let mut t =
+            String::from("base: &b {cpu: 100m, memory: 128Mi, env: [{name: A, value: '1'}]}\n");
+        t.push_str("spec:\n  template:\n    spec:\n      containers:\n");
+        for i in 0..200 {
+            t.push_str(&format!("      - name: c{i}\n        resources: *b\n"));
+        }
+        assert!(parse(&t, 1).is_ok());
+    }
+
+    #[test]
+    fn control_characters_as_go_yaml_reads_them() {
+        for ok in [
+            '\t',
+            '\n',
+            '\r',
+            ' ',
+            '~',
+            '\u{85}',
+            '\u{a0}',
+            '\u{d7ff}',
+            '\u{e000}',
+            '\u{feff}',
+            '\u{fffd}',
+            '\u{10000}',
+            '\u{10ffff}',
+        ] {
+            assert_eq!(control_character(&format!("a{ok}")), None, "{ok:?}");
+        }
+        for bad in [
+            '\0', '\x01', '\x0b', '\x0c', '\x1f', '\x7f', '\u{80}', '\u{84}', '\u{86}', '\u{9f}',
+            '\u{fffe}', '\u{ffff}',
+        ] {
+            assert_eq!(
+                control_character(&format!("é{bad}")),
+                Some((2, bad)),
+                "{bad:?}"
+            );
+        }
+        let e = err("a: 1\n# ok\nb: \"x\x1by\"\n");
+        assert_eq!((e.line, e.column, e.code), (3, 6, "yaml-syntax"));
+        assert_eq!(
+            e.message,
+            "YAML syntax error: control characters are not allowed (U+001B)"
+        );
     }
 
     #[test]
