@@ -34,6 +34,12 @@ impl Pane {
 
     /// Like `start`, with extra `K=V` environment words built from the temp dir.
     fn start_with(args: &str, env: impl Fn(&Path) -> String) -> Option<Pane> {
+        Pane::spawn(|dir, bin| format!("{} {bin} {args} .", env(dir)))
+    }
+
+    /// Runs the shell command `command(temp dir, binary)` in the fixture's copy (state
+    /// and config dirs, TERM set), then reports as `start` does.
+    fn spawn(command: impl Fn(&Path, &str) -> String) -> Option<Pane> {
         if Command::new("tmux").arg("-V").output().is_err() {
             assert!(std::env::var_os("CI").is_none(), "tmux is required in CI");
             eprintln!("skipping: tmux is not installed");
@@ -44,9 +50,9 @@ impl Pane {
         let socket = format!("kubesift-test-{}-{}", std::process::id(), unique());
         let bin = env!("CARGO_BIN_EXE_kubesift");
         let state = dir.path().join("state");
-        let env = env(dir.path());
+        let command = command(dir.path(), bin);
         let script = format!(
-            "cd {m} && XDG_STATE_HOME={s} XDG_CONFIG_HOME={s} TERM=xterm-256color {env} {bin} {args} .; \
+            "cd {m} && export XDG_STATE_HOME={s} XDG_CONFIG_HOME={s} TERM=xterm-256color && {command}; \
              echo EXIT=$?; stty -a | tr ' ;' '\\n\\n' | grep -x -e -icanon -e icanon -e -echo -e echo; sleep 60",
             m = dir.path().join("m").display(),
             s = state.display(),
@@ -384,4 +390,104 @@ fn a_saved_edit_shows_in_place_and_keeps_the_selection() {
     pane.wait_for("table", |s| s[HEIGHT - 1].contains("q quit"));
     pane.literal("q");
     pane.assert_restored(0);
+}
+
+#[test]
+fn piped_manifests_show_and_answer_keys() {
+    let Some(pane) = Pane::spawn(|_, bin| format!("cat shop/web.yaml | {bin} -")) else {
+        return;
+    };
+    let screen = pane.wait_for("the piped objects", |s| {
+        s.first().is_some_and(|l| l.starts_with("4 of 4 objects"))
+    });
+    assert_eq!(
+        names(&screen),
+        set(&[
+            "storefront",
+            "storefront-svc",
+            "storefront-7d9f",
+            "storefront-7d9f-x2k4"
+        ])
+    );
+    assert!(
+        screen[2..6].iter().all(|l| l.contains(" -:")),
+        "SOURCE is -:LINE: {screen:?}"
+    );
+    assert!(
+        screen[HEIGHT - 1].contains("standard input (-) was read once: not watched"),
+        "{}",
+        screen[HEIGHT - 1]
+    );
+    // Keys come from the terminal while stdin is the pipe.
+    pane.literal("/");
+    pane.literal("~svc");
+    pane.key("Enter");
+    pane.wait_for("one row", |s| {
+        s[0].starts_with("1 of 4 objects") && s[HEIGHT - 1].contains("q quit")
+    });
+    pane.literal("d");
+    let detail = pane.wait_for("detail", |s| s[0].contains("Service/shop/storefront-svc"));
+    assert!(
+        detail.iter().any(|l| l.contains("name: storefront-svc")),
+        "the YAML, rebuilt from the object: {}",
+        detail.join("\n")
+    );
+    // Nothing to open in an editor.
+    pane.literal("e");
+    pane.wait_for("the refusal", |s| {
+        s[HEIGHT - 1].contains("standard input have no file to edit")
+    });
+    pane.key("Escape");
+    pane.wait_for("table", |s| s[1].starts_with("NAMESPACE"));
+    pane.literal("q");
+    pane.assert_restored(0);
+}
+
+#[test]
+fn piped_manifests_beside_a_watched_folder_with_stdout_redirected() {
+    let Some(pane) = Pane::spawn(|dir, bin| {
+        format!(
+            "cat ops.yaml | {bin} - shop > {}",
+            dir.join("out.txt").display()
+        )
+    }) else {
+        return;
+    };
+    // Frames go to the terminal, not to the redirected stdout.
+    let screen = pane.wait_for("the table", |s| {
+        s.first().is_some_and(|l| l.starts_with("10 of 10 objects"))
+    });
+    assert!(screen
+        .iter()
+        .any(|l| l.contains("metricsagent") && l.contains(" -:")));
+    assert!(screen.iter().any(|l| l.contains("shop/db.yaml:1")));
+    // The folder is still watched.
+    let file = pane.dir().join("m/shop/extra.yaml");
+    std::fs::write(
+        &file,
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: added-later\n  namespace: shop\n",
+    )
+    .unwrap();
+    pane.wait_for("the new file", |s| {
+        s[0].starts_with("11 of 11 objects") && s.iter().any(|l| l.contains("added-later"))
+    });
+    pane.literal("q");
+    pane.assert_restored(0);
+    let out = std::fs::read(pane.dir().join("out.txt")).unwrap();
+    assert!(out.is_empty(), "{:?}", String::from_utf8_lossy(&out));
+}
+
+#[test]
+fn dash_with_the_terminal_as_stdin_is_refused() {
+    let Some(pane) = Pane::spawn(|_, bin| format!("{bin} -")) else {
+        return;
+    };
+    let screen = pane.wait_for("the refusal", |s| s.iter().any(|l| l.starts_with("EXIT=")));
+    assert!(
+        screen
+            .iter()
+            .any(|l| l.starts_with("kubesift: -: standard input is the terminal")),
+        "{screen:?}"
+    );
+    pane.assert_restored(2);
 }

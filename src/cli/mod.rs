@@ -9,7 +9,9 @@ use crate::model::load::{LoadOptions, DEFAULT_MAX_FILE_SIZE};
 
 pub mod bench;
 pub mod check;
+pub mod completions;
 pub mod get;
+pub mod man;
 pub mod selector;
 pub mod tree;
 pub mod tui;
@@ -44,6 +46,10 @@ pub enum Command {
     Selector(selector::SelectorArgs),
     /// Measure load phases and per-keystroke latency.
     Bench(bench::BenchArgs),
+    /// Print a shell completion script (`source <(kubesift completions bash)`).
+    Completions(completions::CompletionsArgs),
+    /// Print the manual page (`kubesift man | man -l -`).
+    Man(man::ManArgs),
 }
 
 /// `-L` and `--show-labels`, shared by `get` and the UI so they read the same.
@@ -65,7 +71,7 @@ pub struct LabelColumnArgs {
 /// Options shared by every command that loads manifests.
 #[derive(Debug, Clone, Args)]
 pub struct LoadArgs {
-    /// Refuse files larger than this many bytes.
+    /// Refuse files (and standard input) larger than this many bytes.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_SIZE, global = true)]
     pub max_file_size: u64,
 }
@@ -96,6 +102,8 @@ pub fn main() -> ExitCode {
         Some(Command::Check(a)) => check::run(a),
         Some(Command::Selector(a)) => selector::run(a),
         Some(Command::Bench(a)) => bench::run(a),
+        Some(Command::Completions(a)) => completions::run(a),
+        Some(Command::Man(a)) => man::run(a),
         None => tui::run(cli.tui),
     }
 }

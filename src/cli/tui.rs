@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+use crate::model::load::{LoadOptions, DEFAULT_MAX_FILE_SIZE};
 use crate::terminal::UiOptions;
 
 /// Arguments of the UI (no subcommand).
@@ -19,6 +20,9 @@ pub struct TuiArgs {
     /// Poll the file system for changes instead of using OS events (network filesystems).
     #[arg(long)]
     pub poll: bool,
+    /// Refuse files (and standard input) larger than this many bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_SIZE)]
+    pub max_file_size: u64,
 }
 
 /// Runs the UI until the user quits or a signal arrives.
@@ -26,6 +30,9 @@ pub fn run(args: TuiArgs) -> ExitCode {
     crate::terminal::run(UiOptions {
         paths: crate::cli::paths_or_cwd(&args.paths),
         poll: args.poll,
+        load: LoadOptions {
+            max_file_size: args.max_file_size,
+        },
         label_columns: args.labels.label_columns,
         show_labels: args.labels.show_labels,
     })

@@ -13,8 +13,11 @@ use super::delta::Delta;
 use super::live::LiveSet;
 use super::load::{first_load, Pacing};
 use super::Event;
-use crate::model::load::{load_file, LoadOptions};
+use crate::model::load::{is_stdin, load_file, LoadOptions};
 use crate::watch::{WatchError, WatchEvent, Watcher};
+
+/// What following says when standard input is among the roots.
+const STDIN_NOTICE: &str = "standard input (-) was read once: not watched";
 
 /// How often the loop checks its stop flag while no change arrives.
 const STOP_CHECK: Duration = Duration::from_millis(100);
@@ -68,6 +71,7 @@ pub fn spawn(config: Follow, send: impl Fn(Event) -> bool + Send + Sync + 'stati
 /// (files whose size or modification time moved since they were read are re-read), so a
 /// file saved while loading is not missed. Starting the watcher first made the first rows
 /// wait for it: a recursive watch of a big tree takes a while to set up (BENCHMARKS.md).
+/// Standard input (`-`) is not watched, and a notice says so.
 pub fn follow(
     config: &Follow,
     send: &(dyn Fn(Event) -> bool + Sync),
@@ -83,8 +87,18 @@ pub fn follow(
     if !config.watch {
         return Ok(());
     }
+    // Standard input was read once; only the other roots can change.
+    let (stdin, watched): (Vec<&PathBuf>, Vec<&PathBuf>) =
+        config.paths.iter().partition(|p| is_stdin(p));
+    if !stdin.is_empty() && !send(Event::Notice(STDIN_NOTICE.to_owned())) {
+        return Ok(());
+    }
+    if watched.is_empty() {
+        return Ok(());
+    }
+    let watched: Vec<PathBuf> = watched.into_iter().cloned().collect();
     let (tx, rx) = mpsc::channel();
-    let _watcher = Watcher::start(&config.paths, config.poll, tx.clone())?;
+    let _watcher = Watcher::start(&watched, config.poll, tx.clone())?;
     // What changed between reading a file and watching it.
     let _ = tx.send(WatchEvent::Rescan);
     drop(tx);

@@ -11,6 +11,9 @@
 //! is patched into the [`Inventory`] file by file (see `snapshot.rs`); anything else (CRDs,
 //! guessed kinds, large batches, rescans) rebuilds it from the per-file map. The cost at
 //! 100k objects is measured by `benches/delta.rs` and `kubesift bench`.
+//!
+//! Standard input (`-`) is loaded like a file and kept, but never re-read: it is no root to
+//! rescan, and a change reported for `-` is ignored.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -23,7 +26,7 @@ use super::delta::Delta;
 pub use super::snapshot::FilePatch;
 use super::snapshot::{FileData, Snapshot};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::model::load::{discover, load_file, FileLoad, LoadOptions};
+use crate::model::load::{discover, is_stdin, load_file, FileLoad, LoadOptions};
 use crate::model::{Inventory, Object, ObjectId};
 use crate::watch::filter::PathFilter;
 
@@ -110,9 +113,11 @@ impl LiveSet {
     }
 
     fn empty(paths: &[PathBuf], opts: &LoadOptions, walk_problems: Vec<Diagnostic>) -> LiveSet {
+        // Standard input was read once and is gone: rescans walk the other roots only.
+        let roots: Vec<PathBuf> = paths.iter().filter(|p| !is_stdin(p)).cloned().collect();
         LiveSet {
-            roots: paths.to_vec(),
-            filter: PathFilter::new(paths),
+            filter: PathFilter::new(&roots),
+            roots,
             opts: opts.clone(),
             files: BTreeMap::new(),
             walk_problems,
@@ -161,9 +166,10 @@ impl LiveSet {
     /// Re-reads the changed paths and returns the deltas. A path that no longer exists
     /// removes its file (or everything under it, for a removed directory); a directory is
     /// rescanned (new files read, vanished ones removed, files whose size or time moved
-    /// re-read); a file is always re-read. Paths the loader would not read are ignored.
+    /// re-read); a file is always re-read. Paths the loader would not read are ignored, and
+    /// so is `-` (standard input is read once).
     pub fn apply(&mut self, changed: &[PathBuf]) -> Vec<Delta> {
-        let changed: BTreeSet<&PathBuf> = changed.iter().collect();
+        let changed: BTreeSet<&PathBuf> = changed.iter().filter(|p| !is_stdin(p)).collect();
         let mut removed = BTreeSet::new();
         let mut reread = Vec::new();
         for path in changed {
@@ -369,6 +375,60 @@ fn stale_warning(path: &Path, n: usize) -> Diagnostic {
 }
 
 fn stamp(path: &Path) -> Stamp {
+    if is_stdin(path) {
+        return None;
+    }
     let meta = std::fs::metadata(path).ok()?;
     Some((meta.modified().ok()?, meta.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::load::parse_text;
+
+    /// Standard input beside a folder: a rescan and a change reported for `-` leave its
+    /// objects alone (re-reading it would find the stream gone), the folder follows.
+    #[test]
+    fn stdin_is_kept_and_never_reread() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = dir.path().join("a.yaml");
+        std::fs::write(
+            &file,
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n",
+        )
+        .expect("write");
+        let stdin: Arc<Path> = Arc::from(Path::new("-"));
+        let piped = parse_text(
+            &stdin,
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: piped\n",
+        );
+        let roots = vec![PathBuf::from("-"), dir.path().to_path_buf()];
+        let opts = LoadOptions::default();
+        let mut live = LiveSet::from_loads(
+            &roots,
+            &opts,
+            vec![piped, load_file(&file, &opts)],
+            Vec::new(),
+        );
+        let names = |live: &LiveSet| -> Vec<String> {
+            live.inventory()
+                .objects
+                .iter()
+                .map(|o| o.id.name.to_string())
+                .collect()
+        };
+        // Files in path order (components: the absolute folder's first).
+        assert_eq!(names(&live), ["a", "piped"]);
+        assert!(live.apply(&[PathBuf::from("-")]).is_empty());
+        assert!(live.rescan().is_empty());
+        assert_eq!(names(&live), ["a", "piped"]);
+        std::fs::write(
+            dir.path().join("b.yaml"),
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n",
+        )
+        .expect("write");
+        assert_eq!(live.rescan().len(), 1);
+        assert_eq!(names(&live), ["a", "b", "piped"]);
+    }
 }

@@ -5,6 +5,7 @@ use std::io;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use anyhow::Context;
 use crossterm::event::{Event, EventStream};
 use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
 use futures::StreamExt;
@@ -15,14 +16,19 @@ use tokio::sync::oneshot;
 use super::{files, term};
 use crate::app::{Action, App, Effect, Input};
 use crate::dataset::{self, Follow};
-use crate::model::load::LoadOptions;
+use crate::model::load::{is_stdin, LoadOptions};
 
 /// Runs until quit; returns the process exit code (128 + signal number after a signal).
-pub async fn run(mut app: App, paths: Vec<PathBuf>, poll: bool) -> anyhow::Result<u8> {
+pub async fn run(
+    mut app: App,
+    paths: Vec<PathBuf>,
+    load: LoadOptions,
+    poll: bool,
+) -> anyhow::Result<u8> {
     let (tx, mut rx) = unbounded_channel();
     let send = move |event: dataset::Event| tx.send(Action::from(event)).is_ok();
-    dataset::spawn(Follow::ui(paths, LoadOptions::default(), poll), send);
-    let mut terminal = term::enter()?;
+    dataset::spawn(Follow::ui(paths, load, poll), send);
+    let mut terminal = term::enter().context("cannot use the terminal (/dev/tty)")?;
     let result = event_loop(&mut app, &mut terminal, &mut rx).await;
     term::restore();
     result
@@ -71,6 +77,14 @@ async fn event_loop(
             app.update(a);
         }
         for effect in app.take_effects() {
+            if let Effect::Edit { path, .. } = &effect {
+                if is_stdin(path) {
+                    app.update(Action::Notice(
+                        "objects read from standard input have no file to edit".to_owned(),
+                    ));
+                    continue;
+                }
+            }
             if let Effect::Edit { path, line } = effect {
                 // The editor owns the terminal meanwhile: stop reading it first.
                 reader.stop().await;
@@ -127,9 +141,9 @@ impl Reader {
 }
 
 fn draw(app: &mut App, terminal: &mut term::Term) -> io::Result<()> {
-    crossterm::queue!(io::stdout(), BeginSynchronizedUpdate)?;
+    crossterm::queue!(terminal.backend_mut(), BeginSynchronizedUpdate)?;
     terminal.draw(|f| crate::ui::draw(app, f))?;
-    crossterm::execute!(io::stdout(), EndSynchronizedUpdate)?;
+    crossterm::execute!(terminal.backend_mut(), EndSynchronizedUpdate)?;
     app.dirty = false;
     Ok(())
 }
@@ -170,7 +184,8 @@ fn perform(app: &mut App, effect: Effect) {
 
 /// The object's text from its file, or its content re-serialized when the span is unknown.
 fn read_source(app: &App, object: u32, path: &std::path::Path, start: usize, end: usize) -> String {
-    if end > start {
+    // Standard input is gone once read (and `-` is no file to read).
+    if end > start && !is_stdin(path) {
         if let Ok(bytes) = std::fs::read(path) {
             if let Some(slice) = bytes.get(start..end) {
                 return String::from_utf8_lossy(slice).into_owned();
@@ -195,7 +210,10 @@ fn edit(terminal: &mut term::Term, path: &std::path::Path, line: u32) -> anyhow:
     term::restore();
     let mut parts = editor.split_whitespace();
     let program = parts.next().unwrap_or("vi");
+    let (stdin, stdout) = term::child_stdio();
     let status = std::process::Command::new(program)
+        .stdin(stdin)
+        .stdout(stdout)
         .args(parts)
         .arg(format!("+{line}"))
         .arg(path)

@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::app::{App, Keymap, Options};
+use crate::model::load::{is_stdin, LoadOptions};
 
 /// What the UI is started with (parsed by `cli::tui`).
 #[derive(Debug, Clone)]
@@ -17,12 +18,17 @@ pub struct UiOptions {
     pub paths: Vec<PathBuf>,
     /// Poll the file system instead of OS events.
     pub poll: bool,
+    pub load: LoadOptions,
     pub label_columns: Vec<String>,
     pub show_labels: bool,
 }
 
 /// Runs the UI until the user quits or a signal arrives.
 pub fn run(args: UiOptions) -> ExitCode {
+    if let Some(message) = stdin_conflict(&args.paths) {
+        eprintln!("kubesift: {message}");
+        return ExitCode::from(2);
+    }
     let _log_guard = files::init_logging();
     let keymap = match Keymap::load(files::user_keymap().as_deref()) {
         Ok(k) => k,
@@ -49,7 +55,7 @@ pub fn run(args: UiOptions) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    match runtime.block_on(event_loop::run(app, paths, args.poll)) {
+    match runtime.block_on(event_loop::run(app, paths, args.load, args.poll)) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
             tracing::error!("ui failed: {e:#}");
@@ -57,4 +63,14 @@ pub fn run(args: UiOptions) -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// Why `-` cannot be read here: the keys come from the terminal, so the manifests cannot
+/// (they would be typed, and the UI would wait for an end of file).
+fn stdin_conflict(paths: &[PathBuf]) -> Option<&'static str> {
+    use std::io::IsTerminal;
+    let wants_stdin = paths.iter().any(|p| is_stdin(p));
+    (wants_stdin && std::io::stdin().is_terminal()).then_some(
+        "-: standard input is the terminal: pipe the manifests in (kubectl get … -o yaml | kubesift -)",
+    )
 }

@@ -1,6 +1,13 @@
 //! Entering and leaving the terminal UI mode, with a chained panic hook that restores.
+//!
+//! The UI talks to the terminal, not to whatever stdin and stdout are: with the manifests
+//! piped in (`kubectl get … -o yaml | kubesift -`) keys come from `/dev/tty` (crossterm
+//! reads and sets raw mode on `/dev/tty` when stdin is not a terminal), and with stdout
+//! redirected the frames go to `/dev/tty` too ([`Output`]), as fzf does.
 
-use std::io::{self, Stdout, Write};
+use std::fs::{File, OpenOptions};
+use std::io::{self, IsTerminal, Stdout, Write};
+use std::process::Stdio;
 use std::sync::Once;
 
 use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
@@ -12,7 +19,42 @@ use ratatui::backend::CrosstermBackend;
 use ratatui::Terminal;
 
 /// The terminal the UI draws on.
-pub type Term = Terminal<CrosstermBackend<Stdout>>;
+pub type Term = Terminal<CrosstermBackend<Output>>;
+
+/// Where frames go: stdout when it is a terminal, else the controlling terminal.
+pub enum Output {
+    Stdout(Stdout),
+    Tty(File),
+}
+
+impl Output {
+    /// Stdout if it is a terminal, else `/dev/tty` opened for writing.
+    pub fn open() -> io::Result<Output> {
+        let stdout = io::stdout();
+        if stdout.is_terminal() {
+            return Ok(Output::Stdout(stdout));
+        }
+        Ok(Output::Tty(
+            OpenOptions::new().write(true).open("/dev/tty")?,
+        ))
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Output::Stdout(s) => s.write(buf),
+            Output::Tty(f) => f.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Output::Stdout(s) => s.flush(),
+            Output::Tty(f) => f.flush(),
+        }
+    }
+}
 
 static HOOK: Once = Once::new();
 
@@ -25,22 +67,47 @@ pub fn enter() -> io::Result<Term> {
             previous(info);
         }));
     });
+    let mut out = Output::open()?;
     enable_raw_mode()?;
-    execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
-    Terminal::new(CrosstermBackend::new(io::stdout()))
+    execute!(out, EnterAlternateScreen, EnableMouseCapture)?;
+    Terminal::new(CrosstermBackend::new(out))
 }
 
 /// Leaves UI mode; safe to call more than once. Never called from a signal handler.
 pub fn restore() {
-    let mut out = io::stdout();
-    let _ = execute!(
-        out,
-        DisableMouseCapture,
-        LeaveAlternateScreen,
-        crossterm::cursor::Show
-    );
+    if let Ok(mut out) = Output::open() {
+        let _ = execute!(
+            out,
+            DisableMouseCapture,
+            LeaveAlternateScreen,
+            crossterm::cursor::Show
+        );
+        let _ = out.flush();
+    }
     let _ = disable_raw_mode();
-    let _ = out.flush();
+}
+
+/// Standard streams for a program run on the terminal (the editor): ours where they are
+/// the terminal, else `/dev/tty` (stdin may be the manifests' pipe, already drained).
+pub fn child_stdio() -> (Stdio, Stdio) {
+    let tty = |write: bool| {
+        OpenOptions::new()
+            .read(!write)
+            .write(write)
+            .open("/dev/tty")
+            .map_or_else(|_| Stdio::inherit(), Stdio::from)
+    };
+    let stdin = if io::stdin().is_terminal() {
+        Stdio::inherit()
+    } else {
+        tty(false)
+    };
+    let stdout = if io::stdout().is_terminal() {
+        Stdio::inherit()
+    } else {
+        tty(true)
+    };
+    (stdin, stdout)
 }
 
 /// Copies `text` to the clipboard with OSC 52 (works over SSH and in tmux with
@@ -48,7 +115,7 @@ pub fn restore() {
 pub fn osc52_copy(text: &str) -> io::Result<()> {
     use base64::Engine;
     let encoded = base64::engine::general_purpose::STANDARD.encode(text);
-    let mut out = io::stdout();
+    let mut out = Output::open()?;
     write!(out, "\x1b]52;c;{encoded}\x07")?;
     out.flush()
 }

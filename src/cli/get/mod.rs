@@ -110,6 +110,10 @@ pub fn run(args: GetArgs) -> ExitCode {
 
 /// `get -w`: the kinds are resolved against the first load, then changes stream in.
 fn run_watch(args: &GetArgs, paths: &[PathBuf]) -> ExitCode {
+    if paths.iter().any(|p| crate::model::load::is_stdin(p)) {
+        eprintln!("error: --watch cannot follow standard input (-): it is read once");
+        return ExitCode::from(1);
+    }
     let inv = load_paths(paths, &args.load.options());
     report_problems(&inv);
     let prepared = parse_requests(&args.resources, &inv.kinds).and_then(|reqs| {

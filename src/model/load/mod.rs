@@ -2,6 +2,7 @@
 //!
 //! - [`walk`]: which files (recursive, symlinks followed once, hidden entries skipped);
 //! - [`read`]: size limit before reading, binary and UTF-8 checks;
+//! - [`stdin`]: `-`, standard input, read once as one more file;
 //! - [`split`]: one YAML document at a time, so one broken document hides no other;
 //! - [`fast`]: the common block-style YAML straight to the compact [`Raw`] encoding,
 //!   giving up to [`yaml`] on anything else (the results are identical, byte for byte,
@@ -23,6 +24,7 @@ mod parse;
 mod read;
 mod scalar;
 mod split;
+mod stdin;
 mod walk;
 mod yaml;
 
@@ -36,6 +38,8 @@ use rayon::prelude::*;
 use super::inventory::Inventory;
 use super::object::Object;
 use crate::diagnostic::Diagnostic;
+
+pub use stdin::{is_stdin, STDIN};
 
 /// Default refusal limit for one file: 64 MiB.
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 64 * 1024 * 1024;
@@ -97,7 +101,8 @@ pub fn discover_streaming(
     walk::discover_streaming(paths, found)
 }
 
-/// Reads and parses one file. Never panics; every failure is a problem in the result.
+/// Reads and parses one file (`-`: standard input, once). Never panics; every failure is a
+/// problem in the result.
 pub fn load_file(path: &Path, opts: &LoadOptions) -> FileLoad {
     read::load_file(path, opts, &mut || {})
 }

@@ -29,7 +29,7 @@ fn failed(
 }
 
 /// Human size: `1.0 GiB`, `64 MiB`, `512 B`.
-fn human(bytes: u64) -> String {
+pub(super) fn human(bytes: u64) -> String {
     const UNITS: [&str; 4] = ["B", "KiB", "MiB", "GiB"];
     let mut v = bytes as f64;
     let mut unit = 0;
@@ -64,6 +64,9 @@ const KEEP_BUFFER_BYTES: usize = 4 << 20;
 /// Reads and parses one file (see [`super::load_file`]); `read_done` is called between
 /// reading and parsing (the bench times the two apart).
 pub(super) fn load_file(path: &Path, opts: &LoadOptions, read_done: &mut dyn FnMut()) -> FileLoad {
+    if super::stdin::is_stdin(path) {
+        return super::stdin::load(opts, read_done);
+    }
     let shared: Arc<Path> = Arc::from(path);
     // The type is checked before opening (opening a device can have effects; opening a
     // FIFO for reading blocks until a writer comes), and again on the open file, which may

@@ -77,8 +77,13 @@ pub(super) fn discover_streaming(
         .collect()
 }
 
-/// One root: a file is itself, a directory is walked; problems sorted.
+/// One root: a file (or `-`, standard input) is itself, a directory is walked; problems
+/// sorted.
 fn walk_root(root: &Path, found: &(dyn Fn(Vec<PathBuf>) + Sync)) -> Vec<Diagnostic> {
+    if super::stdin::is_stdin(root) {
+        found(vec![root.to_path_buf()]);
+        return Vec::new();
+    }
     match std::fs::metadata(root) {
         Ok(m) if m.is_file() => {
             found(vec![root.to_path_buf()]);
