@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
 use super::change::Change;
@@ -79,6 +79,13 @@ pub fn follow(
 ) -> Result<(), WatchError> {
     let opts = &config.opts;
     let load = |f: &Path| load_file(f, opts);
+    // A root that vanishes while loading is waited for, not an error.
+    let existed: Vec<PathBuf> = config
+        .paths
+        .iter()
+        .filter(|p| p.is_dir())
+        .cloned()
+        .collect();
     let Some((mut live, _)) =
         first_load(&config.paths, opts, config.pacing, config.link, &load, send)
     else {
@@ -98,30 +105,51 @@ pub fn follow(
     }
     let watched: Vec<PathBuf> = watched.into_iter().cloned().collect();
     let (tx, rx) = mpsc::channel();
-    let _watcher = Watcher::start(&watched, config.poll, tx.clone())?;
+    let mut roots = Roots::start(&watched, &existed, config.poll, tx.clone())?;
     // What changed between reading a file and watching it.
     let _ = tx.send(WatchEvent::Rescan);
-    drop(tx);
-    follow_live(&mut live, &rx, send, stop)
+    follow_live(&mut live, &rx, &mut roots, send, stop)
 }
+
+/// How long the watcher must be quiet before the directories of the last batches are walked
+/// again (see [`Verify`]).
+const VERIFY_AFTER: Duration = Duration::from_millis(150);
 
 /// Applies watched batches to `live`, sending each result, until `stop` is set or `send`
 /// answers `false` (`Ok`), or the watcher goes away (an error).
+///
+/// Between batches it keeps the watch true to the roots ([`Roots::check`]: a root deleted
+/// and recreated, or swapped by a rename, is watched again and rescanned) and, once the
+/// watcher is quiet, walks again the directories the last batches touched ([`Verify`]).
 fn follow_live(
     live: &mut LiveSet,
     events: &Receiver<WatchEvent>,
+    roots: &mut Roots,
     send: &(dyn Fn(Event) -> bool + Sync),
     stop: &AtomicBool,
 ) -> Result<(), WatchError> {
+    let mut verify = Verify::default();
     while !stop.load(Ordering::SeqCst) {
-        let first = match events.recv_timeout(STOP_CHECK) {
-            Ok(event) => event,
-            Err(RecvTimeoutError::Timeout) => continue,
-            Err(RecvTimeoutError::Disconnected) => return Err(WatchError::Stopped),
-        };
         let mut pending = Pending::default();
-        pending.add(first);
-        pending.extend(events.try_iter());
+        if let Some(notice) = roots.check() {
+            if !send(Event::Notice(notice)) {
+                return Ok(());
+            }
+            pending.rescan = true;
+        }
+        let wait = if verify.dirs.is_empty() {
+            STOP_CHECK
+        } else {
+            VERIFY_AFTER
+        };
+        match events.recv_timeout(wait) {
+            Ok(event) => {
+                pending.add(event);
+                pending.extend(events.try_iter());
+            }
+            Err(RecvTimeoutError::Timeout) => pending.paths.extend(verify.take()),
+            Err(RecvTimeoutError::Disconnected) => return Err(WatchError::Stopped),
+        }
         for e in std::mem::take(&mut pending.errors) {
             tracing::warn!("watch: {e}");
             if !send(Event::Notice(e)) {
@@ -131,6 +159,7 @@ fn follow_live(
         if !pending.has_work() {
             continue;
         }
+        verify.note(&pending, &roots.paths);
         let started = Instant::now();
         let before = Change::signature(live);
         let deltas = pending.apply(live);
@@ -150,6 +179,131 @@ fn follow_live(
         }
     }
     Ok(())
+}
+
+/// Directories that changed in recent batches, to walk once more when the watcher is
+/// quiet. A directory is read when its own event arrives, which can be while files are
+/// still being created and deleted in it; the debouncer then drops a file's create and
+/// delete that fall in one window, so a file read with the directory and deleted right
+/// after would stay shown. Walking the directory again after the burst removes it.
+#[derive(Debug, Default)]
+struct Verify {
+    dirs: BTreeSet<PathBuf>,
+}
+
+impl Verify {
+    /// Remembers the directories among a batch's paths (every root after a rescan: the
+    /// walk may have met files of a burst still going on).
+    fn note(&mut self, pending: &Pending, roots: &[PathBuf]) {
+        if pending.rescan {
+            self.dirs
+                .extend(roots.iter().filter(|p| p.is_dir()).cloned());
+        }
+        self.dirs
+            .extend(pending.paths.iter().filter(|p| p.is_dir()).cloned());
+    }
+
+    /// The directories to walk again, forgotten.
+    fn take(&mut self) -> BTreeSet<PathBuf> {
+        std::mem::take(&mut self.dirs)
+    }
+}
+
+/// The watched directory roots and the real directory each was when watching started: a
+/// root deleted and recreated, or replaced by a rename, is a new directory that the old
+/// watch does not see (inotify watches inodes, not paths).
+struct Roots {
+    paths: Vec<PathBuf>,
+    poll: bool,
+    tx: Sender<WatchEvent>,
+    watcher: Option<Watcher>,
+    /// (root, its directory identity when watched); only directory roots are checked (a
+    /// file root is watched through its parent, which survives atomic saves).
+    ids: Vec<(PathBuf, Option<DirId>)>,
+    /// A root is gone and the watch waits for it.
+    waiting: bool,
+}
+
+/// A real directory: device, inode and birth time where the file system keeps one (an inode
+/// number can be reused at once by a directory made right after the old one was removed).
+type DirId = (u64, u64, Option<std::time::SystemTime>);
+
+fn dir_id(path: &Path) -> Option<DirId> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(path).ok().filter(|m| m.is_dir())?;
+    Some((meta.dev(), meta.ino(), meta.created().ok()))
+}
+
+impl Roots {
+    /// Starts watching `paths`; `existed` are the directory roots there before loading: one
+    /// of them gone by now is waited for (watching starts when it is back).
+    fn start(
+        paths: &[PathBuf],
+        existed: &[PathBuf],
+        poll: bool,
+        tx: Sender<WatchEvent>,
+    ) -> Result<Roots, WatchError> {
+        let (watcher, waiting) = match Watcher::start(paths, poll, tx.clone()) {
+            Ok(w) => (Some(w), false),
+            // Removed before or while the watches were added.
+            Err(_) if existed.iter().any(|p| !p.exists()) => (None, true),
+            Err(e) => return Err(e),
+        };
+        let ids = paths
+            .iter()
+            .filter(|p| p.is_dir() || existed.contains(p))
+            .map(|p| (p.clone(), dir_id(p)))
+            .collect();
+        Ok(Roots {
+            paths: paths.to_vec(),
+            poll,
+            tx,
+            watcher,
+            ids,
+            waiting,
+        })
+    }
+
+    /// Whether every directory root is still the directory being watched; if not, the
+    /// watch is started again on what the paths are now (once they all exist), and the
+    /// answer is what to tell the user. The caller rescans.
+    fn check(&mut self) -> Option<String> {
+        let moved: Vec<&PathBuf> = self
+            .ids
+            .iter()
+            .filter(|(p, id)| dir_id(p) != *id)
+            .map(|(p, _)| p)
+            .collect();
+        if moved.is_empty() {
+            return None;
+        }
+        let names = moved
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        self.watcher = None;
+        if self.paths.iter().any(|p| !p.exists()) {
+            for (p, id) in &mut self.ids {
+                *id = dir_id(p);
+            }
+            let first = !self.waiting;
+            self.waiting = true;
+            return first.then(|| format!("{names} removed: watching again once it is back"));
+        }
+        match Watcher::start(&self.paths, self.poll, self.tx.clone()) {
+            Ok(w) => {
+                self.watcher = Some(w);
+                for (p, id) in &mut self.ids {
+                    *id = dir_id(p);
+                }
+                self.waiting = false;
+                Some(format!("{names} replaced: watching it again (rescanned)"))
+            }
+            // Retried at the next check (the ids still differ).
+            Err(e) => Some(format!("cannot watch {names} again: {e}")),
+        }
+    }
 }
 
 /// Watch events collapsed into one unit of work: every queued event is drained into one

@@ -180,6 +180,8 @@ impl LiveSet {
                     reread.extend(found);
                 }
             } else if path.exists() {
+                // A directory replaced by a file: what was stored under it is gone.
+                removed.extend(self.stored_under(path).into_iter().filter(|k| k != path));
                 reread.extend(self.file_key(path));
             } else {
                 removed.extend(self.stored_under(path));

@@ -179,8 +179,9 @@ pub fn relevant_paths(filter: &PathFilter, events: &[DebouncedEvent]) -> Vec<Pat
     out.into_iter().collect()
 }
 
-/// Not a read, and: a visible manifest file; a directory created, renamed or removed (its files come and go
-/// with it); or a path that no longer exists (it may have been a directory). Metadata
+/// Not a read, and: a visible manifest file; a directory created, renamed or removed (its
+/// files come and go with it); or a path that no longer exists or was removed or renamed
+/// (it may have been a directory). Metadata
 /// changes of existing directories are noise.
 fn relevant(filter: &PathFilter, kind: &EventKind, path: &Path) -> bool {
     // Reads (ours included: inotify reports the opens of our own re-reads) change nothing;
@@ -197,7 +198,14 @@ fn relevant(filter: &PathFilter, kind: &EventKind, path: &Path) -> bool {
             EventKind::Create(_) | EventKind::Remove(_) | EventKind::Modify(ModifyKind::Name(_))
         );
     }
-    super::filter::is_manifest_name(path) || !path.exists()
+    // A removed or renamed path may have been a directory, even if a file of the same
+    // name (not a manifest) is there now (`rm -rf sub; echo hi > sub`).
+    super::filter::is_manifest_name(path)
+        || !path.exists()
+        || matches!(
+            kind,
+            EventKind::Remove(_) | EventKind::Modify(ModifyKind::Name(_))
+        )
 }
 
 /// A watching error as a sentence; the inotify limit comes with what to do about it.
