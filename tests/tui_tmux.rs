@@ -491,3 +491,77 @@ fn dash_with_the_terminal_as_stdin_is_refused() {
     );
     pane.assert_restored(2);
 }
+
+/// Writes `name` (a hostile file name) with one ConfigMap into the pane's manifest copy.
+fn hostile_file(dir: &Path, name: &str) {
+    std::fs::write(
+        dir.join("m").join(name),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: hostile\n  namespace: ops\n",
+    )
+    .unwrap();
+}
+
+/// A file named like an editor command, given on the command line: `e` hands the editor
+/// an unambiguous `./` path, never `+!touch PWNED.yaml` (vim would run it).
+#[test]
+fn a_file_name_never_runs_as_an_editor_command() {
+    let name = "+!touch PWNED.yaml";
+    let Some(pane) = Pane::spawn(|dir, bin| {
+        hostile_file(dir, name);
+        let editor = dir.join("editor.sh");
+        let log = dir.join("editor.log");
+        std::fs::write(
+            &editor,
+            format!(
+                "#!/bin/sh\nfor a in \"$@\"; do echo \"$a\"; done > {}\n",
+                log.display()
+            ),
+        )
+        .unwrap();
+        let _ = Command::new("chmod").arg("+x").arg(&editor).status();
+        format!("EDITOR={} VISUAL= {bin} '{name}'", editor.display())
+    }) else {
+        return;
+    };
+    pane.wait_for("the object", |s| s.iter().any(|l| l.contains("hostile")));
+    pane.literal("e");
+    pane.wait_for("the UI back", |s| s[HEIGHT - 1].starts_with("edited "));
+    let log = std::fs::read_to_string(pane.dir().join("editor.log")).unwrap();
+    assert_eq!(log, format!("+1\n./{name}\n"));
+    pane.literal("q");
+    pane.assert_restored(0);
+}
+
+/// The same with the real vim: it opens the file and runs nothing.
+#[test]
+fn vim_opens_a_hostile_file_name_without_running_it() {
+    if Command::new("vim").arg("--version").output().is_err() {
+        assert!(std::env::var_os("CI").is_none(), "vim is required in CI");
+        eprintln!("skipping: vim is not installed");
+        return;
+    }
+    let name = "+!touch PWNED.yaml";
+    let Some(pane) = Pane::spawn(|dir, bin| {
+        hostile_file(dir, name);
+        format!("EDITOR='vim -u NONE -i NONE -n' VISUAL= {bin} '{name}'")
+    }) else {
+        return;
+    };
+    pane.wait_for("the object", |s| s.iter().any(|l| l.contains("hostile")));
+    pane.literal("e");
+    pane.wait_for("vim on the file", |s| {
+        s.iter()
+            .any(|l| l.contains("PWNED.yaml") && !l.contains("hostile"))
+            || s.iter().any(|l| l.starts_with("~"))
+    });
+    pane.key("Escape");
+    pane.literal(":qa!");
+    pane.key("Enter");
+    pane.wait_for("the UI back", |s| s[HEIGHT - 1].starts_with("edited "));
+    pane.literal("q");
+    pane.assert_restored(0);
+    assert!(
+        !pane.dir().join("m/PWNED").exists(),
+        "vim ran a command from the file name"
+    );
+}

@@ -2,7 +2,7 @@
 //! [`Action`]s. All queued input is applied before drawing once.
 
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::Context;
@@ -201,6 +201,18 @@ fn read_source(app: &App, object: u32, path: &std::path::Path, start: usize, end
 }
 
 /// Runs `$EDITOR +line path` with the terminal restored, then re-enters the UI.
+/// `+LINE PATH` for the editor, the path made unambiguous: a relative path that would start
+/// with `+` or `-` (a file named `+!touch x.yaml` given on the command line) is an editor
+/// command or option to vi, vim, emacs and nano alike, so every relative path gets a `./`
+/// prefix unless it already starts with `.`/`..`.
+fn editor_args(path: &Path, line: u32) -> [std::ffi::OsString; 2] {
+    let path = match path.components().next() {
+        Some(std::path::Component::Normal(_)) => Path::new(".").join(path),
+        _ => path.to_path_buf(),
+    };
+    [format!("+{line}").into(), path.into_os_string()]
+}
+
 fn edit(terminal: &mut term::Term, path: &std::path::Path, line: u32) -> anyhow::Result<String> {
     let editor = ["VISUAL", "EDITOR"]
         .iter()
@@ -215,8 +227,7 @@ fn edit(terminal: &mut term::Term, path: &std::path::Path, line: u32) -> anyhow:
         .stdin(stdin)
         .stdout(stdout)
         .args(parts)
-        .arg(format!("+{line}"))
-        .arg(path)
+        .args(editor_args(path, line))
         .status();
     *terminal = term::enter()?;
     terminal.clear()?;
@@ -225,4 +236,21 @@ fn edit(terminal: &mut term::Term, path: &std::path::Path, line: u32) -> anyhow:
         Ok(s) => format!("{editor} exited with {s}"),
         Err(e) => format!("cannot run {editor}: {e}"),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn editor_paths_never_read_as_commands_or_options() {
+        let args = |p: &str| editor_args(Path::new(p), 7).map(|a| a.to_string_lossy().into_owned());
+        assert_eq!(args("+!touch PWNED.yaml"), ["+7", "./+!touch PWNED.yaml"]);
+        assert_eq!(args("-c.yaml"), ["+7", "./-c.yaml"]);
+        assert_eq!(args("--help.yaml"), ["+7", "./--help.yaml"]);
+        assert_eq!(args("sub/+x.yaml"), ["+7", "./sub/+x.yaml"]);
+        assert_eq!(args("./shop/db.yaml"), ["+7", "./shop/db.yaml"]);
+        assert_eq!(args("../up.yaml"), ["+7", "../up.yaml"]);
+        assert_eq!(args("/abs/+x.yaml"), ["+7", "/abs/+x.yaml"]);
+    }
 }
