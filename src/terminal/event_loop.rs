@@ -229,8 +229,7 @@ fn edit(terminal: &mut term::Term, path: &std::path::Path, line: u32) -> anyhow:
         .args(parts)
         .args(editor_args(path, line))
         .status();
-    *terminal = term::enter()?;
-    terminal.clear()?;
+    term::resume(terminal)?;
     Ok(match status {
         Ok(s) if s.success() => format!("edited {}:{line}", path.display()),
         Ok(s) => format!("{editor} exited with {s}"),

@@ -73,6 +73,23 @@ pub fn enter() -> io::Result<Term> {
     Terminal::new(CrosstermBackend::new(out))
 }
 
+/// Enters UI mode again on the terminal of [`enter`] (after the editor). Neither a new
+/// `Terminal` nor `Terminal::clear` is used: both ask the terminal for the cursor position,
+/// and after an editor the answer could come too late for crossterm ("the cursor position
+/// could not be read"). The screen is cleared directly and ratatui's idea of it reset by
+/// drawing one empty frame, so the next frame is drawn whole.
+pub fn resume(terminal: &mut Term) -> io::Result<()> {
+    enable_raw_mode()?;
+    execute!(
+        terminal.backend_mut(),
+        EnterAlternateScreen,
+        EnableMouseCapture,
+        crossterm::terminal::Clear(crossterm::terminal::ClearType::All)
+    )?;
+    terminal.draw(|_| {})?;
+    Ok(())
+}
+
 /// Leaves UI mode; safe to call more than once. Never called from a signal handler.
 pub fn restore() {
     if let Ok(mut out) = Output::open() {
