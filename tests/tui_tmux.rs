@@ -565,3 +565,54 @@ fn vim_opens_a_hostile_file_name_without_running_it() {
         "vim ran a command from the file name"
     );
 }
+
+/// Ctrl-Z in an interactive shell stops kubesift as a job with the terminal restored (main
+/// screen, no mouse reporting, cooked mode); `fg` brings the whole UI back, answering keys.
+#[test]
+fn ctrl_z_suspends_and_fg_resumes() {
+    if Command::new("bash").arg("--version").output().is_err() {
+        assert!(std::env::var_os("CI").is_none(), "bash is required in CI");
+        eprintln!("skipping: bash is not installed");
+        return;
+    }
+    let Some(pane) = Pane::spawn(|_, _| "PS1='prompt$ ' exec bash --norc --noprofile -i".into())
+    else {
+        return;
+    };
+    pane.wait_for("the shell", |s| s.iter().any(|l| l.starts_with("prompt$")));
+    pane.literal(&format!("{} .", env!("CARGO_BIN_EXE_kubesift")));
+    pane.key("Enter");
+    pane.wait_loaded();
+    pane.key("C-z");
+    pane.wait_for("the job stopped", |s| {
+        s.iter().any(|l| l.contains("Stopped"))
+    });
+    let flags = pane.tmux(&[
+        "display-message",
+        "-p",
+        "-t",
+        "t",
+        "#{alternate_on} #{mouse_any_flag}",
+    ]);
+    assert_eq!(flags.trim(), "0 0", "terminal restored while stopped");
+    pane.literal("fg");
+    pane.key("Enter");
+    pane.wait_loaded();
+    pane.literal("/");
+    pane.literal("app=ledgerdb,metadata.name=ledgerdb");
+    pane.wait_for("it answers keys", |s| s[0].starts_with("1 of 10 objects"));
+    pane.key("Escape");
+    pane.key("Escape");
+    pane.literal("q");
+    pane.wait_for("the prompt again", |s| {
+        s.iter().filter(|l| l.starts_with("prompt$")).count() >= 2
+    });
+    let flags = pane.tmux(&[
+        "display-message",
+        "-p",
+        "-t",
+        "t",
+        "#{alternate_on} #{mouse_any_flag}",
+    ]);
+    assert_eq!(flags.trim(), "0 0", "terminal restored after quitting");
+}

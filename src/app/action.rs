@@ -13,6 +13,8 @@ use crate::model::Inventory;
 #[serde(rename_all = "snake_case")]
 pub enum Action {
     Quit,
+    /// Stop the process as a shell's job (Ctrl-Z), the terminal restored; `fg` resumes.
+    Suspend,
     Up,
     Down,
     PageUp,
@@ -127,6 +129,7 @@ impl Action {
         use Action::*;
         match self {
             Quit => "quit",
+            Suspend => "suspend (shell job control; fg resumes)",
             Up => "previous row",
             Down => "next row",
             PageUp => "page up",

@@ -87,6 +87,8 @@ pub enum Effect {
     SaveHistory(Vec<String>),
     /// Free replaced data off the UI thread.
     Release(Released),
+    /// Stop the process (SIGTSTP) with the terminal restored; redraw when continued.
+    Suspend,
 }
 
 /// Data the app no longer shows, to be dropped where it does not hold up a frame.
@@ -252,6 +254,7 @@ impl App {
             Action::DetailSource { object, text } => self.detail_source(object, text),
             Action::Notice(msg) => self.status = Some(msg),
             Action::Quit => self.should_quit = true,
+            Action::Suspend => self.effects.push(Effect::Suspend),
             other => self.user_action(other),
         }
     }

@@ -85,6 +85,14 @@ async fn event_loop(
                     continue;
                 }
             }
+            if effect == Effect::Suspend {
+                reader.stop().await;
+                suspend(terminal)?;
+                reader = Reader::start(ev_tx.clone());
+                let size = terminal.size()?;
+                app.update(Action::Resize(size.width, size.height));
+                continue;
+            }
             if let Effect::Edit { path, line } = effect {
                 // The editor owns the terminal meanwhile: stop reading it first.
                 reader.stop().await;
@@ -178,7 +186,7 @@ fn perform(app: &mut App, effect: Effect) {
         Effect::Release(old) => {
             std::thread::spawn(move || drop(old));
         }
-        Effect::Edit { .. } => {}
+        Effect::Edit { .. } | Effect::Suspend => {}
     }
 }
 
@@ -201,6 +209,20 @@ fn read_source(app: &App, object: u32, path: &std::path::Path, start: usize, end
 }
 
 /// Runs `$EDITOR +line path` with the terminal restored, then re-enters the UI.
+/// Ctrl-Z as in a shell: the terminal restored, the process stopped with SIGTSTP (the
+/// default action, as vim and k9s do); when the shell continues it (`fg`), the UI comes
+/// back and is drawn whole.
+fn suspend(terminal: &mut term::Term) -> anyhow::Result<()> {
+    term::restore();
+    // SAFETY: raises a signal on this process; SIGTSTP's default action stops it and
+    // returns here once SIGCONT arrives.
+    unsafe {
+        libc::raise(libc::SIGTSTP);
+    }
+    term::resume(terminal)?;
+    Ok(())
+}
+
 /// `+LINE PATH` for the editor, the path made unambiguous: a relative path that would start
 /// with `+` or `-` (a file named `+!touch x.yaml` given on the command line) is an editor
 /// command or option to vi, vim, emacs and nano alike, so every relative path gets a `./`
