@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use super::{paths_or_cwd, LoadArgs};
 use crate::dataset::{Dataset, EdgeKind};
-use crate::dataset::{Direction, Tree, TreeOptions};
+use crate::dataset::{Direction, Tree, TreeNode, TreeOptions};
 use crate::model::{Inventory, Object};
 
 /// Output format of `tree`.
@@ -42,7 +42,8 @@ pub struct TreeArgs {
     /// Show file:line of each object.
     #[arg(long)]
     pub show_source: bool,
-    /// Output format.
+    /// Output format. Past 100 levels, text rows show `[depth N]` instead of the guides and
+    /// JSON stops indenting deeper (output stays linear in the tree's size).
     #[arg(short = 'o', long = "output", value_enum, default_value_t = TreeFormat::Text)]
     pub output: TreeFormat,
     #[command(flatten)]
@@ -133,24 +134,73 @@ fn kind_name(o: &Object) -> String {
     }
 }
 
-/// The tree as aligned text rows (NAMESPACE, NAME, STATUS, INFO, and SOURCE if asked).
-pub fn render_text(inv: &Inventory, tree: &Tree, up: bool, show_source: bool) -> String {
-    let mut rows: Vec<Vec<String>> = vec![["NAMESPACE", "NAME", "STATUS", "INFO"]
+/// Nesting levels drawn in full. A chain of depth `d` needs `O(d²)` bytes of guides (and
+/// of JSON indentation); past this, text rows show `[depth N]` instead of the guides and
+/// JSON stops indenting deeper, so output stays linear in the tree's size.
+pub const MAX_DRAWN_DEPTH: usize = 100;
+
+/// Box-drawing guides for pre-order rows, kept incrementally: one segment per open
+/// ancestor level, so a row costs its own width and not a walk to the root.
+#[derive(Default)]
+struct Guides {
+    /// `│  ` or `   ` for each non-root ancestor level of the current row.
+    open: Vec<&'static str>,
+}
+
+impl Guides {
+    /// The guides before `node` (visited in pre-order), as `Tree::guides` draws them.
+    fn next(&mut self, node: &TreeNode) -> String {
+        if node.parent.is_none() || node.depth == 0 {
+            self.open.clear();
+            return String::new();
+        }
+        self.open.truncate(node.depth - 1);
+        let selector = matches!(node.edge, Some(EdgeKind::Selector { .. }));
+        let branch = match (node.last, selector) {
+            (false, false) => "├─ ",
+            (true, false) => "└─ ",
+            (false, true) => "├╌ ",
+            (true, true) => "└╌ ",
+        };
+        let s = if node.depth > MAX_DRAWN_DEPTH {
+            format!("[depth {}] {branch}", node.depth)
+        } else {
+            let mut s = self.open.concat();
+            s.push_str(branch);
+            s
+        };
+        // Levels past the drawn depth are never concatenated, so keep only a bounded stack.
+        if self.open.len() < MAX_DRAWN_DEPTH && self.open.len() + 1 == node.depth {
+            self.open.push(if node.last { "   " } else { "│  " });
+        }
+        s
+    }
+}
+
+/// Writes the tree as aligned text rows (NAMESPACE, NAME, STATUS, INFO, and SOURCE if
+/// asked). Cells are gathered first (without guides, which are drawn while writing) because
+/// column widths depend on every row.
+pub fn render_text(
+    out: &mut impl Write,
+    inv: &Inventory,
+    tree: &Tree,
+    up: bool,
+    show_source: bool,
+) -> std::io::Result<()> {
+    let mut header: Vec<String> = ["NAMESPACE", "NAME", "STATUS", "INFO"]
         .iter()
         .map(|s| s.to_string())
-        .collect()];
+        .collect();
     if show_source {
-        rows[0].push("SOURCE".into());
+        header.push("SOURCE".into());
     }
+    let mut rows: Vec<(usize, Vec<String>)> = Vec::new();
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    let mut guides = Guides::default();
     for i in tree.visible() {
         let Some(node) = tree.node(i) else { continue };
         let o = &inv.objects[node.obj];
-        let mut name = format!(
-            "{}{}{}",
-            tree.guides(i),
-            kind_name(o),
-            edge_label(node.edge, up)
-        );
+        let mut name = format!("{}{}", kind_name(o), edge_label(node.edge, up));
         if node.cycle {
             name.push_str(" (cycle)");
         }
@@ -158,77 +208,163 @@ pub fn render_text(inv: &Inventory, tree: &Tree, up: bool, show_source: bool) ->
         if show_source {
             row.push(o.source.to_string());
         }
-        rows.push(row);
+        let guide_width = guides.next(node).chars().count();
+        for (c, cell) in row.iter().enumerate() {
+            let w = cell.chars().count() + if c == 1 { guide_width } else { 0 };
+            widths[c] = widths[c].max(w);
+        }
+        rows.push((i, row));
     }
-    align(&rows)
+    write_row(out, &widths, &header, "")?;
+    let mut guides = Guides::default();
+    for (i, row) in &rows {
+        let g = tree.node(*i).map(|n| guides.next(n)).unwrap_or_default();
+        write_row(out, &widths, row, &g)?;
+    }
+    Ok(())
 }
 
-fn align(rows: &[Vec<String>]) -> String {
-    let cols = rows.first().map_or(0, Vec::len);
-    let widths: Vec<usize> = (0..cols)
-        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+/// One aligned row; `guides` goes before the NAME cell.
+fn write_row(
+    out: &mut impl Write,
+    widths: &[usize],
+    row: &[String],
+    guides: &str,
+) -> std::io::Result<()> {
+    let mut line = String::new();
+    for (c, cell) in row.iter().enumerate() {
+        let mut width = cell.chars().count();
+        if c == 1 {
+            line.push_str(guides);
+            width += guides.chars().count();
+        }
+        line.push_str(cell);
+        if c + 1 < row.len() {
+            line.extend(std::iter::repeat_n(' ', widths[c] - width + 2));
+        }
+    }
+    out.write_all(line.trim_end().as_bytes())?;
+    out.write_all(b"\n")
+}
+
+/// One node as JSON with an empty `children` (spliced in by [`render_json`]).
+fn node_json(inv: &Inventory, n: &TreeNode) -> Value {
+    let o = &inv.objects[n.obj];
+    let lc = crate::dataset::lifecycle(o);
+    let edge = match n.edge {
+        Some(EdgeKind::Owner {
+            by_uid,
+            controller,
+            block_owner_deletion,
+        }) => json!({"type": "owner", "byUid": by_uid, "controller": controller,
+            "blockOwnerDeletion": block_owner_deletion}),
+        Some(EdgeKind::Selector { via }) => json!({"type": "selector", "via": via}),
+        None => Value::Null,
+    };
+    json!({
+        "object": o.id.to_string(),
+        "apiVersion": &*o.api_version,
+        "kind": &*o.id.kind,
+        "namespace": &*o.id.namespace,
+        "name": &*o.id.name,
+        "source": o.source.to_string(),
+        "status": status(o),
+        "terminatingSince": lc.terminating_since.as_deref(),
+        "deletionGracePeriodSeconds": lc.grace_period_seconds,
+        "finalizers": lc.finalizers.iter().map(|f| json!({"name": &*f.name, "field": f.field, "explanation": f.explanation})).collect::<Vec<_>>(),
+        "edge": edge,
+        "cycle": n.cycle,
+        "children": [],
+    })
+}
+
+/// Where a node's pretty JSON opens its `children` array (keys are escaped strings, so this
+/// text occurs only as the real key at the object's first level).
+const CHILDREN_KEY: &str = "\n  \"children\": [";
+
+/// Writes `text` with `indent` spaces after every newline.
+fn write_indented(out: &mut impl Write, text: &str, indent: usize) -> std::io::Result<()> {
+    let pad = " ".repeat(indent);
+    let mut lines = text.split('\n');
+    if let Some(first) = lines.next() {
+        out.write_all(first.as_bytes())?;
+    }
+    for l in lines {
+        out.write_all(b"\n")?;
+        out.write_all(pad.as_bytes())?;
+        out.write_all(l.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// Writes the tree as nested JSON objects, pretty-printed as `serde_json::to_string_pretty`
+/// would, without recursion and without holding the document: each node's fields are
+/// serialized alone and its children are written between them. Past
+/// [`MAX_DRAWN_DEPTH`] levels the indentation stops growing (the JSON stays valid).
+pub fn render_json(out: &mut impl Write, inv: &Inventory, tree: &Tree) -> std::io::Result<()> {
+    /// A node whose children are being written: what follows them, its indentation, the
+    /// next child, where its subtree ends and whether a child was written.
+    struct Open {
+        tail: String,
+        indent: usize,
+        next: usize,
+        end: usize,
+        any: bool,
+    }
+    let roots: Vec<usize> = (0..tree.len())
+        .filter(|&i| tree.node(i).is_some_and(|n| n.parent.is_none()))
         .collect();
-    let mut out = String::new();
-    for r in rows {
-        let mut line = String::new();
-        for (c, cell) in r.iter().enumerate() {
-            line.push_str(cell);
-            if c + 1 < cols {
-                let pad = widths[c] - cell.chars().count() + 2;
-                line.extend(std::iter::repeat_n(' ', pad));
+    if roots.is_empty() {
+        return out.write_all(b"[]\n");
+    }
+    out.write_all(b"[")?;
+    let max_indent = 2 + 4 * MAX_DRAWN_DEPTH;
+    let mut stack: Vec<Open> = Vec::new();
+    for (r, &root) in roots.iter().enumerate() {
+        if r > 0 {
+            out.write_all(b",")?;
+        }
+        let mut pending = Some((root, 2usize));
+        loop {
+            if let Some((i, indent)) = pending.take() {
+                let Some(n) = tree.node(i) else { break };
+                out.write_all(b"\n")?;
+                out.write_all(" ".repeat(indent).as_bytes())?;
+                let text = serde_json::to_string_pretty(&node_json(inv, n))
+                    .map_err(std::io::Error::other)?;
+                match text.find(CHILDREN_KEY) {
+                    Some(at) if n.has_children(i) => {
+                        let split = at + CHILDREN_KEY.len();
+                        write_indented(out, &text[..split], indent)?;
+                        stack.push(Open {
+                            tail: text[split..].trim_start_matches(']').to_string(),
+                            indent,
+                            next: i + 1,
+                            end: n.end,
+                            any: false,
+                        });
+                    }
+                    _ => write_indented(out, &text, indent)?,
+                }
+            }
+            let Some(top) = stack.last_mut() else { break };
+            if top.next < top.end {
+                let c = top.next;
+                top.next = tree.node(c).map_or(top.end, |cn| cn.end);
+                if top.any {
+                    out.write_all(b",")?;
+                }
+                top.any = true;
+                pending = Some((c, (top.indent + 4).min(max_indent)));
+            } else if let Some(done) = stack.pop() {
+                out.write_all(b"\n")?;
+                out.write_all(" ".repeat(done.indent + 2).as_bytes())?;
+                out.write_all(b"]")?;
+                write_indented(out, &done.tail, done.indent)?;
             }
         }
-        out.push_str(line.trim_end());
-        out.push('\n');
     }
-    out
-}
-
-/// The tree as nested JSON objects.
-pub fn render_json(inv: &Inventory, tree: &Tree) -> Value {
-    fn node_json(inv: &Inventory, tree: &Tree, i: usize) -> Value {
-        let Some(n) = tree.node(i) else {
-            return Value::Null;
-        };
-        let o = &inv.objects[n.obj];
-        let lc = crate::dataset::lifecycle(o);
-        let edge = match n.edge {
-            Some(EdgeKind::Owner {
-                by_uid,
-                controller,
-                block_owner_deletion,
-            }) => json!({"type": "owner", "byUid": by_uid, "controller": controller,
-                "blockOwnerDeletion": block_owner_deletion}),
-            Some(EdgeKind::Selector { via }) => json!({"type": "selector", "via": via}),
-            None => Value::Null,
-        };
-        let mut children = Vec::new();
-        let mut c = i + 1;
-        while c < n.end {
-            children.push(node_json(inv, tree, c));
-            c = tree.node(c).map_or(n.end, |cn| cn.end);
-        }
-        json!({
-            "object": o.id.to_string(),
-            "apiVersion": &*o.api_version,
-            "kind": &*o.id.kind,
-            "namespace": &*o.id.namespace,
-            "name": &*o.id.name,
-            "source": o.source.to_string(),
-            "status": status(o),
-            "terminatingSince": lc.terminating_since.as_deref(),
-            "deletionGracePeriodSeconds": lc.grace_period_seconds,
-            "finalizers": lc.finalizers.iter().map(|f| json!({"name": &*f.name, "field": f.field, "explanation": f.explanation})).collect::<Vec<_>>(),
-            "edge": edge,
-            "cycle": n.cycle,
-            "children": children,
-        })
-    }
-    let roots: Vec<Value> = (0..tree.len())
-        .filter(|&i| tree.node(i).is_some_and(|n| n.parent.is_none()))
-        .map(|i| node_json(inv, tree, i))
-        .collect();
-    Value::Array(roots)
+    out.write_all(b"\n]\n")
 }
 
 pub fn run(args: TreeArgs) -> ExitCode {
@@ -268,15 +404,12 @@ pub fn run(args: TreeArgs) -> ExitCode {
     } else {
         Tree::build(graph, &starts, &opts)
     };
-    let text = match args.output {
-        TreeFormat::Text => render_text(inv, &tree, args.owners, args.show_source),
-        TreeFormat::Json => {
-            let mut s = serde_json::to_string_pretty(&render_json(inv, &tree)).unwrap_or_default();
-            s.push('\n');
-            s
-        }
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = match args.output {
+        TreeFormat::Text => render_text(&mut out, inv, &tree, args.owners, args.show_source),
+        TreeFormat::Json => render_json(&mut out, inv, &tree),
     };
-    match std::io::stdout().lock().write_all(text.as_bytes()) {
+    match written.and_then(|()| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             eprintln!("kubesift: {e}");
             ExitCode::from(2)
