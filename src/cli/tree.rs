@@ -1,5 +1,6 @@
 //! `kubesift tree`: owner → dependents trees like kubectl-tree / kube-lineage, offline.
 
+use std::borrow::Cow;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -10,6 +11,7 @@ use serde_json::{json, Value};
 use super::{paths_or_cwd, LoadArgs};
 use crate::dataset::{Dataset, EdgeKind};
 use crate::dataset::{Direction, Tree, TreeOptions};
+use crate::gocompat::escape::escape_line;
 use crate::model::{Inventory, Object};
 
 /// Output format of `tree`.
@@ -163,13 +165,19 @@ pub fn render_text(inv: &Inventory, tree: &Tree, up: bool, show_source: bool) ->
     align(&rows)
 }
 
+/// Columns padded to the widest cell plus two, cells escaped for the terminal first (names,
+/// statuses and sources come from manifests).
 fn align(rows: &[Vec<String>]) -> String {
+    let rows: Vec<Vec<Cow<'_, str>>> = rows
+        .iter()
+        .map(|r| r.iter().map(|c| escape_line(c)).collect())
+        .collect();
     let cols = rows.first().map_or(0, Vec::len);
     let widths: Vec<usize> = (0..cols)
         .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
         .collect();
     let mut out = String::new();
-    for r in rows {
+    for r in &rows {
         let mut line = String::new();
         for (c, cell) in r.iter().enumerate() {
             line.push_str(cell);
