@@ -2,6 +2,7 @@
 //! the loaded objects — and the one order every front end lists them in. A leaf: loading,
 //! the graph, validation, the UI and `check` all import it; it imports nothing of kubesift.
 
+use crate::gocompat::escape::{escape_line, escape_terminal};
 use std::cmp::Ordering;
 use std::fmt;
 use std::path::Path;
@@ -124,15 +125,17 @@ impl PartialOrd for Diagnostic {
 }
 
 impl fmt::Display for Diagnostic {
-    /// `path:line:column: message`, as compilers print a located message.
+    /// `path:line:column: message`, as compilers print a located message; the path and the
+    /// message escaped for a terminal (they carry file names and values from manifests).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = self.path.display().to_string();
         write!(
             f,
             "{}:{}:{}: {}",
-            self.path.display(),
+            escape_line(&path),
             self.line,
             self.column,
-            self.message
+            escape_terminal(&self.message)
         )
     }
 }

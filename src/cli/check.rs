@@ -12,6 +12,7 @@ use serde::Serialize;
 use super::{paths_or_cwd, LoadArgs};
 use crate::dataset::{Dataset, Graph};
 use crate::diagnostic::{self, Diagnostic, Severity};
+use crate::gocompat::escape::{escape_line, escape_terminal};
 use crate::model::Inventory;
 
 /// Output format of `check`.
@@ -50,13 +51,15 @@ fn object_name(inv: &Inventory, d: &Diagnostic) -> Option<String> {
 
 /// `path:line: severity: object: message` (object `-` when there is none).
 pub fn format_line(inv: &Inventory, d: &Diagnostic) -> String {
+    let path = d.path.display().to_string();
+    let object = object_name(inv, d);
     format!(
         "{}:{}: {}: {}: {}",
-        d.path.display(),
+        escape_line(&path),
         d.line,
         d.severity,
-        object_name(inv, d).as_deref().unwrap_or("-"),
-        d.message
+        escape_line(object.as_deref().unwrap_or("-")),
+        escape_terminal(&d.message)
     )
 }
 

@@ -10,6 +10,7 @@ use serde_json::{json, Value};
 use super::{paths_or_cwd, LoadArgs};
 use crate::dataset::{Dataset, EdgeKind};
 use crate::dataset::{Direction, Tree, TreeNode, TreeOptions};
+use crate::gocompat::escape::escape_line;
 use crate::model::{Inventory, Object};
 
 /// Output format of `tree`.
@@ -208,6 +209,8 @@ pub fn render_text(
         if show_source {
             row.push(o.source.to_string());
         }
+        // Names, statuses and sources come from manifests: escaped for the terminal.
+        let row: Vec<String> = row.iter().map(|c| escape_line(c).into_owned()).collect();
         let guide_width = guides.next(node).chars().count();
         for (c, cell) in row.iter().enumerate() {
             let w = cell.chars().count() + if c == 1 { guide_width } else { 0 };

@@ -6,6 +6,7 @@
 //! `{:?}`: the two differ for non-ASCII (Rust escapes combining marks, Go keeps every rune
 //! `unicode.IsPrint` accepts) and for controls (`\u{1b}` against Go's `\x1b`).
 
+pub mod escape;
 pub mod fmt;
 pub mod print;
 pub mod quote;

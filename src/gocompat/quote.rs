@@ -28,7 +28,7 @@ pub fn quote(s: &str) -> String {
 /// (`unicode.IsPrint`) as they are, the seven C escapes by name, other ASCII as `\xNN`, the
 /// rest as `\uNNNN` or `\UNNNNNNNN` (Rust strings hold no invalid UTF-8, so Go's
 /// `\ufffd` substitution for broken bytes never applies).
-fn write_rune(f: &mut impl Write, c: char) -> fmt::Result {
+pub(super) fn write_rune(f: &mut impl Write, c: char) -> fmt::Result {
     match c {
         '"' => f.write_str("\\\""),
         '\\' => f.write_str("\\\\"),

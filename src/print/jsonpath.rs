@@ -13,8 +13,29 @@ pub enum Step {
     Index(usize),
 }
 
+/// kubectl's `RelaxedJSONPathExpression` refusal (`^\{\.?([^{}]+)\}$|^\.?([^{}]+)$`), which
+/// `--sort-by` reports before parsing: `{` alone, unbalanced or nested braces.
+const UNEXPECTED_PATH: &str = "unexpected path string, expected a 'name1.name2' or '.name1.name2' or '{name1.name2}' or '{.name1.name2}'";
+
+/// Whether `expr` has a shape `RelaxedJSONPathExpression` accepts.
+fn relaxed_shape(expr: &str) -> bool {
+    let braced = expr
+        .strip_prefix('{')
+        .and_then(|s| s.strip_suffix('}'))
+        .map(|s| s.strip_prefix('.').filter(|r| !r.is_empty()).unwrap_or(s));
+    let bare = expr
+        .strip_prefix('.')
+        .filter(|r| !r.is_empty())
+        .unwrap_or(expr);
+    let plain = |s: &str| !s.is_empty() && !s.contains(['{', '}']);
+    braced.is_some_and(plain) || plain(bare)
+}
+
 /// Parses `{.a.b[0]}`, `.a.b`, `a.b` or `.a['x.y/z']` into steps.
 pub fn parse(expr: &str) -> Result<Vec<Step>, String> {
+    if !relaxed_shape(expr) {
+        return Err(UNEXPECTED_PATH.to_owned());
+    }
     let trimmed = expr.trim();
     let inner = trimmed
         .strip_prefix('{')
@@ -127,6 +148,16 @@ mod tests {
     use super::*;
     use crate::value::Raw;
     use serde_json::json;
+
+    #[test]
+    fn relaxed_shapes_as_kubectl() {
+        for ok in ["{.a.b}", "{a.b}", ".a.b", "a.b", "{.}", "."] {
+            assert!(relaxed_shape(ok), "{ok}");
+        }
+        for bad in ["{", "}", "{.a", "{{.a}}", "a}", "{}"] {
+            assert_eq!(parse(bad), Err(UNEXPECTED_PATH.to_owned()), "{bad}");
+        }
+    }
 
     #[test]
     fn parses_kubectl_forms() {

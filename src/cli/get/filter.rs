@@ -111,7 +111,8 @@ pub fn select(
             sel.objects.extend(found);
         }
     }
-    if let Some(expr) = sort_by {
+    // kubectl's RuntimeSorter returns early for 0 or 1 objects, before reading the path.
+    if let Some(expr) = sort_by.filter(|_| sel.objects.len() > 1) {
         let steps = jsonpath::parse(expr)?;
         sel.objects.sort_by(|&a, &b| {
             let va = jsonpath::lookup(inv.objects[a].raw.view(), &steps);

@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 
 use super::{paths_or_cwd, LoadArgs};
+use crate::gocompat::escape::{escape_line, escape_terminal};
 use crate::model::load::load_paths;
 use crate::model::Inventory;
 
@@ -97,12 +98,12 @@ pub fn run(args: GetArgs) -> ExitCode {
             let _ = stdout.write_all(out.stdout.as_bytes());
             let _ = stdout.flush();
             for line in &out.stderr {
-                eprintln!("{line}");
+                eprintln!("{}", escape_terminal(line));
             }
             ExitCode::from(out.code)
         }
         Err(message) => {
-            eprintln!("error: {message}");
+            eprintln!("error: {}", escape_terminal(&message));
             ExitCode::from(1)
         }
     }
@@ -128,7 +129,7 @@ fn run_watch(args: &GetArgs, paths: &[PathBuf]) -> ExitCode {
     let (reqs, query) = match prepared {
         Ok(p) => p,
         Err(message) => {
-            eprintln!("error: {message}");
+            eprintln!("error: {}", escape_terminal(&message));
             return ExitCode::from(1);
         }
     };
@@ -139,7 +140,7 @@ fn run_watch(args: &GetArgs, paths: &[PathBuf]) -> ExitCode {
     match watch::run(paths, &args.load.options(), args.poll, printer) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", escape_terminal(&format!("{e:#}")));
             ExitCode::from(1)
         }
     }
@@ -193,7 +194,11 @@ pub fn execute(args: &GetArgs, inv: &Inventory) -> Result<GetOutput, String> {
             .push(format!("Error from server (NotFound): {missing}"));
         out.code = 1;
     }
-    if objects.is_empty() && selection.not_found.is_empty() && opts.format.is_table() {
+    if inv.objects.is_empty() && inv.problems.iter().any(|p| p.code == "not-an-object") {
+        // kubectl fails on each document it cannot decode as an object; with nothing else in
+        // the input, the notes above are the whole answer and the run failed.
+        out.code = 1;
+    } else if objects.is_empty() && selection.not_found.is_empty() && opts.format.is_table() {
         out.stderr.push(match &args.namespace {
             Some(ns) => format!("No resources found in {ns} namespace."),
             None => "No resources found".to_owned(),
@@ -212,7 +217,7 @@ fn report_problems(inv: &Inventory) {
 fn show_paths(paths: &[PathBuf]) -> String {
     paths
         .iter()
-        .map(|p| p.display().to_string())
+        .map(|p| escape_line(&p.display().to_string()).into_owned())
         .collect::<Vec<_>>()
         .join(", ")
 }

@@ -6,6 +6,7 @@ use serde_json::json;
 
 use crate::model::Object;
 
+use crate::gocompat::escape::escape_line;
 use crate::kinds;
 use crate::print::{format_labels, yaml, Table};
 use crate::value::Raw;
@@ -47,7 +48,7 @@ pub fn render(objects: &[&Object], opts: &RenderOptions) -> String {
         Format::Table { wide } => tables(objects, opts, wide),
         Format::Name => objects
             .iter()
-            .map(|o| format!("{}\n", o.id.kubectl_name()))
+            .map(|o| format!("{}\n", escape_line(&o.id.kubectl_name())))
             .collect(),
         Format::Json => to_json(&document(objects, opts.single_item)),
         Format::Yaml => yaml::to_string(document(objects, opts.single_item).view()),

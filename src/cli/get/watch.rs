@@ -12,6 +12,7 @@ use super::output::{render, to_json, Format, RenderOptions};
 use super::request::Requests;
 use crate::dataset::delta::all_added;
 use crate::dataset::{Delta, DeltaKind, Event, Follow};
+use crate::gocompat::escape::{escape_line, escape_terminal};
 use crate::model::{Object, ObjectId};
 use crate::print::yaml;
 use crate::value::Raw;
@@ -123,8 +124,10 @@ impl<'a> WatchPrinter<'a> {
                 }
                 prefix_event(&body, ev, false)
             }
-            Format::Name if self.events => format!("{ev} {}\n", o.id.kubectl_name()),
-            Format::Name => format!("{}\n", o.id.kubectl_name()),
+            Format::Name if self.events => {
+                format!("{ev} {}\n", escape_line(&o.id.kubectl_name()))
+            }
+            Format::Name => format!("{}\n", escape_line(&o.id.kubectl_name())),
             Format::Json if self.events => to_json(&event(ev, o)),
             Format::Json => render(&[o], &opts),
             Format::Yaml => {
@@ -196,7 +199,7 @@ pub fn run(
         Event::Loaded(data) => print(&all_added(&data.inventory.objects)),
         Event::Changed(change) => print(&change.deltas),
         Event::Notice(msg) => {
-            eprintln!("warning: {msg}");
+            eprintln!("warning: {}", escape_terminal(&msg));
             true
         }
         Event::Progress { .. } | Event::Partial(_) | Event::Linked(_) => true,
