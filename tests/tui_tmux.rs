@@ -414,7 +414,8 @@ fn piped_manifests_show_and_answer_keys() {
         "SOURCE is -:LINE: {screen:?}"
     );
     assert!(
-        screen[HEIGHT - 1].contains("standard input (-) was read once: not watched"),
+        screen[HEIGHT - 1].contains("standard input (-) was read once: not watched")
+            && screen[0].contains("stdin: read once, not watched"),
         "{}",
         screen[HEIGHT - 1]
     );

@@ -118,6 +118,8 @@ pub struct Options {
     pub show_labels: bool,
     pub no_color: bool,
     pub history: Vec<String>,
+    /// Objects came from standard input, read once: the header says it is not watched.
+    pub stdin_once: bool,
 }
 
 /// The whole UI state.

@@ -33,6 +33,9 @@ pub fn draw_header(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     } else if app.data.linking {
         spans.push(Span::styled("  linking owners and selectors…", theme.key));
     }
+    if app.options.stdin_once {
+        spans.push(Span::styled("  stdin: read once, not watched", theme.key));
+    }
     if let Some(c) = &app.last_change {
         let at = chrono::DateTime::from_timestamp(c.at, 0)
             .map(|t| {
