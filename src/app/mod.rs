@@ -477,11 +477,18 @@ impl App {
             .current_object()
             .and_then(|i| self.data.inventory.objects.get(i as usize))
         {
-            let effect = Effect::Edit {
-                path: obj.source.path.clone(),
-                line: obj.source.line,
-            };
-            self.push(effect);
+            let (path, line) = (obj.source.path.clone(), obj.source.line);
+            self.edit(path, line);
+        }
+    }
+
+    /// Asks for `$EDITOR` at `path:line`, unless the text came from standard input, which
+    /// has no file to edit.
+    pub(super) fn edit(&mut self, path: Arc<Path>, line: u32) {
+        if crate::model::load::is_stdin(&path) {
+            self.status = Some("objects read from standard input have no file to edit".into());
+        } else {
+            self.push(Effect::Edit { path, line });
         }
     }
 

@@ -1,7 +1,7 @@
 //! The problems view: load problems and graph findings, one selectable row each.
 
 use super::scroll::follow;
-use super::{Action, App, Effect, Mode};
+use super::{Action, App, Mode};
 
 /// A list position (problems view).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -40,11 +40,8 @@ impl App {
 
     fn edit_problem(&mut self) {
         if let Some(pr) = self.problem_rows.get(self.problems.selected) {
-            let effect = Effect::Edit {
-                path: pr.path.clone(),
-                line: pr.line.max(1),
-            };
-            self.push(effect);
+            let (path, line) = (pr.path.clone(), pr.line.max(1));
+            self.edit(path, line);
         }
     }
 

@@ -77,30 +77,25 @@ async fn event_loop(
             app.update(a);
         }
         for effect in app.take_effects() {
-            if let Effect::Edit { path, .. } = &effect {
-                if is_stdin(path) {
-                    app.update(Action::Notice(
-                        "objects read from standard input have no file to edit".to_owned(),
-                    ));
-                    continue;
+            match effect {
+                Effect::Edit { .. } | Effect::Suspend => {
+                    // The editor or the shell owns the terminal meanwhile: stop reading it.
+                    reader.stop().await;
+                    let notice = match effect {
+                        Effect::Edit { path, line } => Some(edit(terminal, &path, line)?),
+                        _ => {
+                            suspend(terminal)?;
+                            None
+                        }
+                    };
+                    reader = Reader::start(ev_tx.clone());
+                    let size = terminal.size()?;
+                    app.update(Action::Resize(size.width, size.height));
+                    if let Some(msg) = notice {
+                        app.update(Action::Notice(msg));
+                    }
                 }
-            }
-            if effect == Effect::Suspend {
-                reader.stop().await;
-                suspend(terminal)?;
-                reader = Reader::start(ev_tx.clone());
-                let size = terminal.size()?;
-                app.update(Action::Resize(size.width, size.height));
-                continue;
-            }
-            if let Effect::Edit { path, line } = effect {
-                // The editor owns the terminal meanwhile: stop reading it first.
-                reader.stop().await;
-                let msg = edit(terminal, &path, line)?;
-                reader = Reader::start(ev_tx.clone());
-                app.update(Action::Notice(msg));
-            } else {
-                perform(app, effect);
+                other => perform(app, other),
             }
         }
     }

@@ -42,7 +42,7 @@ pub fn run(args: UiOptions) -> ExitCode {
         show_labels: args.show_labels,
         no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
         history: files::load_history(),
-        stdin_once: args.paths.iter().any(|p| crate::model::load::is_stdin(p)),
+        stdin_once: args.paths.iter().any(|p| is_stdin(p)),
     };
     let app = App::new(keymap, options, chrono::Utc::now().timestamp());
     let paths = args.paths;
