@@ -10,6 +10,19 @@ use std::time::{Duration, Instant};
 struct Watch {
     child: Child,
     lines: Receiver<String>,
+    errors: Receiver<String>,
+}
+
+fn forward(from: impl std::io::Read + Send + 'static) -> Receiver<String> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(from).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
 }
 
 impl Watch {
@@ -19,19 +32,33 @@ impl Watch {
             .arg(dir)
             .args(extra)
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("spawn kubesift");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
+        let lines = forward(child.stdout.take().expect("stdout"));
+        let errors = forward(child.stderr.take().expect("stderr"));
+        Watch {
+            child,
+            lines,
+            errors,
+        }
+    }
+
+    /// stderr lines until each of `needles` is in one (at most 5 s), all of them.
+    fn errors_until(&self, needles: &[&str]) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let mut got = Vec::new();
+        while !needles
+            .iter()
+            .all(|n| got.iter().any(|l: &String| l.contains(n)))
+        {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.errors.recv_timeout(left) {
+                Ok(l) => got.push(l),
+                Err(_) => break,
             }
-        });
-        Watch { child, lines }
+        }
+        got
     }
 
     /// The next `n` lines, waiting at most 5 s for them.
@@ -127,4 +154,55 @@ fn label_filtered_watch_adds_and_deletes_on_label_changes() {
     write_atomically(&f, &cm("x", "app: web", "a: b"));
     assert_eq!(w.next(1), ["ADDED configmap/x"], "matches again");
     assert_eq!(w.stop(), 0);
+}
+
+#[test]
+fn a_file_that_breaks_after_the_start_is_reported_once_with_its_stale_objects() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a.yaml");
+    std::fs::write(&file, cm("a", "", "")).unwrap();
+    let w = Watch::start(dir.path(), &[]);
+    assert_eq!(w.next(1), vec!["ADDED configmap/a"]);
+    write_atomically(&file, "apiVersion: v1\nkind: ConfigMap\nmetadata: [\n");
+    let errs = w.errors_until(&["last good read", "YAML syntax error"]);
+    let path = file.display().to_string();
+    assert!(
+        errs.iter()
+            .any(|l| l.starts_with(&format!("{path}:")) && !l.contains("last good read")),
+        "the YAML error, located: {errs:?}"
+    );
+    assert!(
+        errs.iter().any(|l| l.contains("last good read")),
+        "the stale warning: {errs:?}"
+    );
+    // The object stays (stale): no DELETED line.
+    w.quiet();
+    // Fixed again: the problems go; broken again: printed again.
+    write_atomically(&file, &cm("a", "", ""));
+    std::thread::sleep(Duration::from_millis(400));
+    write_atomically(&file, "apiVersion: v1\nkind: ConfigMap\nmetadata: [\n");
+    assert!(w
+        .errors_until(&["last good read", "YAML syntax error"])
+        .iter()
+        .any(|l| l.contains("last good read")));
+    w.stop();
+}
+
+#[test]
+fn a_half_written_file_is_shown_only_once_complete() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let w = Watch::start(dir.path(), &[]);
+    w.quiet();
+    let mut f = std::fs::File::create(dir.path().join("p.yaml")).unwrap();
+    f.write_all(b"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: pa")
+        .unwrap();
+    f.flush().unwrap();
+    // Longer than the watch's debounce: the file is read while half-written.
+    std::thread::sleep(Duration::from_millis(150));
+    f.write_all(b"rtial\n").unwrap();
+    drop(f);
+    assert_eq!(w.next(1), vec!["ADDED configmap/partial"]);
+    w.quiet();
+    w.stop();
 }

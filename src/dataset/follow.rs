@@ -12,6 +12,7 @@ use super::change::Change;
 use super::delta::Delta;
 use super::live::LiveSet;
 use super::load::{first_load, Pacing};
+use super::settle::{Settle, RECHECK};
 use super::Event;
 use crate::model::load::{is_stdin, load_file, LoadOptions};
 use crate::watch::{WatchError, WatchEvent, Watcher};
@@ -129,15 +130,20 @@ fn follow_live(
     stop: &AtomicBool,
 ) -> Result<(), WatchError> {
     let mut verify = Verify::default();
+    let mut settle = Settle::default();
+    let mut last_event = Instant::now();
     while !stop.load(Ordering::SeqCst) {
         let mut pending = Pending::default();
+        let mut rewalk = BTreeSet::new();
         if let Some(notice) = roots.check() {
             if !send(Event::Notice(notice)) {
                 return Ok(());
             }
             pending.rescan = true;
         }
-        let wait = if verify.dirs.is_empty() {
+        let wait = if settle.waiting() {
+            RECHECK
+        } else if verify.dirs.is_empty() {
             STOP_CHECK
         } else {
             VERIFY_AFTER
@@ -146,9 +152,23 @@ fn follow_live(
             Ok(event) => {
                 pending.add(event);
                 pending.extend(events.try_iter());
+                last_event = Instant::now();
             }
-            Err(RecvTimeoutError::Timeout) => pending.paths.extend(verify.take()),
+            // Quiet long enough (the short rechecks of held files do not count as quiet).
+            Err(RecvTimeoutError::Timeout) if last_event.elapsed() >= VERIFY_AFTER => {
+                rewalk = verify.take();
+            }
+            Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => return Err(WatchError::Stopped),
+        }
+        // Directories of new events are walked again later; the re-walk itself is not (it
+        // was walked again every 150 ms for as long as the watch ran).
+        verify.note(&pending, &roots.paths);
+        pending.paths.extend(rewalk);
+        // Held files are looked at again on every turn; a rescan reads everything anyway.
+        pending.paths.extend(settle.recheck());
+        if !pending.rescan {
+            settle.hold(&mut pending.paths);
         }
         for e in std::mem::take(&mut pending.errors) {
             tracing::warn!("watch: {e}");
@@ -159,7 +179,6 @@ fn follow_live(
         if !pending.has_work() {
             continue;
         }
-        verify.note(&pending, &roots.paths);
         let started = Instant::now();
         let before = Change::signature(live);
         let deltas = pending.apply(live);

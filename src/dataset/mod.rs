@@ -13,6 +13,7 @@ pub mod delta;
 mod follow;
 mod live;
 mod load;
+mod settle;
 mod snapshot;
 
 use roaring::RoaringBitmap;

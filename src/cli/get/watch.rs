@@ -2,7 +2,7 @@
 //! watch reports it — an object that stops matching is `DELETED` (printed as it was), one
 //! that starts matching is `ADDED`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
@@ -11,7 +11,8 @@ use super::filter::Filters;
 use super::output::{render, to_json, Format, RenderOptions};
 use super::request::Requests;
 use crate::dataset::delta::all_added;
-use crate::dataset::{Delta, DeltaKind, Event, Follow};
+use crate::dataset::{ChangeData, Delta, DeltaKind, Event, Follow};
+use crate::diagnostic::Diagnostic;
 use crate::gocompat::escape::{escape_line, escape_terminal};
 use crate::model::{Object, ObjectId};
 use crate::print::yaml;
@@ -194,10 +195,31 @@ pub fn run(
         let _ = out.flush();
         true
     };
+    // Problems already shown: a batch prints the ones that are new (a file that broke, its
+    // stale objects), each once while it lasts.
+    let shown = Mutex::new(ProblemsShown::default());
     let send = |event: Event| match event {
         // The initial list, every object ADDED (as `kubectl get -w --output-watch-events`).
-        Event::Loaded(data) => print(&all_added(&data.inventory.objects)),
-        Event::Changed(change) => print(&change.deltas),
+        // Its problems were printed by the load that resolved the kinds.
+        Event::Loaded(data) => {
+            if let Ok(mut s) = shown.lock() {
+                s.update(&data.inventory.problems);
+            }
+            print(&all_added(&data.inventory.objects))
+        }
+        Event::Changed(change) => {
+            let problems = match &change.data {
+                ChangeData::Full(data) => &data.inventory.problems,
+                ChangeData::Patch(patch) => &patch.problems,
+            };
+            if let Ok(mut s) = shown.lock() {
+                let mut err = std::io::stderr().lock();
+                for p in s.update(problems) {
+                    let _ = writeln!(err, "{p}");
+                }
+            }
+            print(&change.deltas)
+        }
         Event::Notice(msg) => {
             eprintln!("warning: {}", escape_terminal(&msg));
             true
@@ -206,4 +228,26 @@ pub fn run(
     };
     crate::dataset::follow(&config, &send, &stop)?;
     Ok(())
+}
+
+/// The problems of the last state shown, by their printed line.
+#[derive(Default)]
+struct ProblemsShown {
+    lines: HashSet<String>,
+}
+
+impl ProblemsShown {
+    /// Takes `problems` as the current state; returns the lines not in the previous one.
+    fn update(&mut self, problems: &[Diagnostic]) -> Vec<String> {
+        let mut now = HashSet::with_capacity(problems.len());
+        let mut new = Vec::new();
+        for line in problems.iter().map(|p| p.to_string()) {
+            if !self.lines.contains(&line) && !now.contains(&line) {
+                new.push(line.clone());
+            }
+            now.insert(line);
+        }
+        self.lines = now;
+        new
+    }
 }
