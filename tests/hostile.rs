@@ -533,3 +533,60 @@ fn watch_survives_a_fifo_and_a_device_link_created_while_watching() {
     assert!(seen_a, "initial list");
     assert!(seen_b, "the watch stopped after a FIFO or device appeared");
 }
+
+// ---- item 7: many problems in one file ------------------------------------------------
+
+#[test]
+fn one_file_lists_a_hundred_problems_of_a_kind_and_counts_the_rest() {
+    let text = "---\nx\n".repeat(1000);
+    let load = parse_text(&PathBuf::from("notes.yaml").into(), &text);
+    assert!(load.objects.is_empty());
+    assert_eq!(load.problems.len(), 101);
+    let last = &load.problems[100];
+    assert_eq!(
+        (last.line, last.severity, last.code),
+        (202, Severity::Note, load.problems[0].code)
+    );
+    assert!(
+        last.message
+            .ends_with("(and 899 more like it in this file, not listed)"),
+        "{}",
+        last.message
+    );
+}
+
+/// Runs the real binary and returns its exit code and peak resident set (bytes), from
+/// wait4 on that one child (RUSAGE_CHILDREN would be the largest child of any test).
+fn peak_rss(args: &[&str]) -> (i32, u64) {
+    let child = Command::new(env!("CARGO_BIN_EXE_kubesift"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut status = 0;
+    // SAFETY: wait4 on our own child, with valid out-pointers.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as i32);
+    (libc::WEXITSTATUS(status), usage.ru_maxrss as u64 * 1024)
+}
+
+#[test]
+fn a_million_tiny_documents_stay_within_twenty_times_the_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("tiny.yaml");
+    fs::write(&file, "---\nx\n".repeat(1_000_000)).unwrap();
+    let bytes = fs::metadata(&file).unwrap().len();
+    let path = file.to_str().unwrap().to_owned();
+    for cmd in ["check", "get"] {
+        let args = [cmd.to_owned(), "-f".to_owned(), path.clone()];
+        let (_, rss) = within(120, "a million tiny documents", move || {
+            peak_rss(&args.iter().map(String::as_str).collect::<Vec<_>>())
+        });
+        assert!(
+            rss <= 20 * bytes + 100 * 1024 * 1024,
+            "{cmd}: peak RSS {rss} bytes for {bytes} bytes of input"
+        );
+    }
+}

@@ -208,10 +208,13 @@ pub fn execute(args: &GetArgs, inv: &Inventory) -> Result<GetOutput, String> {
 }
 
 fn report_problems(inv: &Inventory) {
-    let mut err = std::io::stderr().lock();
+    // stderr is unbuffered: a write per piece of each line was most of `get`'s time on a
+    // file of many non-objects.
+    let mut err = std::io::BufWriter::new(std::io::stderr().lock());
     for p in &inv.problems {
         let _ = writeln!(err, "{p}");
     }
+    let _ = err.flush();
 }
 
 fn show_paths(paths: &[PathBuf]) -> String {

@@ -213,7 +213,7 @@ pub fn run(
                 ChangeData::Patch(patch) => &patch.problems,
             };
             if let Ok(mut s) = shown.lock() {
-                let mut err = std::io::stderr().lock();
+                let mut err = std::io::BufWriter::new(std::io::stderr().lock());
                 for p in s.update(problems) {
                     let _ = writeln!(err, "{p}");
                 }

@@ -49,28 +49,80 @@ pub(super) fn parse_text(path: &Arc<Path>, text: &str) -> FileLoad {
         out.problems.push(template_problem(path, body));
         return out;
     }
-    let (docs, problems) = if looks_like_json(body) {
-        parse_json(path, body, base)
+    let mut listed = Listed::default();
+    // Documents become objects as they are parsed, a chunk at a time: a file of a million
+    // small documents never holds them all at once.
+    let take = |docs: Vec<Doc>, out: &mut FileLoad, listed: &mut Listed| {
+        for doc in docs {
+            let items = doc.items;
+            for entry in lists::flatten(doc.value, doc.root, &items) {
+                match to_object(path, entry.value, entry.pos) {
+                    Ok(o) => out.objects.push(o),
+                    Err(p) => listed.push(&mut out.problems, path, p),
+                }
+            }
+        }
+    };
+    let problems = if looks_like_json(body) {
+        parse_json(path, body, base, &mut |docs| {
+            take(docs, &mut out, &mut listed)
+        })
     } else {
-        parse_yaml(body, base)
+        parse_yaml(body, base, &mut |docs| take(docs, &mut out, &mut listed))
     };
     if !problems.is_empty() && classify::first_action(body).is_some() {
         // Unparsable and templated: what fails is the template syntax, not the YAML.
+        out.objects.clear();
+        out.problems.clear();
         out.problems.push(template_problem(path, body));
         return out;
     }
-    out.problems
-        .extend(problems.into_iter().map(|p| located(path, p)));
-    for doc in docs {
-        let items = doc.items;
-        for entry in lists::flatten(doc.value, doc.root, &items) {
-            match to_object(path, entry.value, entry.pos) {
-                Ok(o) => out.objects.push(o),
-                Err(p) => out.problems.push(located(path, p)),
+    for p in problems {
+        listed.push(&mut out.problems, path, p);
+    }
+    listed.summarize(&mut out.problems, path);
+    out
+}
+
+/// How many problems of one code one file lists; the rest are counted in one summary (a
+/// file of a million non-objects would otherwise hold and print a million lines).
+pub(super) const LISTED_PER_CODE: usize = 100;
+
+/// Problems of one file by code: how many were listed, and the first one left out with how
+/// many more there were.
+#[derive(Default)]
+struct Listed {
+    by_code: HashMap<&'static str, (usize, Option<(Problem, usize)>)>,
+}
+
+impl Listed {
+    fn push(&mut self, out: &mut Vec<Diagnostic>, path: &Arc<Path>, p: Problem) {
+        let (count, unlisted) = self.by_code.entry(p.verdict.code).or_default();
+        if *count < LISTED_PER_CODE {
+            *count += 1;
+            out.push(located(path, p));
+        } else {
+            match unlisted {
+                Some((_, n)) => *n += 1,
+                None => *unlisted = Some((p, 1)),
             }
         }
     }
-    out
+
+    /// One diagnostic per code with problems left out, at the first one left out.
+    fn summarize(self, out: &mut Vec<Diagnostic>, path: &Arc<Path>) {
+        let mut rest: Vec<(Problem, usize)> =
+            self.by_code.into_values().filter_map(|(_, u)| u).collect();
+        rest.sort_by_key(|(p, _)| (p.line, p.column));
+        for (mut p, n) in rest {
+            p.verdict.message = format!(
+                "{} (and {} more like it in this file, not listed)",
+                p.verdict.message,
+                n - 1
+            );
+            out.push(located(path, p));
+        }
+    }
 }
 
 fn located(path: &Arc<Path>, p: Problem) -> Diagnostic {
@@ -142,7 +194,12 @@ fn looks_like_json(body: &str) -> bool {
 }
 
 /// JSON stream; a file that is not valid JSON but not named `.json` is YAML (flow style).
-fn parse_json(path: &Path, body: &str, base: usize) -> (Vec<Doc>, Vec<Problem>) {
+fn parse_json(
+    path: &Path,
+    body: &str,
+    base: usize,
+    take: &mut dyn FnMut(Vec<Doc>),
+) -> Vec<Problem> {
     let is_json_file = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("json"));
@@ -155,7 +212,7 @@ fn parse_json(path: &Path, body: &str, base: usize) -> (Vec<Doc>, Vec<Problem>) 
     };
     // Past the value limit the text is JSON all right: no reason to try YAML.
     if err.as_ref().is_some_and(|e| e.code == "json-syntax") && !is_json_file {
-        return parse_yaml(body, base);
+        return parse_yaml(body, base, take);
     }
     let lines = Lines::new(body);
     let pos = |start: usize, end: usize| {
@@ -179,11 +236,10 @@ fn parse_json(path: &Path, body: &str, base: usize) -> (Vec<Doc>, Vec<Problem>) 
             value: d.value,
         })
         .collect();
-    let problems = err
-        .map(|e| error(e.line, e.column, e.code, e.message))
+    take(docs);
+    err.map(|e| error(e.line, e.column, e.code, e.message))
         .into_iter()
-        .collect();
-    (docs, problems)
+        .collect()
 }
 
 /// Documents read from one file at most: far above what real files hold (a dump of a
@@ -191,31 +247,40 @@ fn parse_json(path: &Path, body: &str, base: usize) -> (Vec<Doc>, Vec<Problem>) 
 /// empty documents costs.
 pub(super) const MAX_DOCUMENTS: usize = 1_000_000;
 
-fn parse_yaml(body: &str, base: usize) -> (Vec<Doc>, Vec<Problem>) {
+/// Documents parsed before they are handed on as objects.
+const DOCS_PER_CHUNK: usize = 4096;
+
+/// Parses the YAML stream, handing `take` the documents a chunk at a time, in order;
+/// returns the syntax problems.
+fn parse_yaml(body: &str, base: usize, take: &mut dyn FnMut(Vec<Doc>)) -> Vec<Problem> {
     let (pieces, over) = split::split_at_most(body, MAX_DOCUMENTS);
     // Empty documents are dropped as soon as parsed: they keep no memory.
     let one = |p: &Piece| match parse_piece(body, base, *p) {
         Ok(None) => None,
         r => Some(r),
     };
-    let results: Vec<_> = if body.len() > PARALLEL_DOCS_ABOVE {
-        pieces.par_iter().filter_map(one).collect()
-    } else {
-        pieces.iter().filter_map(one).collect()
-    };
-    drop(pieces);
-    let mut docs = Vec::new();
+    let parallel = body.len() > PARALLEL_DOCS_ABOVE;
     let mut problems = Vec::new();
-    for r in results {
-        match r {
-            Ok(Some(d)) => docs.push(d),
-            Ok(None) => {}
-            Err(errs) => problems.extend(
-                errs.into_iter()
-                    .map(|e| error(e.line, e.column, e.code, e.message)),
-            ),
+    for chunk in pieces.chunks(DOCS_PER_CHUNK) {
+        let results: Vec<_> = if parallel {
+            chunk.par_iter().filter_map(one).collect()
+        } else {
+            chunk.iter().filter_map(one).collect()
+        };
+        let mut docs = Vec::with_capacity(results.len());
+        for r in results {
+            match r {
+                Ok(Some(d)) => docs.push(d),
+                Ok(None) => {}
+                Err(errs) => problems.extend(
+                    errs.into_iter()
+                        .map(|e| error(e.line, e.column, e.code, e.message)),
+                ),
+            }
         }
+        take(docs);
     }
+    drop(pieces);
     if let Some(line) = over {
         problems.push(error(
             line,
@@ -226,7 +291,7 @@ fn parse_yaml(body: &str, base: usize) -> (Vec<Doc>, Vec<Problem>) {
             ),
         ));
     }
-    (docs, problems)
+    problems
 }
 
 fn parse_piece(body: &str, base: usize, piece: Piece) -> Result<Option<Doc>, Vec<yaml::YamlError>> {
