@@ -92,27 +92,37 @@ pub(super) const LISTED_PER_CODE: usize = 100;
 /// many more there were.
 #[derive(Default)]
 struct Listed {
-    by_code: HashMap<&'static str, (usize, Option<(Problem, usize)>)>,
+    by_code: HashMap<&'static str, CodeCount>,
+}
+
+/// Problems of one code: how many listed; the first left out and how many were.
+#[derive(Default)]
+struct CodeCount {
+    listed: usize,
+    unlisted: Option<(Problem, usize)>,
 }
 
 impl Listed {
     fn push(&mut self, out: &mut Vec<Diagnostic>, path: &Arc<Path>, p: Problem) {
-        let (count, unlisted) = self.by_code.entry(p.verdict.code).or_default();
-        if *count < LISTED_PER_CODE {
-            *count += 1;
+        let count = self.by_code.entry(p.verdict.code).or_default();
+        if count.listed < LISTED_PER_CODE {
+            count.listed += 1;
             out.push(located(path, p));
         } else {
-            match unlisted {
+            match &mut count.unlisted {
                 Some((_, n)) => *n += 1,
-                None => *unlisted = Some((p, 1)),
+                None => count.unlisted = Some((p, 1)),
             }
         }
     }
 
     /// One diagnostic per code with problems left out, at the first one left out.
     fn summarize(self, out: &mut Vec<Diagnostic>, path: &Arc<Path>) {
-        let mut rest: Vec<(Problem, usize)> =
-            self.by_code.into_values().filter_map(|(_, u)| u).collect();
+        let mut rest: Vec<(Problem, usize)> = self
+            .by_code
+            .into_values()
+            .filter_map(|c| c.unlisted)
+            .collect();
         rest.sort_by_key(|(p, _)| (p.line, p.column));
         for (mut p, n) in rest {
             p.verdict.message = format!(
