@@ -557,6 +557,7 @@ fn one_file_lists_a_hundred_problems_of_a_kind_and_counts_the_rest() {
 
 /// Runs the real binary and returns its exit code and peak resident set (bytes), from
 /// wait4 on that one child (RUSAGE_CHILDREN would be the largest child of any test).
+#[allow(clippy::zombie_processes)] // reaped by wait4 below
 fn peak_rss(args: &[&str]) -> (i32, u64) {
     let child = Command::new(env!("CARGO_BIN_EXE_kubesift"))
         .args(args)
