@@ -174,7 +174,7 @@ impl Action {
             PickColumns => "pick label columns",
             ToggleLabels => "show/hide the LABELS column",
             Open => "open: group toggles, object shows its tree / detail",
-            OpenDetail => "object detail (YAML + summary)",
+            OpenDetail => "describe: labels, finalizers, owners, selectors",
             OpenTree => "owner tree of the object",
             ToggleNode => "collapse/expand the node",
             ToggleSelectors => "show/hide selector edges",

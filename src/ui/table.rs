@@ -12,6 +12,9 @@ use crate::query::fuzzy_indices;
 /// Narrowest a column is cut to when the row does not fit.
 const MIN_WIDTH: usize = 8;
 
+/// NAME is cut to no less than this (or its widest name): the other columns scroll instead.
+const NAME_WIDTH: usize = 32;
+
 /// Marked rows start with this (the marker column, shown while something is marked).
 const MARK: &str = "● ";
 
@@ -26,6 +29,12 @@ pub fn draw_header(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     let namespace = app.namespace.as_deref().map(crate::app::namespace_label);
     filter("namespace", namespace.unwrap_or("all"));
     filter("kind", app.kind.as_deref().unwrap_or("all"));
+    if let Some(s) = &app.table.sort {
+        // Also here: the sorted column may be scrolled out of view or past the edge.
+        let title = titles(&app.table.columns).into_iter().nth(s.column);
+        let arrow = if s.descending { '↓' } else { '↑' };
+        filter("sort", &format!("{}{arrow}", title.unwrap_or_default()));
+    }
     if !app.table.marked.is_empty() {
         filter("marked", &app.table.marked.len().to_string());
     }
@@ -200,25 +209,17 @@ fn fit_tail(text: &str, width: usize) -> String {
     format!("…{tail}")
 }
 
-/// Which columns give up room first when the row does not fit: the label lists and SOURCE,
-/// then label values, then the rest; NAME last.
-fn shrink_rank(column: &Column) -> u8 {
-    match column {
-        Column::Labels | Column::Source => 0,
-        Column::Label(_) => 1,
-        Column::Name => 3,
-        _ => 2,
-    }
-}
-
-/// Narrows the widest columns, lowest rank first, until the row fits `width` (one space
-/// between columns); what still does not fit is reached by scrolling sideways.
+/// Narrows the widest columns until the row fits `width` (one space between columns):
+/// first every column but NAME down to a comfortable width, then down to the minimum, then
+/// NAME down to [`NAME_WIDTH`]; what still does not fit is reached by scrolling sideways.
 fn shrink(mut widths: Vec<usize>, columns: &[&Column], width: usize) -> Vec<usize> {
+    const COMFORT: usize = 16;
     let total = |w: &[usize]| w.iter().map(|w| w + 1).sum::<usize>();
-    for rank in 0..=3 {
+    let passes = [(false, COMFORT), (false, MIN_WIDTH), (true, NAME_WIDTH)];
+    for (name, floor) in passes {
         while total(&widths) > width {
             let widest = (0..widths.len())
-                .filter(|i| shrink_rank(columns[*i]) == rank && widths[*i] > MIN_WIDTH)
+                .filter(|i| (*columns[*i] == Column::Name) == name && widths[*i] > floor)
                 .max_by_key(|i| widths[*i]);
             let Some(i) = widest else { break };
             widths[i] -= 1;
