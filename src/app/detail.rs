@@ -73,14 +73,14 @@ impl DetailState {
     }
 
     /// Lines of the tab shown (before wrapping).
-    pub fn len(&self) -> usize {
+    pub fn line_len(&self) -> usize {
         match self.tab {
             DetailTab::Yaml => self.text.len(),
             DetailTab::Describe => self.summary.len(),
         }
     }
 
-    /// Screen rows of line `i` at the view's width.
+    /// Screen rows of a line `chars` characters long at the view's width.
     fn rows(&self, chars: usize) -> usize {
         if self.wrap {
             rows_of(chars, self.width)
@@ -92,7 +92,7 @@ impl DetailState {
     /// Rows in the view: one per line, more for long lines when wrapping.
     pub fn line_count(&self) -> usize {
         if !self.wrap {
-            return self.len();
+            return self.line_len();
         }
         self.lines()
             .iter()

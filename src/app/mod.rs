@@ -436,15 +436,17 @@ impl App {
         self.table.offset = 0;
     }
 
-    /// SOURCE as shown: the path relative to the command-line path it was found under.
+    /// SOURCE as shown: the path relative to the one path given on the command line (with
+    /// several, as found: `a/x.yaml` and `b/x.yaml` stay apart).
     pub fn source_text(&self, obj: &crate::model::Object) -> String {
         let path = &obj.source.path;
-        let relative = self
-            .options
-            .roots
-            .iter()
-            .filter_map(|root| path.strip_prefix(root).ok())
-            .find(|rest| !rest.as_os_str().is_empty());
+        let relative = match self.options.roots.as_slice() {
+            [root] => path
+                .strip_prefix(root)
+                .ok()
+                .filter(|rest| !rest.as_os_str().is_empty()),
+            _ => None,
+        };
         match relative {
             Some(rest) => format!("{}:{}", rest.display(), obj.source.line),
             None => obj.source.to_string(),

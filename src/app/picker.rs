@@ -273,16 +273,11 @@ pub fn namespace_label(namespace: &str) -> &str {
 /// Picker items: "(all)" with the total, then each value; the active one is checked.
 fn with_all(counts: BTreeMap<String, u64>, active: Option<&str>) -> Vec<(String, u64, bool)> {
     let total = counts.values().sum();
-    let active = active.map(namespace_label_or_kind);
+    let active = active.map(namespace_label);
     let mut items = vec![(ALL.to_string(), total, active.is_none())];
     items.extend(counts.into_iter().map(|(v, n)| {
         let on = Some(v.as_str()) == active;
         (v, n, on)
     }));
     items
-}
-
-/// The active filter as its picker item reads (an empty namespace is `(cluster)`).
-fn namespace_label_or_kind(value: &str) -> &str {
-    namespace_label(value)
 }
