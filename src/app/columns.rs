@@ -99,16 +99,26 @@ impl Column {
     }
 }
 
-/// The titles of `columns` as the table shows them: two label columns with the same short
-/// title (`app.kubernetes.io/instance` and `argocd.argoproj.io/instance`) both show their
-/// whole key, as a label column reading like a fixed one does.
+/// The titles of `columns` as the table shows them: a label column whose short title
+/// another column also has (`app.kubernetes.io/instance` and `argocd.argoproj.io/instance`,
+/// or a label key `status` beside STATUS) shows its whole key, and `LABEL:` before it when
+/// even that is taken (a label key `name` beside NAME).
 pub fn titles(columns: &[Column]) -> Vec<String> {
     let short: Vec<String> = columns.iter().map(Column::title).collect();
+    let taken = |t: &str, at: usize| (0..short.len()).any(|j| j != at && short[j] == t);
+    let fixed: Vec<&String> = columns
+        .iter()
+        .zip(&short)
+        .filter(|(c, _)| c.long_title().is_none())
+        .map(|(_, t)| t)
+        .collect();
     columns
         .iter()
         .zip(&short)
-        .map(|(c, t)| match c.long_title() {
-            Some(long) if short.iter().filter(|s| *s == t).count() > 1 => long,
+        .enumerate()
+        .map(|(i, (c, t))| match c.long_title() {
+            Some(long) if fixed.contains(&&long) => format!("LABEL:{long}"),
+            Some(long) if taken(t, i) => long,
             _ => t.clone(),
         })
         .collect()
@@ -184,6 +194,16 @@ mod tests {
                 "ARGOCD.ARGOPROJ.IO/INSTANCE",
                 "PART-OF"
             ]
+        );
+        let cols = [
+            Column::Name,
+            Column::Label("name".into()),
+            Column::Label("status".into()),
+            Column::Status,
+        ];
+        assert_eq!(
+            titles(&cols),
+            ["NAME", "LABEL:NAME", "LABEL:STATUS", "STATUS"]
         );
     }
 }

@@ -439,7 +439,15 @@ impl App {
     /// SOURCE as shown: the path relative to the one path given on the command line (with
     /// several, as found: `a/x.yaml` and `b/x.yaml` stay apart).
     pub fn source_text(&self, obj: &crate::model::Object) -> String {
-        let path = &obj.source.path;
+        format!(
+            "{}:{}",
+            self.relative_path(&obj.source.path),
+            obj.source.line
+        )
+    }
+
+    /// A file's path relative to the one path given on the command line, escaped.
+    pub fn relative_path(&self, path: &Path) -> String {
         let relative = match self.options.roots.as_slice() {
             [root] => path
                 .strip_prefix(root)
@@ -447,10 +455,8 @@ impl App {
                 .filter(|rest| !rest.as_os_str().is_empty()),
             _ => None,
         };
-        match relative {
-            Some(rest) => format!("{}:{}", rest.display(), obj.source.line),
-            None => obj.source.to_string(),
-        }
+        let shown = relative.unwrap_or(path).display().to_string();
+        crate::gocompat::escape::escape_line(&shown).into_owned()
     }
 
     /// The objects the namespace and kind filters let through.

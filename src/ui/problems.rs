@@ -62,12 +62,7 @@ fn problem_line<'a>(app: &App, p: &'a Diagnostic, theme: &Theme) -> Line<'a> {
     Line::from(vec![
         Span::styled(format!("{:<7} ", p.severity), sev_style),
         Span::styled(
-            format!(
-                "{}:{}:{} ",
-                escape_line(&p.path.display().to_string()),
-                p.line,
-                p.column
-            ),
+            format!("{}:{}:{} ", app.relative_path(&p.path), p.line, p.column),
             theme.key,
         ),
         Span::styled(format!("[{}] ", p.code), theme.dim),
