@@ -294,6 +294,48 @@ fn grouping_by_a_label_shows_headers_with_counts() {
 }
 
 #[test]
+fn the_kind_picker_shows_pod_columns_and_detail_searches() {
+    let Some(pane) = Pane::start("") else {
+        return;
+    };
+    pane.wait_loaded();
+    // Type to filter the kind picker, Enter picks: the table has `get pods`' columns.
+    pane.literal("K");
+    pane.wait_for("the kind picker", |s| s.iter().any(|l| l.contains("Kind")));
+    pane.literal("/pod");
+    pane.key("Enter");
+    let screen = pane.wait_for("pod columns", |s| s[0].starts_with("3 of 10 objects"));
+    let titles: Vec<&str> = screen[1].split_whitespace().collect();
+    assert_eq!(
+        titles[..6],
+        ["NAMESPACE", "NAME", "READY", "STATUS", "RESTARTS", "AGE"],
+        "{}",
+        screen[1]
+    );
+    assert!(screen[0].contains("kind: Pod"), "{}", screen[0]);
+    // Space marks a row: the marker column and the header count.
+    pane.key("Space");
+    pane.wait_for("a mark", |s| {
+        s[0].contains("marked: 1") && s[2].starts_with('●')
+    });
+    // The YAML tab of the selected pod, searched.
+    pane.literal("y");
+    pane.wait_for("the yaml tab", |s| s.iter().any(|l| l.contains("[y] yaml")));
+    pane.literal("/kind");
+    pane.key("Enter");
+    let detail = pane.wait_for("a match", |s| s.iter().any(|l| l.contains("/kind 1/2")));
+    assert!(detail[2].contains("kind: Pod"), "{}", detail.join("\n"));
+    pane.literal("n");
+    pane.wait_for("the next match", |s| {
+        s.iter().any(|l| l.contains("/kind 2/2"))
+    });
+    pane.key("Escape");
+    pane.wait_for("table", |s| s[HEIGHT - 1].contains("q quit"));
+    pane.literal("q");
+    pane.assert_restored(0);
+}
+
+#[test]
 fn sigterm_restores_the_terminal() {
     let Some(pane) = Pane::start("") else { return };
     pane.wait_loaded();
@@ -377,7 +419,7 @@ fn a_saved_edit_shows_in_place_and_keeps_the_selection() {
     assert!(screen[2].contains("storefront-flags"), "{}", screen[2]);
     assert!(screen[3].contains("Deployment"), "{}", screen[3]);
     // The selection followed the Deployment: the detail view opens on it, edited.
-    pane.literal("d");
+    pane.literal("y");
     let detail = pane.wait_for("detail", |s| {
         s[0].contains("Deployment.apps/shop/storefront")
     });
@@ -426,7 +468,7 @@ fn piped_manifests_show_and_answer_keys() {
     pane.wait_for("one row", |s| {
         s[0].starts_with("1 of 4 objects") && s[HEIGHT - 1].contains("q quit")
     });
-    pane.literal("d");
+    pane.literal("y");
     let detail = pane.wait_for("detail", |s| s[0].contains("Service/shop/storefront-svc"));
     assert!(
         detail.iter().any(|l| l.contains("name: storefront-svc")),

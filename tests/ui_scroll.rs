@@ -75,10 +75,10 @@ fn press(app: &mut App, key: &str) {
     app.update(action);
 }
 
-/// The detail view of the first row, its text `lines` lines long.
+/// The detail view (YAML tab) of the first row, its text `lines` lines long.
 fn detail(w: u16, h: u16, lines: usize) -> App {
     let mut app = app(w, h);
-    press(&mut app, "d");
+    press(&mut app, "y");
     assert_eq!(app.mode, Mode::Detail);
     let object = app.detail.as_ref().unwrap().object;
     let text: String = (1..=lines).map(|i| format!("line{i:03}: x\n")).collect();
@@ -100,7 +100,7 @@ fn detail_g_at_the_end_then_k_scrolls_up_one_line() {
     press(&mut app, "G");
     let bottom = view_rows(&app, w, h);
     assert!(
-        bottom.last().unwrap().contains("Source: "),
+        bottom.last().unwrap().contains("line060"),
         "G shows the last page, full: {bottom:#?}"
     );
     press(&mut app, "k");
@@ -147,7 +147,7 @@ fn resizing_the_detail_view_keeps_its_offset_valid() {
     app.update(Action::Resize(80, 50));
     assert_valid(&app);
     let rows = view_rows(&app, 80, 50);
-    assert!(rows.last().unwrap().contains("Source: "), "{rows:#?}");
+    assert!(rows.last().unwrap().contains("line060"), "{rows:#?}");
     assert!(rows[0].contains("line"), "{rows:#?}");
 }
 
@@ -163,6 +163,54 @@ fn the_detail_offset_follows_its_text_when_it_arrives_shorter() {
     });
     assert_valid(&app);
     assert!(view_rows(&app, w, h)[0].contains("kind: Pod"));
+}
+
+#[test]
+fn wrapped_detail_lines_scroll_to_their_last_row_and_back() {
+    let (w, h) = (40, 15);
+    let mut app = app(w, h);
+    press(&mut app, "y");
+    let object = app.detail.as_ref().unwrap().object;
+    // 30 lines of 100 characters: 3 rows each inside 38 columns when wrapped.
+    let text: String = (1..=30)
+        .map(|i| format!("l{i:02}{}\n", "x".repeat(97)))
+        .collect();
+    app.update(Action::DetailSource { object, text });
+    press(&mut app, "w");
+    assert_eq!(app.detail.as_ref().unwrap().line_count(), 90);
+    press(&mut app, "G");
+    assert_valid(&app);
+    let bottom = view_rows(&app, w, h);
+    assert!(bottom.last().unwrap().starts_with("xxxx"), "{bottom:#?}");
+    assert!(bottom.iter().any(|r| r.starts_with("l30")), "{bottom:#?}");
+    press(&mut app, "k");
+    assert_eq!(view_rows(&app, w, h)[1..], bottom[..bottom.len() - 1]);
+    // Unwrapping keeps the offset within the shorter text.
+    press(&mut app, "w");
+    assert_valid(&app);
+}
+
+#[test]
+fn detail_search_jumps_to_matches_and_n_wraps_around() {
+    let (w, h) = (80, 24);
+    let mut app = detail(w, h, 60);
+    press(&mut app, "/");
+    for c in "LINE04".chars() {
+        app.update(Action::Insert(c));
+    }
+    press(&mut app, "enter");
+    let d = app.detail.as_ref().unwrap();
+    assert_eq!(d.matches.len(), 10, "line040..line049, case-insensitive");
+    assert!(view_rows(&app, w, h)[0].contains("line040"));
+    press(&mut app, "n");
+    assert!(view_rows(&app, w, h)[0].contains("line041"));
+    press(&mut app, "N");
+    press(&mut app, "N");
+    // Before the first match comes the last one, at most on the last page.
+    assert_eq!(app.detail.as_ref().unwrap().current, Some(9));
+    assert_valid(&app);
+    let rows = render(&app, w, h);
+    assert!(rows[h as usize - 4].contains("/LINE04 10/10"), "{rows:#?}");
 }
 
 /// Opens help with `?`, then pages through it with `key` until it stops moving, collecting

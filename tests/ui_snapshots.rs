@@ -203,3 +203,133 @@ fn the_header_says_linking_until_the_graph_arrives() {
     assert!(!screen.contains("linking"), "{screen}");
     assert!(screen.contains(" of "), "{screen}");
 }
+
+/// The app loaded at `w`×`h`, unsorted.
+fn app_at(w: u16, h: u16) -> App {
+    let inventory = load_paths(
+        &[PathBuf::from("tests/fixtures/ui")],
+        &LoadOptions::default(),
+    );
+    let options = Options {
+        no_color: true,
+        roots: vec![PathBuf::from("tests/fixtures/ui")],
+        ..Options::default()
+    };
+    let mut app = App::new(Keymap::load(None).unwrap(), options, NOW);
+    app.update(Action::Resize(w, h));
+    app.update(Action::Loaded(Box::new(Dataset::new(inventory))));
+    app
+}
+
+fn render_at(app: &App, w: u16, h: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+    terminal.draw(|f| kubesift::ui::draw(app, f)).unwrap();
+    terminal.backend().to_string()
+}
+
+fn press(app: &mut App, key: &str) {
+    let action = app
+        .intent(Input::Key(Key::parse(key).unwrap()))
+        .unwrap_or_else(|| panic!("{key:?} is not bound in {:?}", app.mode));
+    app.update(action);
+}
+
+/// Picks `value` in the open picker by typing it after `/`.
+fn pick(app: &mut App, picker: &str, value: &str) {
+    press(app, picker);
+    press(app, "/");
+    for c in value.chars() {
+        app.update(Action::Insert(c));
+    }
+    press(app, "enter");
+}
+
+const SIZES: [(u16, u16); 2] = [(80, 24), (200, 50)];
+
+#[test]
+fn pod_columns_when_the_kind_is_pod() {
+    for (w, h) in SIZES {
+        let mut app = app_at(w, h);
+        pick(&mut app, "K", "pod");
+        assert_eq!(app.kind.as_deref(), Some("Pod"));
+        insta::assert_snapshot!(format!("pod_columns_{w}x{h}"), render_at(&app, w, h));
+        // The columns beyond the screen come into view sideways; NAME stays.
+        press(&mut app, "right");
+        press(&mut app, "right");
+        insta::assert_snapshot!(
+            format!("pod_columns_scrolled_{w}x{h}"),
+            render_at(&app, w, h)
+        );
+    }
+}
+
+#[test]
+fn the_sort_arrow_shows_on_a_cut_title() {
+    for (w, h) in SIZES {
+        let mut app = app_at(w, h);
+        // Sort by the SOURCE column (the last), which is the first to be cut.
+        let last = app.table.columns.len();
+        for _ in 0..last {
+            press(&mut app, "s");
+        }
+        press(&mut app, "S");
+        let screen = render_at(&app, w, h);
+        assert!(
+            screen.lines().next().unwrap().contains("sort: SOURCE↓"),
+            "{screen}"
+        );
+        insta::assert_snapshot!(format!("sort_arrow_{w}x{h}"), screen);
+    }
+}
+
+#[test]
+fn detail_describe_and_yaml_tabs() {
+    for (w, h) in SIZES {
+        let mut app = app_at(w, h);
+        pick(&mut app, "K", "deploy");
+        press(&mut app, "d");
+        let object = app.detail.as_ref().unwrap().object;
+        app.update(Action::DetailSource {
+            object,
+            text: "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: x\n".into(),
+        });
+        insta::assert_snapshot!(format!("detail_describe_{w}x{h}"), render_at(&app, w, h));
+        press(&mut app, "y");
+        press(&mut app, "/");
+        app.update(Action::Insert('k'));
+        app.update(Action::Insert('i'));
+        insta::assert_snapshot!(format!("detail_yaml_search_{w}x{h}"), render_at(&app, w, h));
+    }
+}
+
+#[test]
+fn marked_rows_show_a_marker_column() {
+    for (w, h) in SIZES {
+        let mut app = app_at(w, h);
+        for _ in 0..3 {
+            press(&mut app, "s");
+        }
+        press(&mut app, "space");
+        press(&mut app, "j");
+        press(&mut app, "space");
+        insta::assert_snapshot!(format!("marks_{w}x{h}"), render_at(&app, w, h));
+    }
+}
+
+#[test]
+fn problems_filtered_by_severity() {
+    for (w, h) in SIZES {
+        let mut app = app_at(w, h);
+        press(&mut app, "!");
+        press(&mut app, "v");
+        insta::assert_snapshot!(format!("problems_errors_{w}x{h}"), render_at(&app, w, h));
+    }
+}
+
+#[test]
+fn the_namespace_picker_names_cluster_scoped_objects_and_counts_under_the_kind() {
+    let mut app = app_at(80, 24);
+    pick(&mut app, "K", "pod");
+    press(&mut app, "n");
+    insta::assert_snapshot!(render_at(&app, 80, 24));
+}

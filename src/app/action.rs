@@ -58,6 +58,30 @@ pub enum Action {
     CopyPath,
     /// Open `$EDITOR +line path` on the selected object or problem.
     Edit,
+    /// Scroll the table one column left / right (columns up to NAME stay).
+    ScrollLeft,
+    ScrollRight,
+    /// Mark or unmark the selected row (`Y` then copies every mark, `e` opens the first).
+    ToggleMark,
+    ClearMarks,
+    /// Detail view: the object's text as written.
+    ShowYaml,
+    /// Detail view: the describe-like summary.
+    ShowDescribe,
+    /// Detail view: start typing a search.
+    Search,
+    SearchNext,
+    SearchPrev,
+    /// Detail view: wrap long lines or cut them.
+    ToggleWrap,
+    /// Detail view: show a Secret's `data` values decoded from base64 (escaped).
+    ToggleDecode,
+    /// Pickers: start typing a filter.
+    FilterPicker,
+    /// Problems view: cycle the severity shown (all, errors, warnings, notes).
+    CycleSeverity,
+    /// Problems view: show only the selected problem's code, or every code again.
+    FilterCode,
     #[serde(skip)]
     Insert(char),
     #[serde(skip)]
@@ -150,7 +174,7 @@ impl Action {
             PickColumns => "pick label columns",
             ToggleLabels => "show/hide the LABELS column",
             Open => "open: group toggles, object shows its tree / detail",
-            OpenDetail => "object detail (YAML + summary)",
+            OpenDetail => "describe: labels, finalizers, owners, selectors",
             OpenTree => "owner tree of the object",
             ToggleNode => "collapse/expand the node",
             ToggleSelectors => "show/hide selector edges",
@@ -158,8 +182,22 @@ impl Action {
             Problems => "load problems",
             Help => "this help",
             Back => "close view",
-            CopyPath => "copy path:line (OSC 52)",
-            Edit => "open $EDITOR at the line",
+            CopyPath => "copy path:line (OSC 52; every marked object's, if any)",
+            Edit => "open $EDITOR at the line (the first marked, if any)",
+            ScrollLeft => "scroll the table one column left",
+            ScrollRight => "scroll the table one column right",
+            ToggleMark => "mark/unmark the row",
+            ClearMarks => "clear every mark",
+            ShowYaml => "the object as written (JSON re-indented)",
+            ShowDescribe => "describe: labels, finalizers, owners, selectors",
+            Search => "search the text (/), then n / N",
+            SearchNext => "next match",
+            SearchPrev => "previous match",
+            ToggleWrap => "wrap long lines",
+            ToggleDecode => "decode a Secret's data (escaped)",
+            FilterPicker => "type to filter the list",
+            CycleSeverity => "show all / errors / warnings / notes",
+            FilterCode => "only the selected problem's code (again: all)",
             _ => "",
         }
     }

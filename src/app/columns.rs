@@ -18,6 +18,12 @@ pub enum Column {
     Status,
     Age,
     Source,
+    /// Column `index` of the kind's `kubectl get -o wide` columns (after NAME; see
+    /// [`kind_headers`]), titled as kubectl titles it.
+    Printer {
+        index: usize,
+        title: String,
+    },
 }
 
 /// Titles of the columns that are not labels.
@@ -52,6 +58,16 @@ impl Column {
             Column::Status => "STATUS".into(),
             Column::Age => "AGE".into(),
             Column::Source => "SOURCE".into(),
+            Column::Printer { title, .. } => title.clone(),
+        }
+    }
+
+    /// The whole label key, upper-cased: the title of a label column whose short title is
+    /// taken (by a fixed column or another label column).
+    fn long_title(&self) -> Option<String> {
+        match self {
+            Column::Label(k) => Some(k.to_uppercase()),
+            _ => None,
         }
     }
 
@@ -75,8 +91,49 @@ impl Column {
                 .map(|t| human_duration(now - t))
                 .unwrap_or_else(|| "<unknown>".into()),
             Column::Source => obj.source.to_string(),
+            Column::Printer { index, .. } => kind_cells(obj, now)
+                .into_iter()
+                .nth(*index)
+                .unwrap_or_default(),
         }
     }
+}
+
+/// The titles of `columns` as the table shows them: a label column whose short title
+/// another column also has (`app.kubernetes.io/instance` and `argocd.argoproj.io/instance`,
+/// or a label key `status` beside STATUS) shows its whole key, and `LABEL:` before it when
+/// even that is taken (a label key `name` beside NAME).
+pub fn titles(columns: &[Column]) -> Vec<String> {
+    let short: Vec<String> = columns.iter().map(Column::title).collect();
+    let taken = |t: &str, at: usize| (0..short.len()).any(|j| j != at && short[j] == t);
+    let fixed: Vec<&String> = columns
+        .iter()
+        .zip(&short)
+        .filter(|(c, _)| c.long_title().is_none())
+        .map(|(_, t)| t)
+        .collect();
+    columns
+        .iter()
+        .zip(&short)
+        .enumerate()
+        .map(|(i, (c, t))| match c.long_title() {
+            Some(long) if fixed.contains(&&long) => format!("LABEL:{long}"),
+            Some(long) if taken(t, i) => long,
+            _ => t.clone(),
+        })
+        .collect()
+}
+
+/// The kind's `kubectl get -o wide` column titles after NAME: the one entry point the UI
+/// takes per-kind columns from (the same code `get` prints with).
+pub fn kind_headers(group: &str, kind: &str) -> Vec<&'static str> {
+    crate::kinds::headers(group, kind, true)
+}
+
+/// The cells of [`kind_headers`] for one object.
+pub fn kind_cells(obj: &Object, now: i64) -> Vec<String> {
+    let now = chrono::DateTime::from_timestamp(now, 0).unwrap_or_default();
+    crate::kinds::cells(obj.as_view(), true, now)
 }
 
 /// The kind table's status text (as `get` and `tree` print it), then how long the object
@@ -119,5 +176,34 @@ mod tests {
             "APP.KUBERNETES.IO/NAME"
         );
         assert_eq!(Column::Label("tier".into()).title(), "TIER");
+    }
+
+    #[test]
+    fn label_columns_with_the_same_short_title_show_their_whole_keys() {
+        let cols = [
+            Column::Name,
+            Column::Label("app.kubernetes.io/instance".into()),
+            Column::Label("argocd.argoproj.io/instance".into()),
+            Column::Label("app.kubernetes.io/part-of".into()),
+        ];
+        assert_eq!(
+            titles(&cols),
+            [
+                "NAME",
+                "APP.KUBERNETES.IO/INSTANCE",
+                "ARGOCD.ARGOPROJ.IO/INSTANCE",
+                "PART-OF"
+            ]
+        );
+        let cols = [
+            Column::Name,
+            Column::Label("name".into()),
+            Column::Label("status".into()),
+            Column::Status,
+        ];
+        assert_eq!(
+            titles(&cols),
+            ["NAME", "LABEL:NAME", "LABEL:STATUS", "STATUS"]
+        );
     }
 }

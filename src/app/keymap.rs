@@ -228,6 +228,6 @@ impl Keymap {
 impl App {
     /// The action `input` means in the current mode (see [`Keymap::intent`]).
     pub fn intent(&self, input: Input) -> Option<Action> {
-        self.keymap.intent(self.mode, input)
+        self.keymap.intent(self.key_mode(), input)
     }
 }

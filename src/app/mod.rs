@@ -26,13 +26,13 @@ use roaring::RoaringBitmap;
 pub use action::Action;
 pub use bar::{BarState, Completion};
 pub use changes::{LastChange, FLASH_SECONDS};
-pub use columns::Column;
-pub use detail::DetailState;
+pub use columns::{titles, Column};
+pub use detail::{DetailState, DetailTab};
 pub use help::HelpState;
 pub use keymap::{Input, Key, KeyCode, Keymap, Mods, DEFAULT_KEYMAP};
 pub use layout::Screen;
-pub use picker::{Picker, PickerKind, ALL};
-pub use problems::ListState;
+pub use picker::{namespace_label, Picker, PickerKind, ALL, CLUSTER};
+pub use problems::{ListState, ProblemFilter};
 pub use table::{Row, Sort, TableState};
 pub use text::{TextLine, Tone};
 pub use tree::TreeState;
@@ -120,6 +120,8 @@ pub struct Options {
     pub history: Vec<String>,
     /// Objects came from standard input, read once: the header says it is not watched.
     pub stdin_once: bool,
+    /// The paths given on the command line: SOURCE is shown relative to them.
+    pub roots: Vec<std::path::PathBuf>,
 }
 
 /// The whole UI state.
@@ -155,6 +157,8 @@ pub struct App {
     /// Load problems and graph findings, in the diagnostics' order.
     pub problem_rows: Vec<Diagnostic>,
     pub problems: ListState,
+    /// Which problems the problems view shows.
+    pub problem_filter: ProblemFilter,
     /// The help overlay, while open.
     pub help: Option<HelpState>,
     pub keymap: Keymap,
@@ -195,6 +199,7 @@ impl App {
             tree: None,
             problem_rows: Vec::new(),
             problems: ListState::default(),
+            problem_filter: ProblemFilter::default(),
             help: None,
             keymap,
             options,
@@ -278,7 +283,9 @@ impl App {
     /// a change of the data).
     fn clamp_views(&mut self) {
         let height = self.screen.view_height();
+        let width = self.detail_width();
         if let Some(d) = self.detail.as_mut() {
+            d.width = width;
             d.clamp(height);
         }
         if let Some(h) = self.help.as_mut() {
@@ -290,7 +297,8 @@ impl App {
         if let Some(t) = self.tree.as_mut() {
             t.move_by(0, height);
         }
-        self.problems.clamp(self.problem_rows.len(), height);
+        self.problem_filter.apply(&self.problem_rows);
+        self.problems.clamp(self.problem_filter.shown.len(), height);
     }
 
     fn loaded(&mut self, loaded: Dataset) {
@@ -343,7 +351,8 @@ impl App {
     /// user changed them since a partial load), problem rows, sort order, rows.
     fn show_data(&mut self) {
         if self.auto_columns.is_none() || self.auto_columns.as_ref() == Some(&self.table.columns) {
-            self.table.columns = self.default_columns(&self.data);
+            let columns = self.default_columns(&self.data);
+            self.table.set_columns(columns);
             self.auto_columns = Some(self.table.columns.clone());
         }
         self.problem_rows = problem_rows(&self.data);
@@ -353,21 +362,101 @@ impl App {
         self.clamp_views();
     }
 
-    /// NAMESPACE, KIND, NAME, the `-L` keys (else the two most common label keys), LABELS
-    /// with `--show-labels`, STATUS, AGE, SOURCE.
+    /// The columns for the data and the kind filter, with the `-L` keys (else the two most
+    /// common label keys) and LABELS with `--show-labels` (see [`App::columns_for`]).
     fn default_columns(&self, loaded: &Dataset) -> Vec<Column> {
-        let mut columns = vec![Column::Namespace, Column::Kind, Column::Name];
         let keys = if self.options.label_columns.is_empty() {
             loaded.index.most_common_keys(2)
         } else {
             self.options.label_columns.clone()
         };
-        columns.extend(keys.into_iter().map(Column::Label));
+        let mut labels: Vec<Column> = keys.into_iter().map(Column::Label).collect();
         if self.options.show_labels {
-            columns.push(Column::Labels);
+            labels.push(Column::Labels);
         }
-        columns.extend([Column::Status, Column::Age, Column::Source]);
+        self.columns_for(loaded, labels)
+    }
+
+    /// NAMESPACE, KIND, NAME, the `labels` columns, STATUS, AGE, SOURCE; with one kind
+    /// shown, that kind's `kubectl get -o wide` columns instead (NAMESPACE only for a
+    /// namespaced kind): NAMESPACE, NAME, READY, STATUS, …, the `labels` columns, SOURCE.
+    fn columns_for(&self, loaded: &Dataset, labels: Vec<Column>) -> Vec<Column> {
+        let Some(kind) = self.kind.as_deref() else {
+            let mut columns = vec![Column::Namespace, Column::Kind, Column::Name];
+            columns.extend(labels);
+            columns.extend([Column::Status, Column::Age, Column::Source]);
+            return columns;
+        };
+        let objects = &loaded.inventory.objects;
+        let of_kind = || objects.iter().filter(|o| *o.id.kind == *kind);
+        let group = of_kind().next().map(|o| o.id.group.to_string());
+        let headers = columns::kind_headers(group.as_deref().unwrap_or(""), kind);
+        let mut columns = Vec::new();
+        if of_kind().any(|o| !o.id.namespace.is_empty()) {
+            columns.push(Column::Namespace);
+        }
+        columns.push(Column::Name);
+        if headers == ["AGE"] {
+            // No printer of its own: the generic status says more than AGE alone.
+            columns.push(Column::Status);
+        }
+        columns.extend(headers.iter().enumerate().map(|(index, h)| match *h {
+            "AGE" => Column::Age,
+            title => Column::Printer {
+                index,
+                title: title.to_string(),
+            },
+        }));
+        columns.extend(labels);
+        columns.push(Column::Source);
         columns
+    }
+
+    /// The kind or namespace filter changed: the columns follow the kind (keeping the
+    /// label columns chosen), then rows and counts.
+    pub(super) fn filters_changed(&mut self) {
+        let labels: Vec<Column> = self
+            .table
+            .columns
+            .iter()
+            .filter(|c| matches!(c, Column::Label(_) | Column::Labels))
+            .cloned()
+            .collect();
+        let auto = self.auto_columns.as_ref() == Some(&self.table.columns);
+        let columns = self.columns_for(&self.data, labels);
+        self.table.set_columns(columns);
+        if auto {
+            self.auto_columns = Some(self.table.columns.clone());
+        }
+        self.table.hscroll = 0;
+        let data = Arc::clone(&self.data);
+        self.table.resort(&data.inventory.objects, self.now);
+        self.apply_query();
+        self.table.selected = 0;
+        self.table.offset = 0;
+    }
+
+    /// SOURCE as shown: the path relative to the one path given on the command line (with
+    /// several, as found: `a/x.yaml` and `b/x.yaml` stay apart).
+    pub fn source_text(&self, obj: &crate::model::Object) -> String {
+        format!(
+            "{}:{}",
+            self.relative_path(&obj.source.path),
+            obj.source.line
+        )
+    }
+
+    /// A file's path relative to the one path given on the command line, escaped.
+    pub fn relative_path(&self, path: &Path) -> String {
+        let relative = match self.options.roots.as_slice() {
+            [root] => path
+                .strip_prefix(root)
+                .ok()
+                .filter(|rest| !rest.as_os_str().is_empty()),
+            _ => None,
+        };
+        let shown = relative.unwrap_or(path).display().to_string();
+        crate::gocompat::escape::escape_line(&shown).into_owned()
     }
 
     /// The objects the namespace and kind filters let through.
@@ -437,6 +526,21 @@ impl App {
         }
     }
 
+    /// The keymap section keys are looked up in: the bar's while a picker filter or a
+    /// detail search is typed (characters are text there), else the mode's.
+    pub fn key_mode(&self) -> Mode {
+        let typing = match self.mode {
+            Mode::Picker => self.picker.as_ref().is_some_and(|p| p.typing),
+            Mode::Detail => self.detail.as_ref().is_some_and(|d| d.searching),
+            _ => false,
+        };
+        if typing {
+            Mode::Bar
+        } else {
+            self.mode
+        }
+    }
+
     /// Hands a user intent to the view that has the keyboard.
     fn user_action(&mut self, action: Action) {
         if self.loading.is_some() {
@@ -497,11 +601,13 @@ impl App {
     }
 }
 
-/// Load problems and graph findings in the diagnostics' one order (what `check` prints).
+/// Load problems and graph findings: errors first, then warnings, then notes, each in the
+/// diagnostics' one order (what `check` prints).
 fn problem_rows(loaded: &Dataset) -> Vec<Diagnostic> {
     let mut rows = loaded.inventory.problems.clone();
     rows.extend_from_slice(loaded.graph.findings());
     diagnostic::sort(&mut rows);
+    rows.sort_by_key(|d| std::cmp::Reverse(d.severity));
     rows
 }
 

@@ -1,15 +1,15 @@
 //! Table state (sort order, the filtered and grouped rows, selection and scroll) and the
 //! table's key handling.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use roaring::RoaringBitmap;
 
 use super::columns::Column;
 use super::picker::PickerKind;
 use super::scroll::follow;
-use super::{Action, App, Mode};
-use crate::model::Object;
+use super::{Action, App, Effect, Mode};
+use crate::model::{Object, ObjectId};
 use crate::query::{group_key, GroupBy};
 
 /// One table row: a group header or an object (index into `Inventory.objects`).
@@ -46,10 +46,15 @@ pub struct TableState {
     pub offset: usize,
     /// Visible body rows (from the last resize).
     pub height: usize,
+    /// Columns scrolled out of view to the left, after the ones up to NAME (which stay).
+    pub hscroll: usize,
+    /// Marked objects (`space`), by identity so marks survive a reload of their file.
+    pub marked: BTreeSet<ObjectId>,
 }
 
 impl TableState {
-    /// Sorts `order` by the sort column (stable; unsorted = load order).
+    /// Sorts `order` by the sort column, ties broken by namespace then name (unsorted =
+    /// load order).
     pub fn resort(&mut self, objects: &[Object], now: i64) {
         self.order = (0..objects.len() as u32).collect();
         let Some(sort) = &self.sort else { return };
@@ -58,11 +63,60 @@ impl TableState {
         };
         let key = |i: &u32| sort_key(col, &objects[*i as usize], now);
         let mut keyed: Vec<(SortKey, u32)> = self.order.iter().map(|i| (key(i), *i)).collect();
-        keyed.sort_by(|a, b| a.0.cmp(&b.0));
-        if sort.descending {
-            keyed.reverse();
-        }
+        let id = |i: u32| &objects[i as usize].id;
+        keyed.sort_by(|a, b| {
+            let by_key = a.0.cmp(&b.0);
+            let by_key = if sort.descending {
+                by_key.reverse()
+            } else {
+                by_key
+            };
+            by_key
+                .then_with(|| id(a.1).namespace.cmp(&id(b.1).namespace))
+                .then_with(|| id(a.1).name.cmp(&id(b.1).name))
+        });
         self.order = keyed.into_iter().map(|(_, i)| i).collect();
+    }
+
+    /// Replaces the columns, keeping the sort on the same column when it is still shown.
+    pub fn set_columns(&mut self, columns: Vec<Column>) {
+        let sorted = self
+            .sort
+            .as_ref()
+            .and_then(|s| Some((self.columns.get(s.column)?.clone(), s.descending)));
+        self.sort = sorted.and_then(|(col, descending)| {
+            let column = columns.iter().position(|c| *c == col)?;
+            Some(Sort { column, descending })
+        });
+        self.columns = columns;
+        self.hscroll = self.hscroll.min(self.scrollable().saturating_sub(1));
+    }
+
+    /// Columns that stay in view when the table scrolls sideways: up to NAME.
+    pub fn frozen(&self) -> usize {
+        self.columns
+            .iter()
+            .position(|c| *c == Column::Name)
+            .map_or(0, |i| i + 1)
+    }
+
+    /// Columns that scroll sideways.
+    pub fn scrollable(&self) -> usize {
+        self.columns.len() - self.frozen()
+    }
+
+    /// Where a label column (or LABELS) joins: after the last label column, else before
+    /// STATUS, else before SOURCE.
+    pub fn label_slot(&self) -> usize {
+        let cols = &self.columns;
+        let after_labels = cols
+            .iter()
+            .rposition(|c| matches!(c, Column::Label(_) | Column::Labels))
+            .map(|i| i + 1);
+        after_labels
+            .or_else(|| cols.iter().position(|c| *c == Column::Status))
+            .or_else(|| cols.iter().position(|c| *c == Column::Source))
+            .unwrap_or(cols.len())
     }
 
     /// Rebuilds `rows` from `matched` in sort order, grouped when asked.
@@ -145,6 +199,13 @@ impl App {
             Action::Top => self.table.move_by(isize::MIN / 2),
             Action::Bottom => self.table.move_by(isize::MAX / 2),
             Action::Click { row, .. } => self.click(row),
+            Action::ScrollLeft => self.table.hscroll = self.table.hscroll.saturating_sub(1),
+            Action::ScrollRight => {
+                let last = self.table.scrollable().saturating_sub(1);
+                self.table.hscroll = (self.table.hscroll + 1).min(last);
+            }
+            Action::ToggleMark => self.toggle_mark(),
+            Action::ClearMarks => self.table.marked.clear(),
             Action::FocusBar => {
                 self.mode = Mode::Bar;
                 self.status = None;
@@ -158,13 +219,72 @@ impl App {
             Action::ToggleLabels => self.toggle_labels(),
             Action::Open => self.open_row(),
             Action::OpenDetail => self.open_detail(),
+            Action::ShowYaml => {
+                if let Some(i) = self.table.selected_object() {
+                    self.open_detail_of(i);
+                }
+            }
             Action::OpenTree => self.open_tree(),
             Action::ToggleAllGroups => self.toggle_all_groups(),
             Action::Problems => self.mode = Mode::Problems,
             Action::Help => self.open_help(),
+            Action::CopyPath if !self.table.marked.is_empty() => self.copy_marked(),
             Action::CopyPath => self.copy_path(),
+            Action::Edit if !self.table.marked.is_empty() => self.edit_first_marked(),
             Action::Edit => self.edit_selected(),
             _ => self.dirty = false,
+        }
+    }
+
+    /// Marks or unmarks the selected object and moves to the next row.
+    fn toggle_mark(&mut self) {
+        let Some(obj) = self
+            .table
+            .selected_object()
+            .and_then(|i| self.data.inventory.objects.get(i as usize))
+        else {
+            return;
+        };
+        if !self.table.marked.remove(&obj.id) {
+            self.table.marked.insert(obj.id.clone());
+        }
+        self.table.move_by(1);
+    }
+
+    /// The marked objects still in the data, in the table's order.
+    fn marked_objects(&self) -> Vec<&Object> {
+        let objects = &self.data.inventory.objects;
+        self.table
+            .order
+            .iter()
+            .filter_map(|i| objects.get(*i as usize))
+            .filter(|o| self.table.marked.contains(&o.id))
+            .collect()
+    }
+
+    /// Copies `path:line` of every marked object, one a line.
+    fn copy_marked(&mut self) {
+        let lines: Vec<String> = self
+            .marked_objects()
+            .iter()
+            .map(|o| o.source.to_string())
+            .collect();
+        if lines.is_empty() {
+            return self.copy_path();
+        }
+        self.status = Some(format!("copied {} paths", lines.len()));
+        self.push(Effect::Copy(lines.join("\n")));
+    }
+
+    /// Opens `$EDITOR` on the first marked object.
+    fn edit_first_marked(&mut self) {
+        let first = self
+            .marked_objects()
+            .first()
+            .map(|o| (o.source.path.clone(), o.source.line));
+        match first {
+            Some((path, line)) => self.edit(path, line),
+            None => self.edit_selected(),
         }
     }
 
@@ -202,11 +322,18 @@ impl App {
         self.resort();
     }
 
+    /// Re-sorts and rebuilds the rows; the cursor stays on the object it was on.
     pub(super) fn resort(&mut self) {
         let data = std::sync::Arc::clone(&self.data);
+        let selected = self.table.selected_object();
         self.table.resort(&data.inventory.objects, self.now);
         self.table
             .rebuild(&data.inventory.objects, self.query.group.as_ref());
+        let row = selected.and_then(|i| self.table.rows.iter().position(|r| *r == Row::Object(i)));
+        if let Some(row) = row {
+            self.table.selected = row;
+            self.table.clamp();
+        }
     }
 
     fn toggle_labels(&mut self) {
@@ -216,8 +343,8 @@ impl App {
                 cols.remove(i);
             }
             None => {
-                let at = cols.len().saturating_sub(3);
-                cols.insert(at, Column::Labels);
+                let at = self.table.label_slot();
+                self.table.columns.insert(at, Column::Labels);
             }
         }
         self.table.sort = None;

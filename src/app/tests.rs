@@ -690,3 +690,196 @@ fn the_first_load_events_end_with_a_fresh_loads_data() {
         fresh.inventory.problems.len() + fresh.graph.findings().len()
     );
 }
+
+fn app_of(text: &str) -> App {
+    let objects = parse_text(&Arc::from(Path::new("y.yaml")), text).objects;
+    let inventory = crate::model::Inventory {
+        objects,
+        ..Default::default()
+    };
+    let mut app = App::new(Keymap::load(None).unwrap(), Options::default(), 0);
+    app.update(Action::Resize(120, 30));
+    app.update(Action::Loaded(Box::new(Dataset::new(inventory))));
+    app
+}
+
+fn titles_of(app: &App) -> Vec<String> {
+    titles(&app.table.columns)
+}
+
+#[test]
+fn sorting_breaks_ties_by_namespace_then_name_and_keeps_the_cursor() {
+    let mut app = app();
+    assert_eq!(visible_names(&app), ["web-1", "db-1", "web"]);
+    assert_eq!(app.table.selected, 0, "on web-1");
+    app.update(Action::SortNext);
+    app.update(Action::SortNext);
+    assert_eq!(titles_of(&app)[1], "KIND");
+    assert_eq!(visible_names(&app), ["web", "db-1", "web-1"]);
+    assert_eq!(app.table.selected, 2, "the cursor followed web-1");
+    app.update(Action::SortReverse);
+    // Descending by kind; the two Pods still by namespace, then name.
+    assert_eq!(visible_names(&app), ["db-1", "web-1", "web"]);
+    assert_eq!(app.table.selected, 1);
+}
+
+#[test]
+fn one_kind_shows_its_kubectl_columns_and_keeps_the_label_columns() {
+    let mut app = app();
+    app.update(Action::PickKind);
+    app.update(Action::FilterPicker);
+    assert_eq!(app.key_mode(), Mode::Bar, "characters are typed");
+    type_text(&mut app, "POD");
+    assert_eq!(app.picker.as_ref().unwrap().shown.len(), 1);
+    app.update(Action::LeaveBar);
+    assert_eq!(app.kind.as_deref(), Some("Pod"));
+    assert_eq!(
+        titles_of(&app),
+        [
+            "NAMESPACE",
+            "NAME",
+            "READY",
+            "STATUS",
+            "RESTARTS",
+            "AGE",
+            "IP",
+            "NODE",
+            "NOMINATED NODE",
+            "READINESS GATES",
+            "APP",
+            "TIER",
+            "SOURCE"
+        ]
+    );
+    let pod = &app.data.inventory.objects[0];
+    let epoch = chrono::DateTime::from_timestamp(0, 0).unwrap();
+    let get = crate::kinds::cells(pod.as_view(), true, epoch);
+    let ui: Vec<String> = app.table.columns[2..10]
+        .iter()
+        .map(|c| c.cell(pod, 0))
+        .collect();
+    assert_eq!(ui[0], "0/0");
+    assert_eq!(ui[..3], get[..3], "the cells `get` prints");
+    assert_eq!(ui[4..], get[4..], "the wide cells too");
+    // Back to every kind: the generic columns again.
+    app.update(Action::PickKind);
+    app.update(Action::Top);
+    app.update(Action::Open);
+    assert_eq!(titles_of(&app)[..3], ["NAMESPACE", "KIND", "NAME"]);
+    // Sideways scroll stops at the last column.
+    for _ in 0..50 {
+        app.update(Action::ScrollRight);
+    }
+    assert_eq!(app.table.hscroll, app.table.scrollable() - 1);
+}
+
+#[test]
+fn picker_counts_follow_the_other_filters() {
+    let mut app = app();
+    app.namespace = Some("shop".into());
+    app.update(Action::PickKind);
+    let counts = |app: &App| -> Vec<(String, u64)> {
+        let p = app.picker.as_ref().unwrap();
+        p.items.iter().map(|i| (i.0.clone(), i.1)).collect()
+    };
+    assert_eq!(
+        counts(&app),
+        [
+            ("(all)".into(), 2),
+            ("Deployment".into(), 0),
+            ("Pod".into(), 2)
+        ]
+    );
+    app.update(Action::Back);
+    app.namespace = None;
+    app.kind = Some("Deployment".into());
+    app.update(Action::PickNamespace);
+    assert_eq!(
+        counts(&app),
+        [("(all)".into(), 1), ("ops".into(), 1), ("shop".into(), 0)]
+    );
+    // PgDn / G reach the end, g the top.
+    app.update(Action::Bottom);
+    assert_eq!(app.picker.as_ref().unwrap().selected, 2);
+    app.update(Action::Top);
+    assert_eq!(app.picker.as_ref().unwrap().selected, 0);
+}
+
+#[test]
+fn cluster_scoped_objects_are_picked_as_cluster() {
+    let mut app = app_of(
+        "apiVersion: v1\nkind: Namespace\nmetadata: {name: shop}\n---\n\
+         apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: shop}\n",
+    );
+    app.update(Action::PickNamespace);
+    let names: Vec<&str> = app
+        .picker
+        .as_ref()
+        .unwrap()
+        .items
+        .iter()
+        .map(|i| i.0.as_str())
+        .collect();
+    assert_eq!(names, [ALL, CLUSTER, "shop"]);
+    app.update(Action::Down);
+    app.update(Action::Open);
+    assert_eq!(app.namespace.as_deref(), Some(""));
+    assert_eq!(visible_names(&app), ["shop"]);
+}
+
+#[test]
+fn marks_copy_every_path_and_edit_the_first() {
+    let mut app = app();
+    app.update(Action::ToggleMark);
+    assert_eq!(app.table.selected, 1, "space moves on");
+    app.update(Action::Down);
+    app.update(Action::ToggleMark);
+    app.take_effects();
+    app.update(Action::CopyPath);
+    let paths: Vec<String> = [0, 2]
+        .iter()
+        .map(|i: &usize| app.data.inventory.objects[*i].source.to_string())
+        .collect();
+    assert_eq!(app.take_effects(), [Effect::Copy(paths.join("\n"))]);
+    app.update(Action::Edit);
+    assert!(matches!(
+        app.take_effects().as_slice(),
+        [Effect::Edit { line: 1, .. }]
+    ));
+    app.update(Action::ClearMarks);
+    app.update(Action::CopyPath);
+    assert_eq!(
+        app.take_effects(),
+        [Effect::Copy(
+            app.data.inventory.objects[2].source.to_string()
+        )]
+    );
+}
+
+#[test]
+fn detail_tabs_decode_a_secret_escaped_and_reindent_a_json_item() {
+    let mut app = app_of(
+        "apiVersion: v1\nkind: Secret\nmetadata: {name: s, namespace: a}\n\
+         data: {a: aGVsbG8K, b: G1sz}\n",
+    );
+    app.update(Action::ShowYaml);
+    assert_eq!(app.detail.as_ref().unwrap().tab, DetailTab::Yaml);
+    let object = app.detail.as_ref().unwrap().object;
+    let json = "{\n        \"kind\": \"Secret\",\n        \"x\": 1\n      }";
+    app.update(Action::DetailSource {
+        object,
+        text: json.into(),
+    });
+    assert_eq!(
+        app.detail.as_ref().unwrap().text,
+        ["{", "  \"kind\": \"Secret\",", "  \"x\": 1", "}"]
+    );
+    app.update(Action::ToggleDecode);
+    let text = app.detail.as_ref().unwrap().text.join("\n");
+    assert!(text.contains(r#""a": "hello\n""#), "{text}");
+    assert!(text.contains(r#""b": "\x1b[3""#), "no raw ESC: {text}");
+    assert!(!text.contains('\u{1b}'));
+    app.update(Action::ShowDescribe);
+    assert_eq!(app.detail.as_ref().unwrap().tab, DetailTab::Describe);
+    assert!(app.detail.as_ref().unwrap().lines()[1].contains("Name:"));
+}

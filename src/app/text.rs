@@ -22,8 +22,18 @@ impl TextLine {
         TextLine(vec![(tone, text.into())])
     }
 
+    /// The text without its tones.
+    pub fn plain(&self) -> String {
+        self.0.iter().map(|(_, t)| t.as_str()).collect()
+    }
+
     /// A line of pieces.
     pub fn of<const N: usize>(pieces: [(Tone, String); N]) -> TextLine {
         TextLine(pieces.into())
     }
+}
+
+/// Screen rows a line of `chars` characters takes when wrapped at `width` (at least one).
+pub fn rows_of(chars: usize, width: usize) -> usize {
+    chars.div_ceil(width.max(1)).max(1)
 }

@@ -108,9 +108,14 @@ impl App {
                 fresh.move_by(0, height);
                 *t = fresh;
             }
-            Action::Open | Action::OpenDetail => {
+            Action::Open | Action::ShowYaml => {
                 if let Some(i) = t.selected_object() {
                     self.open_detail_of(i);
+                }
+            }
+            Action::OpenDetail => {
+                if let Some(i) = t.selected_object() {
+                    self.open_detail_tab(i, super::DetailTab::Describe);
                 }
             }
             Action::Back | Action::OpenTree => self.mode = Mode::Table,

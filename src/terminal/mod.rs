@@ -43,6 +43,7 @@ pub fn run(args: UiOptions) -> ExitCode {
         no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
         history: files::load_history(),
         stdin_once: args.paths.iter().any(|p| is_stdin(p)),
+        roots: args.paths.clone(),
     };
     let app = App::new(keymap, options, chrono::Utc::now().timestamp());
     let paths = args.paths;

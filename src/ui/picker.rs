@@ -1,4 +1,5 @@
-//! Namespace / kind / label-column picker overlay.
+//! Namespace / kind / label-column picker overlay: the items passing the typed filter,
+//! with counts under the other active filters.
 
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -7,6 +8,7 @@ use ratatui::Frame;
 
 use super::{centered, Theme};
 use crate::app::App;
+use crate::gocompat::escape::escape_line;
 
 pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     let Some(p) = &app.picker else { return };
@@ -20,19 +22,18 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     let rect = centered(area, width.max(30) as u16, p.items.len() as u16 + 2);
     let inner_h = rect.height.saturating_sub(2) as usize;
     let lines: Vec<Line> = p
-        .items
-        .iter()
-        .enumerate()
+        .visible()
         .skip(p.offset)
         .take(inner_h)
-        .map(|(i, (value, count, checked))| {
+        .map(|(row, (value, count, checked))| {
             let mark = if *checked { "[x] " } else { "[ ] " };
+            let count_style = if *count == 0 { theme.dim } else { theme.key };
             let line = Line::from(vec![
                 Span::raw(mark),
-                Span::raw(value.clone()),
-                Span::styled(format!("  {count}"), theme.dim),
+                Span::raw(escape_line(value).into_owned()),
+                Span::styled(format!("  {count}"), count_style),
             ]);
-            if i == p.selected {
+            if row == p.selected {
                 line.patch_style(theme.selected)
             } else {
                 line
@@ -40,6 +41,14 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         })
         .collect();
     frame.render_widget(Clear, rect);
-    let block = Block::bordered().title(format!(" {} ", p.kind.title()));
+    let filter = if p.typing || !p.filter.is_empty() {
+        let caret = if p.typing { "_" } else { "" };
+        format!(" /{}{caret} ", escape_line(&p.filter))
+    } else {
+        " / filters ".to_string()
+    };
+    let block = Block::bordered()
+        .title(format!(" {} ", p.kind.title()))
+        .title_bottom(filter);
     frame.render_widget(Paragraph::new(lines).block(block), rect);
 }

@@ -15,9 +15,9 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
             "/ filter  n namespace  K kind  c columns  s sort  d detail  ! problems  ? help  q quit"
         }
         Mode::Bar => "typing filters live · Enter table · Esc clear · Tab complete · ↑↓ history",
-        Mode::Detail => "↑↓ scroll  Y copy path  e edit  Esc back",
-        Mode::Problems => "↑↓ select  Enter object  e edit file  Esc back",
-        Mode::Picker => "↑↓ select  Enter choose  Esc close",
+        Mode::Detail => "↑↓ scroll  y yaml  d describe  / search  n N  w wrap  x decode  Esc back",
+        Mode::Problems => "↑↓ select  v severity  c code  Enter object  e edit file  Esc back",
+        Mode::Picker => "↑↓ select  / filter  Enter choose  Esc close",
         Mode::Help => "↑↓ PgUp PgDn g G scroll  Esc close",
         Mode::Tree => "↑↓ select  Enter detail  space collapse  s selector edges  Esc back",
     };

@@ -6,11 +6,17 @@ use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 use super::{fit, Theme};
-use crate::app::{App, Column, Row};
+use crate::app::{titles, App, Column, Row};
 use crate::query::fuzzy_indices;
 
-/// Widest a column gets before its cells are cut.
-const MAX_WIDTH: usize = 48;
+/// Narrowest a column is cut to when the row does not fit.
+const MIN_WIDTH: usize = 8;
+
+/// NAME is cut to no less than this (or its widest name): the other columns scroll instead.
+const NAME_WIDTH: usize = 32;
+
+/// Marked rows start with this (the marker column, shown while something is marked).
+const MARK: &str = "● ";
 
 /// `N of M objects` and the active filters.
 pub fn draw_header(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
@@ -20,8 +26,18 @@ pub fn draw_header(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         spans.push(Span::styled(format!("  {label}: "), theme.dim));
         spans.push(Span::raw(value.to_string()));
     };
-    filter("namespace", app.namespace.as_deref().unwrap_or("all"));
+    let namespace = app.namespace.as_deref().map(crate::app::namespace_label);
+    filter("namespace", namespace.unwrap_or("all"));
     filter("kind", app.kind.as_deref().unwrap_or("all"));
+    if let Some(s) = &app.table.sort {
+        // Also here: the sorted column may be scrolled out of view or past the edge.
+        let title = titles(&app.table.columns).into_iter().nth(s.column);
+        let arrow = if s.descending { '↓' } else { '↑' };
+        filter("sort", &format!("{}{arrow}", title.unwrap_or_default()));
+    }
+    if !app.table.marked.is_empty() {
+        filter("marked", &app.table.marked.len().to_string());
+    }
     if !app.bar.text.trim().is_empty() {
         filter("selector", app.bar.text.trim());
     }
@@ -62,10 +78,12 @@ pub fn draw_header(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
-/// Column titles and the visible window of rows.
+/// Column titles and the visible window of rows: the columns up to NAME, then the ones
+/// scrolled to sideways.
 pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     let t = &app.table;
     let objects = &app.data.inventory.objects;
+    let shown = shown_columns(app);
     let visible: Vec<(usize, &Row)> = t.visible().collect();
     let cells: Vec<Vec<String>> = visible
         .iter()
@@ -73,27 +91,31 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
             Row::Object(i) => objects
                 .get(*i as usize)
                 .map(|o| {
-                    t.columns
+                    shown
                         .iter()
-                        .map(|c| match c {
-                            Column::Status if app.is_stale(*i) => {
-                                let s = c.cell(o, app.now);
-                                if s.is_empty() {
-                                    "stale (file fails to load)".to_string()
-                                } else {
-                                    format!("stale · {s}")
-                                }
-                            }
-                            _ => c.cell(o, app.now),
-                        })
+                        .map(|c| cell(app, &t.columns[*c], *i, o))
                         .collect()
                 })
                 .unwrap_or_default(),
             Row::Group { .. } => Vec::new(),
         })
         .collect();
-    let widths = shrink(widths(&t.columns, &cells), area.width as usize);
-    let mut lines = vec![title_line(app, &widths, theme)];
+    let all_titles = titles(&t.columns);
+    let titles: Vec<String> = shown.iter().map(|c| all_titles[*c].clone()).collect();
+    let marks = !t.marked.is_empty();
+    let gutter = if marks { MARK.chars().count() } else { 0 };
+    let columns: Vec<&Column> = shown.iter().map(|c| &t.columns[*c]).collect();
+    let sorted = t
+        .sort
+        .as_ref()
+        .and_then(|s| shown.iter().position(|c| *c == s.column));
+    let natural = widths(&titles, &cells, sorted);
+    let widths = shrink(
+        natural,
+        &columns,
+        (area.width as usize).saturating_sub(gutter),
+    );
+    let mut lines = vec![title_line(app, &shown, &titles, &widths, gutter, theme)];
     for ((row_no, row), cells) in visible.iter().zip(&cells) {
         let mut line = match row {
             Row::Group {
@@ -105,7 +127,15 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
                 Line::styled(format!("{arrow} {key}  ({count})"), theme.group)
             }
             Row::Object(i) => {
-                let line = object_line(app, cells, &widths, theme);
+                let marked = marks
+                    && objects
+                        .get(*i as usize)
+                        .is_some_and(|o| t.marked.contains(&o.id));
+                let mut line = object_line(app, &columns, cells, &widths, theme);
+                if marks {
+                    let mark = if marked { MARK } else { "  " };
+                    line.spans.insert(0, Span::styled(mark, theme.key));
+                }
                 if app.flashing(*i) {
                     line.patch_style(theme.changed)
                 } else {
@@ -124,19 +154,47 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     frame.render_widget(Paragraph::new(lines), area);
 }
 
-/// Per-column widths from the titles and the visible cells only.
-fn widths(columns: &[Column], cells: &[Vec<String>]) -> Vec<usize> {
-    columns
+/// Indices of the columns drawn: those up to NAME, then the rest from the sideways scroll.
+fn shown_columns(app: &App) -> Vec<usize> {
+    let t = &app.table;
+    let frozen = t.frozen();
+    (0..frozen)
+        .chain((frozen + t.hscroll.min(t.scrollable().saturating_sub(1)))..t.columns.len())
+        .collect()
+}
+
+/// One cell's text: STATUS says when the object's file fails to load, SOURCE is relative
+/// to the command-line path.
+fn cell(app: &App, column: &Column, i: u32, o: &crate::model::Object) -> String {
+    match column {
+        Column::Status if app.is_stale(i) => {
+            let s = column.cell(o, app.now);
+            if s.is_empty() {
+                "stale (file fails to load)".to_string()
+            } else {
+                format!("stale · {s}")
+            }
+        }
+        Column::Source => app.source_text(o),
+        _ => column.cell(o, app.now),
+    }
+}
+
+/// Per-column widths from the titles and the visible cells only (the sorted column's title
+/// with its arrow).
+fn widths(titles: &[String], cells: &[Vec<String>], sorted: Option<usize>) -> Vec<usize> {
+    titles
         .iter()
         .enumerate()
-        .map(|(i, c)| {
+        .map(|(i, title)| {
             let widest = cells
                 .iter()
                 .filter_map(|r| r.get(i))
                 .map(|s| s.chars().count())
                 .max()
                 .unwrap_or(0);
-            widest.max(c.title().len()).min(MAX_WIDTH)
+            let arrow = usize::from(sorted == Some(i));
+            widest.max(title.chars().count() + arrow)
         })
         .collect()
 }
@@ -151,44 +209,70 @@ fn fit_tail(text: &str, width: usize) -> String {
     format!("…{tail}")
 }
 
-/// Narrows the widest columns until the row fits `width` (one space between columns).
-fn shrink(mut widths: Vec<usize>, width: usize) -> Vec<usize> {
-    const MIN: usize = 8;
-    while widths.iter().map(|w| w + 1).sum::<usize>() > width {
-        let Some((i, w)) = widths.iter().enumerate().max_by_key(|(_, w)| **w) else {
-            break;
-        };
-        if *w <= MIN {
-            break;
+/// Narrows the widest columns until the row fits `width` (one space between columns):
+/// first every column but NAME down to a comfortable width, then down to the minimum, then
+/// NAME down to [`NAME_WIDTH`]; what still does not fit is reached by scrolling sideways.
+fn shrink(mut widths: Vec<usize>, columns: &[&Column], width: usize) -> Vec<usize> {
+    const COMFORT: usize = 16;
+    let total = |w: &[usize]| w.iter().map(|w| w + 1).sum::<usize>();
+    let passes = [(false, COMFORT), (false, MIN_WIDTH), (true, NAME_WIDTH)];
+    for (name, floor) in passes {
+        while total(&widths) > width {
+            let widest = (0..widths.len())
+                .filter(|i| (*columns[*i] == Column::Name) == name && widths[*i] > floor)
+                .max_by_key(|i| widths[*i]);
+            let Some(i) = widest else { break };
+            widths[i] -= 1;
         }
-        widths[i] -= 1;
     }
     widths
 }
 
-fn title_line(app: &App, widths: &[usize], theme: &Theme) -> Line<'static> {
+/// Column titles; the sort column's arrow always shows (its title is cut instead).
+fn title_line(
+    app: &App,
+    shown: &[usize],
+    titles: &[String],
+    widths: &[usize],
+    gutter: usize,
+    theme: &Theme,
+) -> Line<'static> {
     let sort = app.table.sort.as_ref();
-    let spans: Vec<Span> = app
-        .table
-        .columns
-        .iter()
-        .zip(widths)
-        .enumerate()
-        .map(|(i, (c, w))| {
-            let mut title = c.title();
-            if let Some(s) = sort.filter(|s| s.column == i) {
-                title.push(if s.descending { '↓' } else { '↑' });
+    let mut spans = vec![Span::raw(" ".repeat(gutter))];
+    for ((col, title), w) in shown.iter().zip(titles).zip(widths) {
+        let text = match sort.filter(|s| s.column == *col) {
+            Some(s) => {
+                let arrow = if s.descending { '↓' } else { '↑' };
+                let mut t = fit(title, w.saturating_sub(1)).trim_end().to_string();
+                t.push(arrow);
+                format!("{t:w$}")
             }
-            Span::styled(format!("{} ", fit(&title, *w)), theme.title)
-        })
-        .collect();
+            None => fit(title, *w),
+        };
+        spans.push(Span::styled(format!("{text} "), theme.title));
+    }
+    // Columns are hidden to the left (after NAME): the first one shown starts with `◀`.
+    let first_scrolled = shown.iter().position(|c| *c >= app.table.frozen());
+    if let Some(span) = first_scrolled
+        .filter(|_| app.table.hscroll > 0)
+        .and_then(|pos| spans.get_mut(pos + 1))
+    {
+        let rest: String = span.content.chars().skip(1).collect();
+        span.content = format!("◀{rest}").into();
+    }
     Line::from(spans)
 }
 
-fn object_line(app: &App, cells: &[String], widths: &[usize], theme: &Theme) -> Line<'static> {
+fn object_line(
+    app: &App,
+    columns: &[&Column],
+    cells: &[String],
+    widths: &[usize],
+    theme: &Theme,
+) -> Line<'static> {
     let fuzzy = app.query.fuzzy.as_deref().unwrap_or("");
     let mut spans = Vec::new();
-    for ((col, text), w) in app.table.columns.iter().zip(cells).zip(widths) {
+    for ((col, text), w) in columns.iter().zip(cells).zip(widths) {
         // A path keeps its end (file name and line), other cells their start.
         let text = match col {
             Column::Source => fit_tail(text, *w),
