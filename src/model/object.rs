@@ -48,14 +48,13 @@ pub struct Generated {
 /// Numbers the objects named by `generateName` alone among `objects` (one file's, in file
 /// order): the first is 0.
 pub(crate) fn number_generated(objects: &mut [Object]) {
-    let mut ordinal = 0;
-    for o in objects.iter_mut().filter(|o| o.id.generated.is_some()) {
+    let unnamed = objects.iter_mut().filter(|o| o.id.generated.is_some());
+    for (ordinal, o) in (0..).zip(unnamed) {
         let data = o.make_mut();
         data.id.generated = Some(Arc::new(Generated {
             path: Arc::clone(&data.source.path),
             ordinal,
         }));
-        ordinal += 1;
     }
 }
 
