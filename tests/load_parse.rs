@@ -79,7 +79,7 @@ fn json_list_dump_with_item_lines() {
             ("Service".into(), "web".into(), 6)
         ]
     );
-    assert_eq!(load.objects[0].id.kubectl_name(), "deployment.apps/web");
+    assert_eq!(load.objects[0].kubectl_name(), "deployment.apps/web");
 }
 
 #[test]

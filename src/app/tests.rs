@@ -20,6 +20,7 @@ fn deltas(changed: &[Object], deleted: usize) -> Vec<Delta> {
             kind: "Pod".into(),
             namespace: "gone".into(),
             name: format!("gone-{i}").into(),
+            generated: None,
         },
         object: None,
     });

@@ -35,7 +35,7 @@ pub fn resolve(inv: &Inventory, owners_of: &Adjacency) -> (Vec<Edge>, Vec<Diagno
                 let spec_selector = o.get_path("spec.selector");
                 match label_selector_from_value(spec_selector) {
                     Ok(sel) => {
-                        if &*o.id.group == "apps" {
+                        if &*o.id.group == "apps" && !(sel.is_none() && o.defaults_selector()) {
                             check_apps_selector(i, o, spec_selector, sel.as_ref(), &mut out);
                         }
                         workload(inv, &pool, owners_of, i, o, sel, &mut out);
@@ -439,7 +439,7 @@ fn hpa_target(pool: &Pool<'_>, i: usize, o: &Object, out: &mut Out) {
         return;
     };
     let s = |k: &str| target.get(k).and_then(RawRef::as_str).unwrap_or("");
-    let group = crate::model::group_of(s("apiVersion"));
+    let group = crate::kinds::canonical_group(crate::model::group_of(s("apiVersion")), s("kind"));
     let key = (group, s("kind"), o.namespace(), s("name"));
     if let Some(&t) = pool.by_id.get(&key) {
         out.edge(i, t, "spec.scaleTargetRef");

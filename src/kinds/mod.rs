@@ -20,7 +20,7 @@ use crate::value::{RawRef, Str, StrMap};
 
 pub use columns::{cells, format_label_selector, headers, map_string, Printer};
 pub use status::status;
-pub use table::{builtin, Builtin};
+pub use table::{builtin, canonical_group, Builtin};
 
 /// One object as the kind table reads it: the manifest as written plus the metadata the
 /// loader extracted from it.
@@ -258,11 +258,14 @@ impl KindRegistry {
             .collect();
         if found.is_empty() {
             if let Some((name, rest)) = lower.split_once('.') {
+                // A legacy group names the current one (`deployments.extensions`); its
+                // versions are gone, so `.VERSION.GROUP` takes any version there.
                 let group_matches = |k: &KindInfo| {
-                    *k.group == *rest
-                        || rest
-                            .split_once('.')
-                            .is_some_and(|(v, g)| *k.group == *g && *k.version == *v)
+                    *k.group == *canonical_group(rest, &k.kind)
+                        || rest.split_once('.').is_some_and(|(v, g)| {
+                            *k.group == *canonical_group(g, &k.kind)
+                                && (*k.version == *v || *k.group != *g)
+                        })
                 };
                 found = self
                     .kinds
@@ -369,6 +372,16 @@ mod tests {
             "events.k8s.io"
         );
         assert!(reg.resolve("nosuchthing").is_empty());
+        for arg in ["deploy.extensions", "deployments.v1beta1.extensions"] {
+            let found = reg.resolve(arg);
+            assert_eq!(found.len(), 1, "{arg}");
+            assert_eq!(&*found[0].group, "apps", "{arg}");
+        }
+        assert!(reg.resolve("deployments.v1beta1.apps").is_empty());
+        assert_eq!(
+            &*reg.resolve("ing.extensions")[0].group,
+            "networking.k8s.io"
+        );
         let all: Vec<&str> = reg.resolve("all").iter().map(|k| &*k.kind).collect();
         assert!(all.contains(&"Pod") && all.contains(&"CronJob") && !all.contains(&"ConfigMap"));
     }

@@ -25,6 +25,10 @@ pub struct Builtin {
     pub printer: Option<&'static Printer>,
     /// Where a workload keeps its pod template (`spec.template`).
     pub pod_template: Option<&'static str>,
+    /// Groups that served the same resource before it moved here (`extensions` for
+    /// Deployments): the API server stored one object whichever group a manifest names,
+    /// so identity uses [`Builtin::group`] for all of them.
+    pub legacy_groups: &'static [&'static str],
 }
 
 /// An entry with names and scope only; [`Builtin::print`] and [`Builtin::template`] add the rest.
@@ -47,6 +51,7 @@ const fn k(
         categories,
         printer: None,
         pod_template: None,
+        legacy_groups: &[],
     }
 }
 
@@ -64,11 +69,21 @@ impl Builtin {
             ..self
         }
     }
+
+    const fn legacy(self, groups: &'static [&'static str]) -> Builtin {
+        Builtin {
+            legacy_groups: groups,
+            ..self
+        }
+    }
 }
 
 const N: bool = true;
 const C: bool = false;
 const ALL: &[&str] = &["all"];
+/// `extensions/v1beta1` served these until Kubernetes 1.16 (1.22 for Ingress), as the same
+/// stored objects as their new group.
+const EXT: &[&str] = &["extensions"];
 
 #[rustfmt::skip]
 pub(super) static BUILTIN: &[Builtin] = &[
@@ -114,11 +129,11 @@ pub(super) static BUILTIN: &[Builtin] = &[
     // apps
     k("apps", "v1", "ControllerRevision", "controllerrevisions", &[], N, &[]),
     k("apps", "v1", "DaemonSet", "daemonsets", &["ds"], N, ALL)
-        .print(&columns::DAEMON_SET).template("spec.template"),
+        .print(&columns::DAEMON_SET).template("spec.template").legacy(EXT),
     k("apps", "v1", "Deployment", "deployments", &["deploy"], N, ALL)
-        .print(&columns::DEPLOYMENT).template("spec.template"),
+        .print(&columns::DEPLOYMENT).template("spec.template").legacy(EXT),
     k("apps", "v1", "ReplicaSet", "replicasets", &["rs"], N, ALL)
-        .print(&columns::REPLICA_SET).template("spec.template"),
+        .print(&columns::REPLICA_SET).template("spec.template").legacy(EXT),
     k("apps", "v1", "StatefulSet", "statefulsets", &["sts"], N, ALL)
         .print(&columns::STATEFUL_SET).template("spec.template"),
     // authentication / authorization
@@ -147,9 +162,9 @@ pub(super) static BUILTIN: &[Builtin] = &[
     k("flowcontrol.apiserver.k8s.io", "v1", "PriorityLevelConfiguration", "prioritylevelconfigurations", &[], C, &[]),
     k("networking.k8s.io", "v1", "IngressClass", "ingressclasses", &[], C, &[]),
     k("networking.k8s.io", "v1", "Ingress", "ingresses", &["ing"], N, &[])
-        .print(&columns::INGRESS),
+        .print(&columns::INGRESS).legacy(EXT),
     k("networking.k8s.io", "v1", "NetworkPolicy", "networkpolicies", &["netpol"], N, &[])
-        .print(&columns::NETWORK_POLICY),
+        .print(&columns::NETWORK_POLICY).legacy(EXT),
     k("networking.k8s.io", "v1", "IPAddress", "ipaddresses", &["ip"], C, &[]),
     k("networking.k8s.io", "v1", "ServiceCIDR", "servicecidrs", &[], C, &[]),
     k("node.k8s.io", "v1", "RuntimeClass", "runtimeclasses", &[], C, &[]),
@@ -176,27 +191,51 @@ pub(super) static BUILTIN: &[Builtin] = &[
     k("storage.k8s.io", "v1", "VolumeAttributesClass", "volumeattributesclasses", &["vac"], C, &[]),
     k("storagemigration.k8s.io", "v1alpha1", "StorageVersionMigration", "storageversionmigrations", &[], C, &[]),
     k("internal.apiserver.k8s.io", "v1alpha1", "StorageVersion", "storageversions", &[], C, &[]),
-    // legacy groups still found in old manifests (removed from the API server)
-    k("extensions", "v1beta1", "Deployment", "deployments", &["deploy"], N, &[]),
-    k("extensions", "v1beta1", "DaemonSet", "daemonsets", &["ds"], N, &[]),
-    k("extensions", "v1beta1", "ReplicaSet", "replicasets", &["rs"], N, &[]),
-    k("extensions", "v1beta1", "Ingress", "ingresses", &["ing"], N, &[]),
-    k("extensions", "v1beta1", "NetworkPolicy", "networkpolicies", &["netpol"], N, &[]),
-    k("extensions", "v1beta1", "PodSecurityPolicy", "podsecuritypolicies", &["psp"], C, &[]),
-    k("policy", "v1beta1", "PodSecurityPolicy", "podsecuritypolicies", &["psp"], C, &[]),
+    // kinds removed from the API server, still found in old manifests
+    k("policy", "v1beta1", "PodSecurityPolicy", "podsecuritypolicies", &["psp"], C, &[])
+        .legacy(EXT),
     k("settings.k8s.io", "v1alpha1", "PodPreset", "podpresets", &[], N, &[]),
     k("metrics.k8s.io", "v1beta1", "NodeMetrics", "nodes", &[], C, &[]),
     k("metrics.k8s.io", "v1beta1", "PodMetrics", "pods", &[], N, &[]),
 ];
 
-/// The built-in kinds by (group, kind).
+/// The built-in kinds by (group, kind), under their legacy groups too.
 static BY_GROUP_KIND: LazyLock<HashMap<(&'static str, &'static str), &'static Builtin>> =
-    LazyLock::new(|| BUILTIN.iter().map(|b| ((b.group, b.kind), b)).collect());
+    LazyLock::new(|| {
+        BUILTIN
+            .iter()
+            .flat_map(|b| {
+                let legacy = b.legacy_groups.iter().map(move |g| ((*g, b.kind), b));
+                std::iter::once(((b.group, b.kind), b)).chain(legacy)
+            })
+            .collect()
+    });
 
-/// The built-in kind with this group and exact kind name.
+/// The built-in kind with this group (or one of its legacy groups) and exact kind name.
 pub fn builtin(group: &str, kind: &str) -> Option<&'static Builtin> {
     BY_GROUP_KIND.get(&(group, kind)).copied()
 }
+
+/// The group that identifies objects of `kind` written under `group`: the current group
+/// for a legacy one (`extensions` Deployment → `apps`), else `group` itself.
+pub fn canonical_group<'a>(group: &'a str, kind: &str) -> &'a str {
+    // Almost every object is in no legacy group: a look at a one-entry list, no hashing.
+    if !LEGACY_GROUPS.contains(&group) {
+        return group;
+    }
+    builtin(group, kind).map_or(group, |b| b.group)
+}
+
+/// Every legacy group of the table, once.
+static LEGACY_GROUPS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+    let mut groups: Vec<&'static str> = BUILTIN
+        .iter()
+        .flat_map(|b| b.legacy_groups.iter().copied())
+        .collect();
+    groups.sort_unstable();
+    groups.dedup();
+    groups
+});
 
 #[cfg(test)]
 mod tests {
@@ -218,7 +257,37 @@ mod tests {
             );
             assert!(std::ptr::eq(builtin(b.group, b.kind).expect("found"), b));
         }
+        // A legacy alias never hides an entry of its own.
+        for b in BUILTIN {
+            for g in b.legacy_groups {
+                assert!(seen.insert((g, b.kind)), "{g}/{} twice", b.kind);
+            }
+        }
         assert!(builtin("example.com", "Widget").is_none());
+    }
+
+    #[test]
+    fn a_legacy_group_names_the_same_kind_as_its_current_group() {
+        for (group, kind, canonical) in [
+            ("extensions", "Deployment", "apps"),
+            ("extensions", "DaemonSet", "apps"),
+            ("extensions", "ReplicaSet", "apps"),
+            ("extensions", "Ingress", "networking.k8s.io"),
+            ("extensions", "NetworkPolicy", "networking.k8s.io"),
+            ("extensions", "PodSecurityPolicy", "policy"),
+            // Already current, or never moved.
+            ("apps", "Deployment", "apps"),
+            ("policy", "PodDisruptionBudget", "policy"),
+            ("extensions", "Widget", "extensions"),
+            ("example.com", "Deployment", "example.com"),
+        ] {
+            assert_eq!(canonical_group(group, kind), canonical, "{group}/{kind}");
+            if canonical != group {
+                let b = builtin(group, kind).expect("legacy alias");
+                assert!(std::ptr::eq(b, builtin(canonical, kind).expect("current")));
+            }
+        }
+        assert_eq!(*LEGACY_GROUPS, ["extensions"]);
     }
 
     /// One object of a kind, bare or with every field the printers read.
@@ -286,7 +355,10 @@ mod tests {
             crate::kinds::pod_template("batch", "CronJob"),
             Some("spec.jobTemplate.spec.template")
         );
-        assert_eq!(crate::kinds::pod_template("extensions", "Deployment"), None);
+        assert_eq!(
+            crate::kinds::pod_template("extensions", "Deployment"),
+            Some("spec.template")
+        );
     }
 
     #[test]

@@ -3,7 +3,11 @@
 
 use serde_json::Value;
 
-use super::object::{group_of, Labels, Object, ObjectData, ObjectId, OwnerRef, SourceSpan, Str};
+use std::sync::Arc;
+
+use super::object::{group_of, Generated, Labels, Object, ObjectData, ObjectId, OwnerRef};
+use super::object::{SourceSpan, Str, GENERATED};
+use crate::kinds::canonical_group;
 use crate::value::intern;
 use crate::value::{Raw, RawKind, RawObject, RawRef};
 
@@ -265,13 +269,26 @@ impl Object {
             Some(a) => a.iter().filter_map(RawRef::as_str).map(intern).collect(),
             None => Vec::new(),
         };
+        let (name, generated) = match (opt_str(meta, "name"), opt_str(meta, "generateName")) {
+            (Some(name), _) => (name, None),
+            (None, Some(prefix)) => {
+                let at = Generated {
+                    path: Arc::clone(&source.path),
+                    ordinal: 0,
+                };
+                (
+                    Str::from(format!("{prefix}{GENERATED}")),
+                    Some(Arc::new(at)),
+                )
+            }
+            (None, None) => (Str::from(""), None),
+        };
         let id = ObjectId {
-            group: intern(group_of(&api_version)),
+            group: intern(canonical_group(group_of(&api_version), &kind)),
             kind,
             namespace: declared_namespace.clone().unwrap_or_else(|| intern("")),
-            name: opt_str(meta, "name")
-                .or_else(|| opt_str(meta, "generateName"))
-                .unwrap_or_else(|| Str::from("")),
+            name,
+            generated,
         };
         Ok(Object::new(ObjectData {
             id,
@@ -323,7 +340,44 @@ mod tests {
         assert!(o.is_terminating());
         assert_eq!(o.owner_refs[0].controller, Some(true));
         assert_eq!(o.owner_refs[0].uid, "");
-        assert_eq!(o.id.kubectl_name(), "deployment.apps/web");
+        assert_eq!(o.kubectl_name(), "deployment.apps/web");
+    }
+
+    #[test]
+    fn a_legacy_group_is_identified_by_the_current_one_and_printed_as_written() {
+        let v = json!({"apiVersion": "extensions/v1beta1", "kind": "Deployment",
+            "metadata": {"name": "web"}});
+        let o = Object::from_value(v, span()).unwrap();
+        assert_eq!(&*o.id.group, "apps");
+        assert_eq!(o.kubectl_name(), "deployment.extensions/web");
+        let owned = json!({"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {
+            "name": "web-1", "ownerReferences": [
+                {"apiVersion": "extensions/v1beta1", "kind": "Deployment", "name": "web", "uid": "u"},
+                {"apiVersion": "extensions/v1beta1", "kind": "Scale", "name": "s", "uid": "v"}]}});
+        let o = Object::from_value(owned, span()).unwrap();
+        assert_eq!(o.owner_refs[0].group(), "apps");
+        assert_eq!(o.owner_refs[1].group(), "extensions");
+    }
+
+    #[test]
+    fn objects_named_by_generate_name_alone_are_each_their_own() {
+        let text = "apiVersion: v1\nkind: Pod\nmetadata: {generateName: web-}\n---\n\
+                    apiVersion: v1\nkind: Pod\nmetadata: {name: web-1, generateName: web-}\n---\n\
+                    apiVersion: v1\nkind: Pod\nmetadata: {generateName: web-}\n";
+        let load = crate::model::load::parse_text(&Arc::from(Path::new("p.yaml")), text);
+        let ids: Vec<_> = load.objects.iter().map(|o| o.id.clone()).collect();
+        assert_eq!(ids[0].name, ids[2].name);
+        assert_eq!(&*ids[0].name, "web-<generated>");
+        assert_ne!(ids[0], ids[2]);
+        let ordinals: Vec<Option<u32>> = ids
+            .iter()
+            .map(|id| id.generated.as_ref().map(|g| g.ordinal))
+            .collect();
+        assert_eq!(ordinals, [Some(0), None, Some(1)]);
+        // The same place in another file is another object.
+        let other = crate::model::load::parse_text(&Arc::from(Path::new("q.yaml")), text);
+        assert_ne!(other.objects[0].id, ids[0]);
+        assert!(crate::model::duplicates(&load.objects).is_empty());
     }
 
     #[test]
@@ -455,7 +509,8 @@ mod tests {
         let raw = Raw::from_value(&v);
         let o = Object::from_raw(raw.clone(), span()).unwrap();
         assert!(Raw::ptr_eq(&o.raw, &raw));
-        assert_eq!(&*o.id.name, "g-");
+        assert_eq!(&*o.id.name, "g-<generated>");
+        assert!(o.id.generated.is_some());
         let labels: Vec<(&str, &str)> = o.labels.iter().map(|(k, v)| (&**k, &**v)).collect();
         assert_eq!(labels, [("a", "1"), ("b", "")]);
         assert!(o.annotations.is_empty() && o.owner_refs.is_empty());

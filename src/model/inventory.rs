@@ -4,7 +4,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use super::load::FileLoad;
-use super::object::{Object, ObjectId};
+use super::object::{group_of, Object, ObjectId};
 use crate::diagnostic::{self, Diagnostic, Severity};
 use crate::gocompat::quote::Quoted;
 use crate::kinds::KindRegistry;
@@ -154,7 +154,7 @@ pub fn duplicates(objects: &[Object]) -> Vec<Diagnostic> {
                 1,
                 Severity::Warning,
                 "duplicate-object",
-                format!("duplicate object {}: also defined at {}", o.id, prev.source),
+                duplicate_message(o, prev),
             )),
             None => {
                 first.insert(&o.id, o);
@@ -162,6 +162,19 @@ pub fn duplicates(objects: &[Object]) -> Vec<Diagnostic> {
         }
     }
     out
+}
+
+/// Names the two apiVersions when they are in different groups: the API server stores one
+/// object for a legacy group and its current one, which the manifests do not show.
+fn duplicate_message(o: &Object, prev: &Object) -> String {
+    let mut m = format!("duplicate object {}: also defined at {}", o.id, prev.source);
+    if group_of(&o.api_version) != group_of(&prev.api_version) {
+        m.push_str(&format!(
+            " ({} and {} are the same resource)",
+            o.api_version, prev.api_version
+        ));
+    }
+    m
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::kinds::ObjectView;
+use crate::kinds::{canonical_group, ObjectView};
 pub use crate::value::Str;
 use crate::value::{Raw, RawRef, StrMap};
 
@@ -13,30 +13,48 @@ use crate::value::{Raw, RawRef, StrMap};
 pub type Labels = StrMap;
 
 /// Identity of an object: version is deliberately not part of it (apps/v1 and
-/// apps/v1beta1 Deployments named `web` are the same object).
+/// apps/v1beta1 Deployments named `web` are the same object), and neither is a legacy group
+/// (an `extensions/v1beta1` Deployment is a Deployment of `apps`, as the API server
+/// stored it).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ObjectId {
-    /// API group, `""` for the core group.
+    /// API group, `""` for the core group; the current group for a legacy one
+    /// ([`crate::kinds::canonical_group`]).
     pub group: Str,
     pub kind: Str,
     /// `""` for cluster-scoped objects.
     pub namespace: Str,
+    /// `metadata.name`; for an object with only `metadata.generateName`, that prefix
+    /// followed by [`GENERATED`] (`web-<generated>`).
     pub name: Str,
+    /// Set for an object with only `metadata.generateName`: the API server names it on
+    /// create, so every such document is an object of its own, never a duplicate of
+    /// another with the same prefix.
+    pub generated: Option<Arc<Generated>>,
 }
 
-impl ObjectId {
-    /// `kind.group/name` as `kubectl get -o name` prints it (`pod/x`, `deployment.apps/web`).
-    pub fn kubectl_name(&self) -> String {
-        format!("{}/{}", self.kind_group_lower(), self.name)
-    }
+/// What follows a `generateName` prefix where the name would be: the API server appends
+/// five random characters on create (`web-x7k2p`), unknown before then.
+pub const GENERATED: &str = "<generated>";
 
-    /// Lowercased kind plus `.group` for non-core groups (`deployment.apps`).
-    pub fn kind_group_lower(&self) -> String {
-        if self.group.is_empty() {
-            self.kind.to_ascii_lowercase()
-        } else {
-            format!("{}.{}", self.kind.to_ascii_lowercase(), self.group)
-        }
+/// Which object with only a `generateName` an [`ObjectId`] is: its file, and its place
+/// among such objects of that file (stable while other documents of the file change).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Generated {
+    pub path: Arc<Path>,
+    pub ordinal: u32,
+}
+
+/// Numbers the objects named by `generateName` alone among `objects` (one file's, in file
+/// order): the first is 0.
+pub(crate) fn number_generated(objects: &mut [Object]) {
+    let unnamed = objects.iter_mut().filter(|o| o.id.generated.is_some());
+    for (ordinal, o) in (0..).zip(unnamed) {
+        let data = o.make_mut();
+        data.id.generated = Some(Arc::new(Generated {
+            path: Arc::clone(&data.source.path),
+            ordinal,
+        }));
     }
 }
 
@@ -84,9 +102,10 @@ pub struct OwnerRef {
 }
 
 impl OwnerRef {
-    /// API group of the owner, from its apiVersion.
+    /// API group of the owner, from its apiVersion, as identities use it: the current group
+    /// for a legacy one (an `extensions/v1beta1` Deployment owner is one of `apps`).
     pub fn group(&self) -> &str {
-        group_of(&self.api_version)
+        canonical_group(group_of(&self.api_version), &self.kind)
     }
 }
 
@@ -188,6 +207,18 @@ impl ObjectData {
         &self.id.kind
     }
 
+    /// `kind.group/name` as `kubectl get -f FILE -o name` prints it: with the group the
+    /// manifest names, legacy or not (`deployment.extensions/web`).
+    pub fn kubectl_name(&self) -> String {
+        let group = group_of(&self.api_version);
+        let kind = self.id.kind.to_ascii_lowercase();
+        if group.is_empty() {
+            format!("{kind}/{}", self.id.name)
+        } else {
+            format!("{kind}.{group}/{}", self.id.name)
+        }
+    }
+
     pub fn name(&self) -> &str {
         &self.id.name
     }
@@ -199,6 +230,23 @@ impl ObjectData {
     /// `deletionTimestamp` is set: the object is Terminating.
     pub fn is_terminating(&self) -> bool {
         self.deletion_timestamp.is_some()
+    }
+
+    /// Whether the API server fills in a missing `spec.selector` from the pod template's
+    /// labels: `extensions/v1beta1` DaemonSets, Deployments and ReplicaSets and
+    /// `apps/v1beta1` Deployments and StatefulSets did (their `SetDefaults_*`, e.g.
+    /// kubernetes `pkg/apis/apps/v1beta1/defaults.go`); `apps/v1beta2` and `apps/v1`
+    /// require the selector.
+    pub fn defaults_selector(&self) -> bool {
+        let old = match &*self.api_version {
+            "extensions/v1beta1" => ["DaemonSet", "Deployment", "ReplicaSet"].as_slice(),
+            "apps/v1beta1" => ["Deployment", "StatefulSet"].as_slice(),
+            _ => return false,
+        };
+        old.contains(&self.kind())
+            && self
+                .get_path("spec.template.metadata.labels")
+                .is_some_and(|l| !l.is_null())
     }
 
     /// The object as the kind table's printers and status read it.

@@ -18,30 +18,63 @@ const ANNOTATIONS_MAX_BYTES: usize = 256 * 1024;
 /// Finalizer names that need no domain (`IsStandardFinalizerName`).
 const STANDARD_FINALIZERS: [&str; 3] = ["kubernetes", "orphan", "foregroundDeletion"];
 
-/// Keys under the reserved `kubernetes.io/` and `k8s.io/` prefixes that Kubernetes
-/// components themselves define (well-known labels, annotations and taints).
-const WELL_KNOWN_RESERVED: [&str; 22] = [
-    "kubernetes.io/metadata.name",
+/// Keys under the reserved `kubernetes.io/` and `k8s.io/` prefixes that Kubernetes itself
+/// sets or defines (manifests exported from a cluster carry them), so they raise no
+/// reserved-prefix note. Only those two exact prefixes are reserved: subdomains of them
+/// (`node.kubernetes.io/…`, `topology.kubernetes.io/…`, `kubectl.kubernetes.io/…`,
+/// `deployment.kubernetes.io/revision`, `endpointslice.kubernetes.io/managed-by`,
+/// `app.kubernetes.io/…`) and unprefixed keys (`pod-template-hash`) never raise it, so the
+/// many well-known keys there need no entry.
+///
+/// Sources, in kubernetes/kubernetes (`staging/src/k8s.io/api/…` is k8s.io/api):
+const WELL_KNOWN_RESERVED: [&str; 25] = [
+    // k8s.io/api core/v1/well_known_labels.go: LabelHostname, LabelOSStable,
+    // LabelArchStable, LabelMetadataName (the label the API server puts on every Namespace).
     "kubernetes.io/hostname",
     "kubernetes.io/os",
     "kubernetes.io/arch",
-    "kubernetes.io/change-cause",
-    "kubernetes.io/description",
-    "kubernetes.io/ingress.class",
+    "kubernetes.io/metadata.name",
+    // k8s.io/api discovery/v1/well_known_labels.go: LabelServiceName (EndpointSlices).
+    "kubernetes.io/service-name",
+    // k8s.io/api core/v1/annotation_key_constants.go: MirrorPodAnnotationKey; the kubelet's
+    // other static-pod annotations, pkg/kubelet/types/pod_update.go (ConfigHashAnnotationKey,
+    // ConfigFirstSeenAnnotationKey, ConfigSourceAnnotationKey).
+    "kubernetes.io/config.mirror",
+    "kubernetes.io/config.hash",
+    "kubernetes.io/config.seen",
+    "kubernetes.io/config.source",
+    // k8s.io/api core/v1/types.go: ServiceAccountNameKey, ServiceAccountUIDKey (token
+    // Secrets), EnforceMountableSecretsAnnotation (ServiceAccounts).
     "kubernetes.io/service-account.name",
     "kubernetes.io/service-account.uid",
     "kubernetes.io/enforce-mountable-secrets",
+    // pkg/serviceaccount/legacy.go: LastUsedLabelKey, InvalidSinceLabelKey.
     "kubernetes.io/legacy-token-last-used",
     "kubernetes.io/legacy-token-invalid-since",
+    // kubectl (k8s.io/kubectl pkg/polymorphichelpers): ChangeCauseAnnotation, recorded by
+    // `--record` and shown by `kubectl rollout history`.
+    "kubernetes.io/change-cause",
+    // plugin/pkg/auth/authorizer/rbac/bootstrappolicy: the default RBAC objects' label.
     "kubernetes.io/bootstrapping",
+    // cluster/addons and kubeadm's CoreDNS manifests (cmd/kubeadm/app/phases/addons/dns):
+    // `kubernetes.io/cluster-service: "true"`, `kubernetes.io/name: "CoreDNS"` on the
+    // kube-dns Service and Deployment.
     "kubernetes.io/cluster-service",
-    "kubernetes.io/created-by",
-    "kubernetes.io/config.hash",
-    "kubernetes.io/config.mirror",
-    "kubernetes.io/config.seen",
-    "kubernetes.io/config.source",
+    "kubernetes.io/name",
+    // The networking API's legacy ingress class annotation (pkg/apis/networking:
+    // AnnotationIngressClass), and descriptions on built-in objects.
+    "kubernetes.io/ingress.class",
+    "kubernetes.io/description",
+    // Admission and controllers of older releases: the LimitRanger and PodSecurityPolicy
+    // admission annotations, the replication controllers' `created-by` reference, and the
+    // in-tree volume provisioners' `kubernetes.io/createdby` on PersistentVolumes
+    // (pkg/volume/*: annCreatedBy).
     "kubernetes.io/limit-ranger",
     "kubernetes.io/psp",
+    "kubernetes.io/created-by",
+    "kubernetes.io/createdby",
+    // k8s.io/apiserver pkg/apis/apiserver (IdentityLeaseComponentLabelKey): the label of
+    // the API servers' identity Leases.
     "k8s.io/component",
 ];
 
@@ -130,7 +163,12 @@ fn object_findings(i: usize, o: &Object, out: &mut Vec<Diagnostic>) {
             );
         }
     }
-    let name = o.name();
+    // As written: an object with only a generateName has no name yet, and the API server
+    // accepts it (it generates one).
+    let name = meta
+        .and_then(|m| m.get("name"))
+        .and_then(RawRef::as_str)
+        .unwrap_or("");
     if !name.is_empty() {
         for msg in name_errors(rule, name, false) {
             push(
@@ -281,6 +319,7 @@ fn reserved(key: &str) -> Option<&'static str> {
 mod tests {
     use serde_json::json;
 
+    use super::WELL_KNOWN_RESERVED;
     use crate::model::test_inventory;
 
     fn messages(doc: serde_json::Value) -> Vec<(&'static str, String)> {
@@ -331,6 +370,55 @@ mod tests {
         assert!(messages(json!({"apiVersion": "v1", "kind": "Pod",
             "metadata": {"generateName": "web-", "name": "web-x1", "namespace": "a"}}))
         .is_empty());
+    }
+
+    #[test]
+    fn a_generate_name_alone_is_a_name_to_come() {
+        assert!(messages(json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"generateName": "web-", "namespace": "a"}}))
+        .is_empty());
+        // The prefix is still checked, as the API server checks it.
+        let m = messages(json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"generateName": "Web-", "namespace": "a"}}));
+        assert_eq!(m.len(), 1, "{m:?}");
+        assert!(m[0]
+            .1
+            .starts_with("metadata.generateName: Invalid value: \"Web-\""));
+    }
+
+    #[test]
+    fn keys_kubernetes_sets_itself_are_not_reserved_prefix_findings() {
+        let keys = [
+            "kubernetes.io/metadata.name",
+            "kubernetes.io/service-name",
+            "kubernetes.io/hostname",
+            "kubernetes.io/os",
+            "kubernetes.io/arch",
+            "kubernetes.io/change-cause",
+            "kubernetes.io/createdby",
+            "kubernetes.io/name",
+            "k8s.io/component",
+            // Subdomains and unprefixed keys are never reserved.
+            "node.kubernetes.io/instance-type",
+            "topology.kubernetes.io/zone",
+            "endpointslice.kubernetes.io/managed-by",
+            "kubectl.kubernetes.io/last-applied-configuration",
+            "deployment.kubernetes.io/revision",
+            "pod-template-hash",
+        ];
+        for key in keys {
+            assert!(super::reserved(key).is_none(), "{key}");
+        }
+        for key in WELL_KNOWN_RESERVED {
+            assert!(super::reserved(key).is_none(), "{key}");
+            let (prefix, _) = key.split_once('/').expect("prefixed");
+            assert!(
+                matches!(prefix, "kubernetes.io" | "k8s.io"),
+                "{key} needs no entry"
+            );
+        }
+        assert!(super::reserved("kubernetes.io/team").is_some());
+        assert!(super::reserved("k8s.io/mine").is_some());
     }
 
     #[test]

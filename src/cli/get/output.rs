@@ -48,7 +48,7 @@ pub fn render(objects: &[&Object], opts: &RenderOptions) -> String {
         Format::Table { wide } => tables(objects, opts, wide),
         Format::Name => objects
             .iter()
-            .map(|o| format!("{}\n", escape_line(&o.id.kubectl_name())))
+            .map(|o| format!("{}\n", escape_line(&o.kubectl_name())))
             .collect(),
         Format::Json => to_json(&document(objects, opts.single_item)),
         Format::Yaml => yaml::to_string(document(objects, opts.single_item).view()),
@@ -200,7 +200,7 @@ fn one_table(objects: &[&Object], opts: &RenderOptions, wide: bool, with_kind: b
             row.push(o.namespace().to_owned());
         }
         row.push(if with_kind {
-            o.id.kubectl_name()
+            o.kubectl_name()
         } else {
             o.name().to_owned()
         });

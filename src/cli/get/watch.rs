@@ -126,9 +126,9 @@ impl<'a> WatchPrinter<'a> {
                 prefix_event(&body, ev, false)
             }
             Format::Name if self.events => {
-                format!("{ev} {}\n", escape_line(&o.id.kubectl_name()))
+                format!("{ev} {}\n", escape_line(&o.kubectl_name()))
             }
-            Format::Name => format!("{}\n", escape_line(&o.id.kubectl_name())),
+            Format::Name => format!("{}\n", escape_line(&o.kubectl_name())),
             Format::Json if self.events => to_json(&event(ev, o)),
             Format::Json => render(&[o], &opts),
             Format::Yaml => {

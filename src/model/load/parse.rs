@@ -9,7 +9,7 @@ use saphyr_parser::Marker;
 use serde_json::Value;
 
 use super::super::extract::NotAnObject;
-use super::super::object::{Object, SourceSpan};
+use super::super::object::{number_generated, Object, SourceSpan};
 use super::classify::{self, Verdict};
 use super::fast;
 use super::json;
@@ -81,6 +81,7 @@ pub(super) fn parse_text(path: &Arc<Path>, text: &str) -> FileLoad {
         listed.push(&mut out.problems, path, p);
     }
     listed.summarize(&mut out.problems, path);
+    number_generated(&mut out.objects);
     out
 }
 

@@ -33,6 +33,46 @@ fn note(path: &Path, message: impl Into<Arc<str>>) -> Diagnostic {
     Diagnostic::new(&path, 0, 0, Severity::Note, "walk", message)
 }
 
+/// Jsonnet sources: an entry point (`*.jsonnet`) or a library it imports (`*.libsonnet`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Jsonnet {
+    Program,
+    Library,
+}
+
+fn jsonnet_kind(path: &Path) -> Option<Jsonnet> {
+    let ext = path.extension()?.to_str()?;
+    if ext.eq_ignore_ascii_case("jsonnet") {
+        Some(Jsonnet::Program)
+    } else if ext.eq_ignore_ascii_case("libsonnet") {
+        Some(Jsonnet::Library)
+    } else {
+        None
+    }
+}
+
+/// Why Jsonnet is skipped, and what to do instead.
+const JSONNET_WHY: &str = "kubesift does not run jsonnet (none was available to build and test that against); render it with `jsonnet -y FILE` and load the output";
+
+/// The note for a `*.jsonnet` file: its objects exist only once it is evaluated.
+fn jsonnet_note(path: &Path) -> Diagnostic {
+    let mut d = note(path, format!("Jsonnet file: not rendered: {JSONNET_WHY}"));
+    d.code = "jsonnet";
+    d
+}
+
+/// One note for a directory's `*.libsonnet` files (a library folder holds dozens).
+fn libsonnet_note(dir: &Path, count: usize) -> Diagnostic {
+    let what = if count == 1 {
+        "1 Jsonnet library (*.libsonnet)".to_owned()
+    } else {
+        format!("{count} Jsonnet libraries (*.libsonnet)")
+    };
+    let mut d = note(dir, format!("{what}: not rendered: {JSONNET_WHY}"));
+    d.code = "jsonnet";
+    d
+}
+
 /// `*.yaml`, `*.yml`, `*.json`, in any case.
 pub(super) fn is_manifest_name(path: &Path) -> bool {
     path.extension().and_then(|e| e.to_str()).is_some_and(|e| {
@@ -85,10 +125,15 @@ fn walk_root(root: &Path, found: &(dyn Fn(Vec<PathBuf>) + Sync)) -> Vec<Diagnost
         return Vec::new();
     }
     match std::fs::metadata(root) {
-        Ok(m) if m.is_file() => {
-            found(vec![root.to_path_buf()]);
-            Vec::new()
-        }
+        Ok(m) if m.is_file() => match jsonnet_kind(root) {
+            // Named on purpose: still not YAML, so the note rather than syntax errors.
+            Some(Jsonnet::Program) => vec![jsonnet_note(root)],
+            Some(Jsonnet::Library) => vec![libsonnet_note(root, 1)],
+            None => {
+                found(vec![root.to_path_buf()]);
+                Vec::new()
+            }
+        },
         Ok(m) if m.is_dir() => walk_dir(root, &m, found),
         Ok(_) => vec![problem(
             root,
@@ -132,6 +177,8 @@ struct Walk<'a> {
     problems: Mutex<Vec<Diagnostic>>,
     /// Symlinks to directories met in the current round, for the next one.
     links: Mutex<Vec<PathBuf>>,
+    /// `*.libsonnet` files per directory, noted once per directory at the end.
+    libsonnet: Mutex<HashMap<PathBuf, usize>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -149,6 +196,7 @@ fn walk_dir(
         visited: Mutex::new(HashMap::new()),
         problems: Mutex::new(Vec::new()),
         links: Mutex::new(Vec::new()),
+        libsonnet: Mutex::new(HashMap::new()),
     };
     let canonical = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     let mut round: Vec<RoundRoot> = walk.enter(root, canonical, meta).into_iter().collect();
@@ -161,10 +209,15 @@ fn walk_dir(
             .filter_map(|link| walk.follow(&link))
             .collect();
     }
+    let libsonnet = walk
+        .libsonnet
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner());
     let mut problems = walk
         .problems
         .into_inner()
         .unwrap_or_else(|e| e.into_inner());
+    problems.extend(libsonnet.iter().map(|(dir, &n)| libsonnet_note(dir, n)));
     problems.sort_by(|a, b| (&a.path, &a.message).cmp(&(&b.path, &b.message)));
     problems
 }
@@ -321,6 +374,8 @@ impl Found<'_, '_> {
         if t.is_file() {
             if is_manifest_name(e.path()) {
                 self.push(e.into_path());
+            } else {
+                self.jsonnet(e.path());
             }
             return ignore::WalkState::Continue;
         }
@@ -369,6 +424,18 @@ impl Found<'_, '_> {
                 }
             }
             Err(e) => lock(&self.walk.problems).push(problem(&path, format!("cannot read: {e}"))),
+        }
+    }
+
+    /// Notes a Jsonnet file (a library by its directory).
+    fn jsonnet(&self, path: &Path) {
+        match jsonnet_kind(path) {
+            Some(Jsonnet::Program) => lock(&self.walk.problems).push(jsonnet_note(path)),
+            Some(Jsonnet::Library) => {
+                let dir = path.parent().unwrap_or(path).to_path_buf();
+                *lock(&self.walk.libsonnet).entry(dir).or_default() += 1;
+            }
+            None => {}
         }
     }
 

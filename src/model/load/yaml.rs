@@ -172,6 +172,9 @@ struct Builder {
     items: Vec<(ItemPath, Marker, Marker)>,
     root: Option<(Value, Marker)>,
     errors: Vec<YamlError>,
+    /// Tracking pass: keys of the root mapping set again, with the line of their first
+    /// setting and the error each would be on its own (see [`glued`]).
+    root_repeats: Vec<(String, u32, YamlError)>,
 }
 
 impl Builder {
@@ -186,6 +189,7 @@ impl Builder {
             items: Vec::new(),
             root: None,
             errors: Vec::new(),
+            root_repeats: Vec::new(),
         }
     }
 
@@ -198,6 +202,12 @@ impl Builder {
                 break;
             }
             self.event(event, span.start, span.end)?;
+        }
+        match glued(&self.root_repeats) {
+            Some(e) => self.errors.push(e),
+            None => self
+                .errors
+                .extend(self.root_repeats.drain(..).map(|(_, _, e)| e)),
         }
         if !self.errors.is_empty() {
             return Err(Stop::Errors(self.errors));
@@ -381,6 +391,7 @@ impl Builder {
             self.anchors.insert(anchor, (value.clone(), weight(&value)));
         }
         let line_base = self.line_base;
+        let at_root = self.stack.len() == 1;
         let Some(frame) = self.stack.last_mut() else {
             self.root = Some((value, start));
             return Ok(());
@@ -407,6 +418,11 @@ impl Builder {
                 Some((Key::Name(k), at)) => {
                     if let Some(seen) = seen {
                         match seen.get(&k) {
+                            Some(&first) if at_root => {
+                                let e = duplicate(line_base, &k, first, at);
+                                let (first_line, _) = line_col(line_base, first);
+                                self.root_repeats.push((k.clone(), first_line, e));
+                            }
                             Some(&first) => self.errors.push(duplicate(line_base, &k, first, at)),
                             None => {
                                 seen.insert(k.clone(), at);
@@ -466,6 +482,35 @@ fn duplicate(line_base: u32, key: &str, first: Marker, again: Marker) -> YamlErr
             key = Quoted(key)
         ),
     }
+}
+
+/// One error for a root mapping that sets `apiVersion` and `kind` again: that is several
+/// objects run together because the `---` lines between them are missing (glued `List`s,
+/// say), and one message per repeated key would bury that. `None` otherwise.
+fn glued(repeats: &[(String, u32, YamlError)]) -> Option<YamlError> {
+    if !repeats.iter().any(|(k, _, _)| k == "kind") {
+        return None;
+    }
+    let again: Vec<&YamlError> = repeats
+        .iter()
+        .filter(|(k, _, _)| k == "apiVersion")
+        .map(|(_, _, e)| e)
+        .collect();
+    let (_, first_line, _) = repeats.iter().find(|(k, _, _)| k == "apiVersion")?;
+    let lines: Vec<String> = again.iter().map(|e| e.line.to_string()).collect();
+    let lines = match lines.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("lines {} and {last}", rest.join(", ")),
+        _ => format!("line {}", lines.join("")),
+    };
+    Some(YamlError {
+        line: again[0].line,
+        column: again[0].column,
+        code: "missing-separator",
+        message: format!(
+            "\"apiVersion\" is set again at {lines} (first at line {first_line}): {} objects run together in one YAML document; the \"---\" separator lines between them are probably missing (the API server's strict decoding rejects this: key \"apiVersion\" already set in map)",
+            again.len() + 1
+        ),
+    })
 }
 
 fn is_node_start(e: &Event<'_>) -> bool {
@@ -594,6 +639,33 @@ mod tests {
         assert!(parse("# only\n", 1).unwrap().is_none());
         assert!(parse("---\n", 1).unwrap().is_none());
         assert!(parse("--- null\n", 1).unwrap().is_none());
+    }
+
+    #[test]
+    fn objects_run_together_are_one_error_about_the_separators() {
+        let list = |name: &str| {
+            format!("apiVersion: v1\nkind: List\nitems:\n- {{apiVersion: v1, kind: ConfigMap, metadata: {{name: {name}}}}}\n")
+        };
+        let text = format!("{}{}{}", list("a"), list("b"), list("c"));
+        let errs = parse(&text, 1).unwrap_err();
+        assert_eq!(errs.len(), 1, "{errs:?}");
+        assert_eq!(
+            (errs[0].line, errs[0].column, errs[0].code),
+            (5, 1, "missing-separator")
+        );
+        assert_eq!(
+            errs[0].message,
+            "\"apiVersion\" is set again at lines 5 and 9 (first at line 1): 3 objects run together in one YAML document; the \"---\" separator lines between them are probably missing (the API server's strict decoding rejects this: key \"apiVersion\" already set in map)"
+        );
+        // One object that repeats a top-level key is a plain duplicate.
+        let errs = parse("apiVersion: v1\nkind: ConfigMap\napiVersion: v2\n", 1).unwrap_err();
+        assert_eq!(errs.len(), 1);
+        assert_eq!(errs[0].code, "duplicate-key");
+        let errs = parse("kind: A\ndata: 1\ndata: 2\nkind: B\n", 1).unwrap_err();
+        assert_eq!(
+            errs.iter().map(|e| e.code).collect::<Vec<_>>(),
+            ["duplicate-key"; 2]
+        );
     }
 
     #[test]
