@@ -117,19 +117,26 @@ fn run_watch(args: &GetArgs, paths: &[PathBuf]) -> ExitCode {
     }
     let inv = load_paths(paths, &args.load.options());
     report_problems(&inv);
-    let prepared = parse_requests(&args.resources, &inv.kinds).and_then(|reqs| {
-        let query = Filters::new(
-            args.selector.as_deref(),
-            args.field_selector.as_deref(),
-            args.namespace.as_deref(),
-        )?;
-        select(&inv, &reqs, &query, None)?;
-        Ok((reqs, query))
-    });
+    let prepared = parse_requests(&args.resources, &inv.kinds)
+        .and_then(|reqs| {
+            let query = Filters::new(
+                args.selector.as_deref(),
+                args.field_selector.as_deref(),
+                args.namespace.as_deref(),
+            )?;
+            let sel = select(&inv, &reqs, &query, None)?;
+            Ok((reqs, query, sel.refused))
+        })
+        .map_err(|message| format!("error: {message}"))
+        .and_then(|(reqs, query, refused)| match refused.into_iter().next() {
+            // The first list already fails for a kind the field selector does not apply to.
+            Some(line) => Err(line),
+            None => Ok((reqs, query)),
+        });
     let (reqs, query) = match prepared {
         Ok(p) => p,
-        Err(message) => {
-            eprintln!("error: {}", escape_terminal(&message));
+        Err(line) => {
+            eprintln!("{}", escape_terminal(&line));
             return ExitCode::from(1);
         }
     };
@@ -194,11 +201,15 @@ pub fn execute(args: &GetArgs, inv: &Inventory) -> Result<GetOutput, String> {
             .push(format!("Error from server (NotFound): {missing}"));
         out.code = 1;
     }
+    for refused in &selection.refused {
+        out.stderr.push(refused.clone());
+        out.code = 1;
+    }
     if inv.objects.is_empty() && inv.problems.iter().any(|p| p.code == "not-an-object") {
         // kubectl fails on each document it cannot decode as an object; with nothing else in
         // the input, the notes above are the whole answer and the run failed.
         out.code = 1;
-    } else if objects.is_empty() && selection.not_found.is_empty() && opts.format.is_table() {
+    } else if objects.is_empty() && out.code == 0 && opts.format.is_table() {
         out.stderr.push(match &args.namespace {
             Some(ns) => format!("No resources found in {ns} namespace."),
             None => "No resources found".to_owned(),
@@ -214,7 +225,8 @@ fn report_problems(inv: &Inventory) {
     }
 }
 
-fn show_paths(paths: &[PathBuf]) -> String {
+/// The paths as `get` names them in `nothing could be loaded from …`.
+pub(crate) fn show_paths(paths: &[PathBuf]) -> String {
     paths
         .iter()
         .map(|p| escape_line(&p.display().to_string()).into_owned())

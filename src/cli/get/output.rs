@@ -160,6 +160,10 @@ fn tables(objects: &[&Object], opts: &RenderOptions, wide: bool) -> String {
             .any(|o| Some((&o.id.group, &o.id.kind)) != first)
     };
     let mut out = String::new();
+    // kubectl's `ToPrinter` sets WithNamespace on print flags its copies share: once a
+    // namespaced kind printed a NAMESPACE column, every later kind has one too (empty for
+    // cluster-scoped objects), while a cluster-scoped kind printed first has none.
+    let mut namespace_column = false;
     let mut start = 0;
     while start < objects.len() {
         let key = (&objects[start].id.group, &objects[start].id.kind);
@@ -170,15 +174,28 @@ fn tables(objects: &[&Object], opts: &RenderOptions, wide: bool) -> String {
         if !out.is_empty() {
             out.push('\n');
         }
-        out.push_str(&one_table(&objects[start..end], opts, wide, with_kind).render());
+        namespace_column |= opts.with_namespace && objects[start].namespaced;
+        let table = one_table(
+            &objects[start..end],
+            opts,
+            wide,
+            with_kind,
+            namespace_column,
+        );
+        out.push_str(&table.render());
         start = end;
     }
     out
 }
 
-fn one_table(objects: &[&Object], opts: &RenderOptions, wide: bool, with_kind: bool) -> Table {
+fn one_table(
+    objects: &[&Object],
+    opts: &RenderOptions,
+    wide: bool,
+    with_kind: bool,
+    with_ns: bool,
+) -> Table {
     let first = objects[0];
-    let with_ns = opts.with_namespace && first.namespaced;
     let kind_cols = kinds::headers(&first.id.group, first.kind(), wide);
     let mut table = Table::default();
     if !opts.no_headers {
@@ -197,7 +214,8 @@ fn one_table(objects: &[&Object], opts: &RenderOptions, wide: bool, with_kind: b
     for o in objects {
         let mut row: Vec<String> = Vec::new();
         if with_ns {
-            row.push(o.namespace().to_owned());
+            // The API server drops a namespace written on a cluster-scoped object.
+            row.push(if o.namespaced { o.namespace() } else { "" }.to_owned());
         }
         row.push(if with_kind {
             o.id.kubectl_name()
