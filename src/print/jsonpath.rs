@@ -11,7 +11,13 @@ use crate::value::{RawKind, RawRef};
 pub enum Step {
     Key(String),
     Index(usize),
+    /// `[*]`: every element of a list (or every value of a map). Only [`parse_path`] gives
+    /// it; `--sort-by` needs one value per object.
+    All,
 }
+
+/// What [`parse_path`] accepts, for error messages.
+pub const PATH_FORMS: &str = ".a.b, .a[0], .a[*], .a['dotted.key/name']";
 
 /// kubectl's `RelaxedJSONPathExpression` refusal (`^\{\.?([^{}]+)\}$|^\.?([^{}]+)$`), which
 /// `--sort-by` reports before parsing: `{` alone, unbalanced or nested braces.
@@ -42,15 +48,28 @@ pub fn parse(expr: &str) -> Result<Vec<Step>, String> {
         .and_then(|s| s.strip_suffix('}'))
         .unwrap_or(trimmed);
     let inner = inner.strip_prefix('.').unwrap_or(inner);
+    steps(inner, expr, false)
+}
+
+/// A path in kubectl's JSONPath notation without braces, for the selector bar's `.path`
+/// terms: `.a.b`, `.a[0]`, `.a[*]` (any element), `.a['dotted.key']`.
+pub fn parse_path(expr: &str) -> Result<Vec<Step>, String> {
+    let inner = expr.strip_prefix('.').unwrap_or(expr);
+    steps(inner, expr, true)
+}
+
+fn steps(inner: &str, expr: &str, wildcard: bool) -> Result<Vec<Step>, String> {
     let mut steps = Vec::new();
     let mut rest = inner;
     while !rest.is_empty() {
         if let Some(after) = rest.strip_prefix('[') {
-            let close = after
-                .find(']')
-                .ok_or_else(|| format!("unclosed [ in {expr:?}"))?;
+            let close = closing(after).ok_or_else(|| format!("unclosed [ in {expr:?}"))?;
             let body = &after[..close];
-            steps.push(bracket(body).ok_or_else(|| format!("bad index [{body}] in {expr:?}"))?);
+            let step = match bracket(body) {
+                Some(Step::All) if !wildcard => None,
+                step => step,
+            };
+            steps.push(step.ok_or_else(|| format!("bad index [{body}] in {expr:?}"))?);
             rest = after[close + 1..]
                 .strip_prefix('.')
                 .unwrap_or(&after[close + 1..]);
@@ -70,7 +89,21 @@ pub fn parse(expr: &str) -> Result<Vec<Step>, String> {
     Ok(steps)
 }
 
+/// The `]` closing a bracket whose body starts `after`, past a quoted key's `]`s.
+fn closing(after: &str) -> Option<usize> {
+    match after.chars().next() {
+        Some(q @ ('\'' | '"')) => {
+            let end = after[1..].find(q)? + 1;
+            after[end..].find(']').map(|i| end + i)
+        }
+        _ => after.find(']'),
+    }
+}
+
 fn bracket(body: &str) -> Option<Step> {
+    if body.trim() == "*" {
+        return Some(Step::All);
+    }
     let quoted = body
         .strip_prefix('\'')
         .and_then(|b| b.strip_suffix('\''))
@@ -81,12 +114,33 @@ fn bracket(body: &str) -> Option<Step> {
     }
 }
 
-/// The value at `steps`, if present.
+/// The value at `steps`, if present (`[*]` finds nothing: use [`lookup_all`]).
 pub fn lookup<'v>(v: RawRef<'v>, steps: &[Step]) -> Option<RawRef<'v>> {
     steps.iter().try_fold(v, |v, s| match s {
         Step::Key(k) => v.get(k),
         Step::Index(i) => v.at(*i),
+        Step::All => None,
     })
+}
+
+/// Every value at `steps`, `[*]` expanding to each element of a list or value of a map.
+pub fn lookup_all<'v>(v: RawRef<'v>, steps: &[Step]) -> Vec<RawRef<'v>> {
+    let mut found = vec![v];
+    for step in steps {
+        found = found
+            .into_iter()
+            .flat_map(|v| match step {
+                Step::Key(k) => v.get(k).into_iter().collect::<Vec<_>>(),
+                Step::Index(i) => v.at(*i).into_iter().collect(),
+                Step::All => match v.kind() {
+                    RawKind::Array(a) => a.iter().collect(),
+                    RawKind::Object(m) => m.iter().map(|(_, x)| x).collect(),
+                    _ => Vec::new(),
+                },
+            })
+            .collect();
+    }
+    found
 }
 
 /// kubectl's order of two sort keys: absent first, numbers numerically, strings naturally.
