@@ -151,7 +151,8 @@ impl serde_json::ser::Formatter for GoFormatter<'_> {
     }
 }
 
-/// One table per run of objects of the same kind, separated by a blank line.
+/// One table per run of objects of the same kind, separated by a blank line (none without
+/// headers).
 fn tables(objects: &[&Object], opts: &RenderOptions, wide: bool) -> String {
     let with_kind = opts.kind_prefix || {
         let first = objects.first().map(|o| (&o.id.group, &o.id.kind));
@@ -171,7 +172,8 @@ fn tables(objects: &[&Object], opts: &RenderOptions, wide: bool) -> String {
             .iter()
             .position(|o| (&o.id.group, &o.id.kind) != key)
             .map_or(objects.len(), |n| start + n);
-        if !out.is_empty() {
+        // kubectl separates kinds by a blank line only when it prints headers.
+        if !out.is_empty() && !opts.no_headers {
             out.push('\n');
         }
         namespace_column |= opts.with_namespace && objects[start].namespaced;
