@@ -318,3 +318,72 @@ fn ui_on_a_missing_path_exits_2_like_get() {
         .stderr
         .ends_with(&format!("error: nothing could be loaded from {missing}\n")));
 }
+
+/// A CRD's `additionalPrinterColumns` are the columns of its objects (priority > 0 only
+/// with `-o wide`; JSONPath filters as cert-manager uses them); a CRD without any prints
+/// AGE, as the API server's table convertor does.
+#[test]
+fn crd_printer_columns() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let crd = r#"apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: certificates.cert-manager.io}
+spec:
+  group: cert-manager.io
+  scope: Namespaced
+  names: {kind: Certificate, plural: certificates, shortNames: [cert]}
+  versions:
+  - name: v1
+    storage: true
+    additionalPrinterColumns:
+    - {jsonPath: '.status.conditions[?(@.type=="Ready")].status', name: Ready, type: string}
+    - {jsonPath: .spec.secretName, name: Secret, type: string}
+    - {jsonPath: .spec.issuerRef.name, name: Issuer, priority: 1, type: string}
+    - {jsonPath: .spec.replicas, name: Replicas, type: integer}
+    - {jsonPath: .spec.ratio, name: Ratio, type: number}
+---
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {kind: Widget, plural: widgets}
+  versions: [{name: v1, storage: true}]
+---
+apiVersion: cert-manager.io/v1
+kind: Certificate
+metadata: {name: shop-tls, namespace: shop}
+spec: {secretName: shop-tls-secret, issuerRef: {name: letsencrypt}, replicas: 3, ratio: 1000000}
+status: {conditions: [{type: Issuing, status: 'False'}, {type: Ready, status: 'True'}]}
+---
+apiVersion: cert-manager.io/v1
+kind: Certificate
+metadata: {name: api-tls, namespace: shop}
+spec: {secretName: api, ratio: 0.5}
+---
+apiVersion: example.com/v1
+kind: Widget
+metadata: {name: w1, namespace: shop}
+"#;
+    std::fs::write(dir.path().join("crd.yaml"), crd).expect("write");
+    let path = dir.path().to_str().expect("utf-8");
+    let r = get(path, &["cert"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stdout,
+        "NAMESPACE   NAME       READY   SECRET            REPLICAS   RATIO\n\
+         shop        api-tls            api                          0.5\n\
+         shop        shop-tls   True    shop-tls-secret   3          1e+06\n"
+    );
+    let r = get(path, &["cert", "-o", "wide", "-n", "shop"]);
+    assert_eq!(
+        r.stdout.lines().next(),
+        Some("NAME       READY   SECRET            ISSUER        REPLICAS   RATIO")
+    );
+    let r = get(path, &["widgets"]);
+    assert_eq!(
+        r.stdout,
+        "NAMESPACE   NAME   AGE\nshop        w1     <unknown>\n"
+    );
+}

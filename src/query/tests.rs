@@ -173,6 +173,11 @@ fn path_terms_index_lists_like_kubectl_jsonpath() {
         ["api"]
     );
     assert_eq!(workload_names(".spec.replicas=5"), ["web"]);
+    // A filter, as CRD printer columns use them.
+    assert_eq!(
+        workload_names(".spec.template.spec.containers[?(@.name==\"side\")].image=envoy"),
+        ["web"]
+    );
 }
 
 #[test]
@@ -192,7 +197,7 @@ fn path_term_errors_keep_the_dot_and_say_what_is_supported() {
     let e = Query::parse("app=web,.spec.replicas>3").unwrap_err();
     assert_eq!(
         e.message,
-        "invalid .path term '.spec.replicas>3': a .path term is a JSONPath (.a.b, .a[0], .a[*], .a['dotted.key/name']) then =, == or != and a value"
+        "invalid .path term '.spec.replicas>3': a .path term is a JSONPath (.a.b, .a[0], .a[*], .a['dotted.key/name'], .a[?(@.b==\"x\")]) then =, == or != and a value"
     );
     assert_eq!(
         e.offset,

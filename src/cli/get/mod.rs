@@ -140,7 +140,7 @@ fn run_watch(args: &GetArgs, paths: &[PathBuf]) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let mut opts = render_options(args, &reqs);
+    let mut opts = render_options(args, &reqs, &inv);
     opts.single_item = true;
     opts.kind_prefix = reqs.all_kinds || reqs.list.len() > 1;
     let printer = watch::WatchPrinter::new(&reqs, &query, opts, args.output_watch_events);
@@ -153,7 +153,7 @@ fn run_watch(args: &GetArgs, paths: &[PathBuf]) -> ExitCode {
     }
 }
 
-fn render_options(args: &GetArgs, reqs: &Requests) -> RenderOptions {
+fn render_options(args: &GetArgs, reqs: &Requests, inv: &Inventory) -> RenderOptions {
     RenderOptions {
         format: match args.output {
             None => Format::Table { wide: false },
@@ -169,6 +169,7 @@ fn render_options(args: &GetArgs, reqs: &Requests) -> RenderOptions {
         single_item: reqs.single_item_implied(),
         kind_prefix: false,
         now: chrono::Utc::now(),
+        kinds: std::sync::Arc::new(inv.kinds.clone()),
     }
 }
 
@@ -190,7 +191,7 @@ pub fn execute(args: &GetArgs, inv: &Inventory) -> Result<GetOutput, String> {
         args.namespace.as_deref(),
     )?;
     let selection = select(inv, &requests, &query, args.sort_by.as_deref())?;
-    let opts = render_options(args, &requests);
+    let opts = render_options(args, &requests, inv);
     let objects: Vec<_> = selection.objects.iter().map(|&i| &inv.objects[i]).collect();
     let mut out = GetOutput {
         stdout: render(&objects, &opts),

@@ -40,6 +40,8 @@ pub struct RenderOptions {
     /// Always name rows `kind.group/name` (a watch over several kinds).
     pub kind_prefix: bool,
     pub now: DateTime<Utc>,
+    /// The kinds of the load: a CRD's `additionalPrinterColumns` come from it.
+    pub kinds: std::sync::Arc<kinds::KindRegistry>,
 }
 
 /// Renders the objects in the chosen format.
@@ -198,7 +200,7 @@ fn one_table(
     with_ns: bool,
 ) -> Table {
     let first = objects[0];
-    let kind_cols = kinds::headers(&first.id.group, first.kind(), wide);
+    let kind_cols = kinds::column_headers(&opts.kinds, &first.id.group, first.kind(), wide);
     let mut table = Table::default();
     if !opts.no_headers {
         let mut h: Vec<String> = Vec::new();
@@ -206,7 +208,7 @@ fn one_table(
             h.push("NAMESPACE".into());
         }
         h.push("NAME".into());
-        h.extend(kind_cols.iter().map(|s| s.to_string()));
+        h.extend(kind_cols);
         h.extend(opts.label_columns.iter().map(|k| label_header(k)));
         if opts.show_labels {
             h.push("LABELS".into());
@@ -224,7 +226,12 @@ fn one_table(
         } else {
             o.name().to_owned()
         });
-        row.extend(kinds::cells(o.as_view(), wide, opts.now));
+        row.extend(kinds::column_cells(
+            &opts.kinds,
+            o.as_view(),
+            wide,
+            opts.now,
+        ));
         row.extend(opts.label_columns.iter().map(|k| {
             o.labels
                 .get(k.as_str())
