@@ -16,13 +16,15 @@ fn check(args: &[&str]) -> (i32, String) {
     )
 }
 
-/// (file name, line, severity, object, message) of each `path:line: sev: obj: msg` line.
+/// (file name, line, severity, object, message) of each `path:line:col: sev: obj: msg` line.
 fn parse(text: &str) -> Vec<(String, usize, String, String, String)> {
     text.lines()
         .map(|l| {
             let mut parts = l.splitn(5, ": ");
             let loc = parts.next().unwrap();
-            let (path, line) = loc.rsplit_once(':').unwrap();
+            let (path, column) = loc.rsplit_once(':').unwrap();
+            assert!(column.parse::<u32>().is_ok(), "column in {l}");
+            let (path, line) = path.rsplit_once(':').unwrap();
             let file = path.rsplit('/').next().unwrap().to_owned();
             let sev = parts.next().unwrap().to_owned();
             let obj = parts.next().unwrap().to_owned();
@@ -182,8 +184,8 @@ fn check_text_json_and_ui_rows_agree_on_one_order() {
     let inventory = load_paths(&[dir.into()], &LoadOptions::default());
     let mut app = App::new(Keymap::load(None).unwrap(), Options::default(), 0);
     app.update(Action::Loaded(Box::new(Dataset::new(inventory))));
-    let objects = &app.data.inventory.objects;
-    let object = |i: Option<u32>| i.map(|i| objects[i as usize].id.to_string());
+    let inv = &app.data.inventory;
+    let object = |d: &kubesift::diagnostic::Diagnostic| kubesift::cli::check::object_name(inv, d);
     let ui: Vec<serde_json::Value> = app
         .problem_rows
         .iter()
@@ -193,7 +195,7 @@ fn check_text_json_and_ui_rows_agree_on_one_order() {
                 "line": d.line,
                 "severity": d.severity.to_string(),
                 "code": d.code,
-                "object": object(d.object),
+                "object": object(d),
                 "message": &*d.message,
             })
         })
@@ -203,9 +205,13 @@ fn check_text_json_and_ui_rows_agree_on_one_order() {
         .problem_rows
         .iter()
         .map(|d| {
-            let obj = object(d.object).unwrap_or_else(|| "-".into());
+            let obj = object(d).unwrap_or_else(|| "-".into());
             let path = d.path.display();
-            format!("{path}:{}: {}: {obj}: {}", d.line, d.severity, d.message)
+            let (line, column) = (d.line, d.column);
+            format!(
+                "{path}:{line}:{column}: {}: {obj}: {}",
+                d.severity, d.message
+            )
         })
         .collect();
     assert_eq!(ui_text, text.lines().collect::<Vec<_>>());
@@ -245,5 +251,43 @@ fn check_text_json_and_ui_rows_agree_on_one_order() {
     assert!(
         text.contains("no workload's pod template in namespace \"e\u{301}\""),
         "{text}"
+    );
+}
+
+/// A duplicate names its object (it printed `-`), and the items of a one-line JSON array
+/// are told apart by their column (all were `:1`).
+#[test]
+fn duplicates_name_their_object_and_json_items_their_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let cm = |name: &str| {
+        format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n  namespace: a\n")
+    };
+    std::fs::write(dir.path().join("a.yaml"), cm("twice")).unwrap();
+    std::fs::write(
+        dir.path().join("b.yaml"),
+        format!("{}---\n{}", cm("other"), cm("twice")),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("c.json"),
+        r#"[{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":5}}, {"apiVersion":"v1","metadata":{"name":"x"}}]"#,
+    )
+    .unwrap();
+    let (code, out) = check(&["-f", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    let root = format!("{}/", dir.path().display());
+    let out = out.replace(&root, "");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines.contains(&"b.yaml:7:1: warning: ConfigMap/a/twice: duplicate object ConfigMap/a/twice: also defined at a.yaml:1"),
+        "{out}"
+    );
+    assert!(
+        lines.contains(&"c.json:1:2: error: -: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.name of type string"),
+        "{out}"
+    );
+    assert!(
+        lines.contains(&"c.json:1:64: error: -: error validating data: [kind not set]"),
+        "{out}"
     );
 }

@@ -38,6 +38,7 @@ fn get_status(o: &Object) -> Option<String> {
         single_item: false,
         kind_prefix: false,
         now: now(),
+        kinds: Default::default(),
     };
     let text = render(&[o], &opts);
     let mut lines = text.lines();

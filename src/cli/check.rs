@@ -13,7 +13,9 @@ use super::{paths_or_cwd, LoadArgs};
 use crate::dataset::{Dataset, Graph};
 use crate::diagnostic::{self, Diagnostic, Severity};
 use crate::gocompat::escape::{escape_line, escape_terminal};
+use crate::gocompat::quote::Quoted;
 use crate::model::Inventory;
+use crate::print;
 
 /// Output format of `check`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -42,21 +44,46 @@ pub fn diagnostics(inv: &Inventory, graph: &Graph) -> Vec<Diagnostic> {
     out
 }
 
-/// `Kind[.group]/[namespace/]name` of the object a diagnostic is about.
-fn object_name(inv: &Inventory, d: &Diagnostic) -> Option<String> {
-    d.object_index()
-        .and_then(|i| inv.objects.get(i))
-        .map(|o| o.id.to_string())
+/// `Kind[.group]/[namespace/]name` of the object a diagnostic is about. Load problems about
+/// one object (a duplicate, a namespace on a cluster-scoped object) carry no object index
+/// (the data layer splices objects and would leave it stale): they sit at the object's
+/// first line, and name it in their message when several objects start on that line.
+pub fn object_name(inv: &Inventory, d: &Diagnostic) -> Option<String> {
+    if let Some(o) = d.object_index().and_then(|i| inv.objects.get(i)) {
+        return Some(o.id.to_string());
+    }
+    if !ABOUT_ONE_OBJECT.contains(&d.code) {
+        return None;
+    }
+    let here: Vec<&crate::model::Object> = inv
+        .objects
+        .iter()
+        .filter(|o| o.source.line == d.line && *o.source.path == *d.path)
+        .collect();
+    let named = |o: &&&crate::model::Object| {
+        d.message.contains(&o.id.to_string())
+            || d.message
+                .contains(&format!("{} {}", o.id.kind, Quoted(&o.id.name)))
+    };
+    match here.as_slice() {
+        [one] => Some(one.id.to_string()),
+        many => many.iter().find(named).map(|o| o.id.to_string()),
+    }
 }
 
-/// `path:line: severity: object: message` (object `-` when there is none).
+/// Codes of load problems about one object, reported at the line its document starts.
+const ABOUT_ONE_OBJECT: &[&str] = &["duplicate-object", "namespace-on-cluster-scoped"];
+
+/// `path:line:column: severity: object: message` (object `-` when there is none); the
+/// column tells apart the items of a one-line JSON array.
 pub fn format_line(inv: &Inventory, d: &Diagnostic) -> String {
     let path = d.path.display().to_string();
     let object = object_name(inv, d);
     format!(
-        "{}:{}: {}: {}: {}",
+        "{}:{}:{}: {}: {}: {}",
         escape_line(&path),
         d.line,
+        d.column,
         d.severity,
         escape_line(object.as_deref().unwrap_or("-")),
         escape_terminal(&d.message)
@@ -102,17 +129,17 @@ pub fn summary(inv: &Inventory, graph: &Graph, diagnostics: &[Diagnostic]) -> St
     let count = |s: Severity| diagnostics.iter().filter(|d| d.severity == s).count();
     let st = graph.owner_stats();
     format!(
-        "kubesift: {} objects in {} files; ownerReferences: {} resolved ({} by uid, {} by name), {} dangling, {} invalid; {} errors, {} warnings, {} notes",
-        inv.objects.len(),
-        inv.files,
+        "kubesift: {} in {}; ownerReferences: {} resolved ({} by uid, {} by name), {} dangling, {} invalid; {}, {}, {}",
+        print::count(inv.objects.len(), "object"),
+        print::count(inv.files, "file"),
         st.resolved(),
         st.by_uid,
         st.by_name,
         st.dangling,
         st.invalid,
-        count(Severity::Error),
-        count(Severity::Warning),
-        count(Severity::Note)
+        print::count(count(Severity::Error), "error"),
+        print::count(count(Severity::Warning), "warning"),
+        print::count(count(Severity::Note), "note")
     )
 }
 

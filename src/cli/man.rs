@@ -37,7 +37,8 @@ const GRAMMAR: &[&str] = &[
     "terms   := term { \",\" term }        commas inside ( … ) belong to the term",
     "term    := label requirement        k=v  k==v  k!=v  k in (a,b)  k notin (a,b)  k  !k  k>1  k<9",
     "         | field requirement        metadata.name=x  metadata.namespace!=y  spec.nodeName=n  status.phase=Running",
-    "         | \".\" path op value        .spec.replicas=3  (any JSON path, every kind)",
+    "         | \".\" path op value        .spec.replicas=3  .spec.template.spec.containers[*].image=nginx",
+    "                                      .metadata.annotations['a.b/c']!=x  (kubectl JSONPath: [N], [*], ['key'])",
     "         | \"~\" text                 fuzzy match on the name",
     "group   := \"namespace\" | \"kind\" | \"owner\" | label-key",
 ];

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::model::load::{LoadOptions, DEFAULT_MAX_FILE_SIZE};
+use crate::model::load::{discover, is_stdin, LoadOptions, DEFAULT_MAX_FILE_SIZE};
 use crate::terminal::UiOptions;
 
 /// Arguments of the UI (no subcommand).
@@ -25,10 +25,15 @@ pub struct TuiArgs {
     pub max_file_size: u64,
 }
 
-/// Runs the UI until the user quits or a signal arrives.
+/// Runs the UI until the user quits or a signal arrives; exits 2 without opening it when
+/// no path given exists (what `get` says when nothing could be loaded).
 pub fn run(args: TuiArgs) -> ExitCode {
+    let paths = crate::cli::paths_or_cwd(&args.paths);
+    if let Some(code) = nothing_to_load(&paths) {
+        return code;
+    }
     crate::terminal::run(UiOptions {
-        paths: crate::cli::paths_or_cwd(&args.paths),
+        paths,
         poll: args.poll,
         load: LoadOptions {
             max_file_size: args.max_file_size,
@@ -36,4 +41,21 @@ pub fn run(args: TuiArgs) -> ExitCode {
         label_columns: args.labels.label_columns,
         show_labels: args.labels.show_labels,
     })
+}
+
+/// When every path is missing (and none is standard input), the walk's problems and `get`'s
+/// message on stderr, and exit status 2; `None` when the UI has something to show or watch.
+fn nothing_to_load(paths: &[PathBuf]) -> Option<ExitCode> {
+    if paths.iter().any(|p| is_stdin(p) || p.exists()) {
+        return None;
+    }
+    let (_, problems) = discover(paths, &LoadOptions::default());
+    for p in &problems {
+        eprintln!("{p}");
+    }
+    eprintln!(
+        "error: nothing could be loaded from {}",
+        crate::cli::get::show_paths(paths)
+    );
+    Some(ExitCode::from(2))
 }

@@ -8,6 +8,7 @@ use super::status;
 use super::{builtin, ObjectView};
 use crate::print::age::{parse_time, translate_timestamp_since};
 use crate::print::human_duration;
+use crate::print::jsonpath;
 use crate::value::{RawArray, RawKind, RawRef, StrMap};
 
 /// How `kubectl get` prints one kind: the columns after NAME, the ones `-o wide` appends,
@@ -762,5 +763,112 @@ pub fn format_label_selector(v: Option<RawRef<'_>>) -> String {
         Ok(Some(sel)) if !sel.is_empty() => sel.to_string(),
         Ok(_) => "<none>".to_owned(),
         Err(_) => "<error>".to_owned(),
+    }
+}
+
+/// One column a CustomResourceDefinition declares for its objects
+/// (`additionalPrinterColumns`), as apiextensions-apiserver's table convertor prints it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PrinterColumn {
+    /// The header, upper-cased as kubectl prints it.
+    pub header: String,
+    /// `string`, `integer`, `number`, `boolean` or `date`.
+    pub ty: String,
+    /// Above 0: only with `-o wide`.
+    pub priority: i64,
+    path: Vec<jsonpath::Step>,
+}
+
+/// The printer columns of one CRD version entry (`apiextensions.k8s.io/v1`
+/// `spec.versions[].additionalPrinterColumns`, `jsonPath`) or, for the older form, of its
+/// spec (`v1beta1` `spec.additionalPrinterColumns`, `JSONPath`). With none declared, the API
+/// server serves `Age` (`.metadata.creationTimestamp`, a date); a path it cannot parse
+/// makes the CRD print NAME alone, as the server's convertor then has no columns.
+pub fn crd_printer_columns(version: Option<RawRef<'_>>, spec: RawRef<'_>) -> Vec<PrinterColumn> {
+    let declared = version
+        .and_then(|v| v.get("additionalPrinterColumns"))
+        .or_else(|| spec.get("additionalPrinterColumns"))
+        .and_then(RawRef::as_array)
+        .filter(|a| !a.is_empty());
+    let Some(declared) = declared else {
+        return vec![PrinterColumn {
+            header: "AGE".to_owned(),
+            ty: "date".to_owned(),
+            priority: 0,
+            path: jsonpath::parse_path(".metadata.creationTimestamp").unwrap_or_default(),
+        }];
+    };
+    let s = |c: RawRef<'_>, k: &str| c.get(k).and_then(RawRef::as_str).unwrap_or("").to_owned();
+    let parsed: Option<Vec<PrinterColumn>> = declared
+        .iter()
+        .map(|c| {
+            let path = c.get("jsonPath").or_else(|| c.get("JSONPath"))?.as_str()?;
+            Some(PrinterColumn {
+                header: s(c, "name").to_uppercase(),
+                ty: s(c, "type"),
+                priority: int(c.get("priority")),
+                path: jsonpath::parse_path(path).ok()?,
+            })
+        })
+        .collect();
+    parsed.unwrap_or_default()
+}
+
+impl PrinterColumn {
+    /// `ConvertToTable`'s cell: the first value at the path, as its declared type prints
+    /// it; empty (a nil cell) when absent or of another type.
+    pub fn cell(&self, raw: RawRef<'_>, now: DateTime<Utc>) -> String {
+        let Some(v) = jsonpath::lookup_all(raw, &self.path).into_iter().next() else {
+            return if self.unset_age() {
+                translate_timestamp_since(None, now)
+            } else {
+                String::new()
+            };
+        };
+        match (self.ty.as_str(), v.kind()) {
+            ("string", RawKind::String(s)) => s.to_owned(),
+            ("string", RawKind::Object(_) | RawKind::Array(_)) => v.to_string(),
+            ("string", _) => v.to_string(),
+            ("integer", RawKind::Number(n)) => n
+                .as_i64()
+                .or_else(|| n.as_f64().map(|f| f as i64))
+                .map(|i| i.to_string())
+                .unwrap_or_default(),
+            ("number", RawKind::Number(n)) => n.as_f64().map(go_float).unwrap_or_default(),
+            ("boolean", RawKind::Bool(b)) => b.to_string(),
+            ("date", RawKind::String(s)) => match parse_time(s) {
+                Some(_) => translate_timestamp_since(Some(s), now),
+                None => String::new(),
+            },
+            _ => String::new(),
+        }
+    }
+
+    /// A manifest has no `creationTimestamp` (the API server sets it): an AGE column of
+    /// it reads `<unknown>`, as the built-in printers' AGE does.
+    fn unset_age(&self) -> bool {
+        self.ty == "date"
+            && self.path
+                == [
+                    jsonpath::Step::Key("metadata".into()),
+                    jsonpath::Step::Key("creationTimestamp".into()),
+                ]
+    }
+}
+
+/// Go's `fmt.Sprint(float64)` (`%g`, shortest): exponent form when the decimal exponent is
+/// below -4 or at least 6 (`1e+06`, `1.5e-05`), else plain digits.
+fn go_float(f: f64) -> String {
+    if f == 0.0 || !f.is_finite() {
+        return format!("{f}");
+    }
+    let sci = format!("{f:e}");
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    if !(-4..6).contains(&exp) {
+        let sign = if exp < 0 { '-' } else { '+' };
+        format!("{mantissa}e{sign}{:02}", exp.abs())
+    } else {
+        format!("{f}")
     }
 }

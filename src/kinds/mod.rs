@@ -18,7 +18,9 @@ use std::sync::Arc;
 
 use crate::value::{RawRef, Str, StrMap};
 
-pub use columns::{cells, format_label_selector, headers, map_string, Printer};
+pub use columns::{
+    cells, crd_printer_columns, format_label_selector, headers, map_string, Printer, PrinterColumn,
+};
 pub use status::status;
 pub use table::{builtin, canonical_group, Builtin};
 
@@ -41,6 +43,46 @@ impl ObjectView<'_> {
     }
 }
 
+/// The columns `kubectl get` prints after NAME for a kind of this load: a CRD's
+/// `additionalPrinterColumns` (priority > 0 only when `wide`), else the built-in printer's.
+pub fn column_headers(reg: &KindRegistry, group: &str, kind: &str, wide: bool) -> Vec<String> {
+    match crd_columns(reg, group, kind) {
+        Some(cols) => cols
+            .iter()
+            .filter(|c| wide || c.priority == 0)
+            .map(|c| c.header.clone())
+            .collect(),
+        None => headers(group, kind, wide)
+            .into_iter()
+            .map(str::to_owned)
+            .collect(),
+    }
+}
+
+/// The cells matching [`column_headers`] for one object.
+pub fn column_cells(
+    reg: &KindRegistry,
+    o: ObjectView<'_>,
+    wide: bool,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Vec<String> {
+    match crd_columns(reg, o.group, o.kind) {
+        Some(cols) => cols
+            .iter()
+            .filter(|c| wide || c.priority == 0)
+            .map(|c| c.cell(o.raw, now))
+            .collect(),
+        None => cells(o, wide, now),
+    }
+}
+
+/// The printer columns of a kind a CRD of this load declares (never a built-in kind).
+fn crd_columns<'r>(reg: &'r KindRegistry, group: &str, kind: &str) -> Option<&'r [PrinterColumn]> {
+    reg.get(group, kind)
+        .filter(|k| k.origin == KindOrigin::Crd)
+        .map(|k| &*k.printer_columns)
+}
+
 /// Where a workload of this kind keeps its pod template (`spec.template`), if it has one.
 pub fn pod_template(group: &str, kind: &str) -> Option<&'static str> {
     builtin(group, kind).and_then(|b| b.pod_template)
@@ -60,6 +102,9 @@ pub struct KindInfo {
     /// Categories such as `all` (`kubectl get all`).
     pub categories: Vec<Str>,
     pub origin: KindOrigin,
+    /// A CRD's `additionalPrinterColumns` for [`KindInfo::version`] (AGE when it declares
+    /// none); empty for other kinds, whose columns are the built-in printers'.
+    pub printer_columns: Arc<[PrinterColumn]>,
 }
 
 /// Where a kind's facts come from.
@@ -128,6 +173,7 @@ impl KindRegistry {
                 namespaced: b.namespaced,
                 categories: b.categories.iter().map(|s| Str::from(*s)).collect(),
                 origin: KindOrigin::Builtin,
+                printer_columns: Arc::from([]),
             });
         }
         reg
@@ -164,17 +210,20 @@ impl KindRegistry {
                 .map(|a| a.iter().filter_map(RawRef::as_str).map(Str::from).collect())
                 .unwrap_or_default()
         };
-        let version = spec
+        let version_entry = spec
             .get("versions")
             .and_then(RawRef::as_array)
             .and_then(|vs| {
                 let storage = vs
                     .iter()
                     .find(|v| v.get("storage").and_then(RawRef::as_bool) == Some(true));
-                storage.or(vs.first()).and_then(|v| field(v, "name"))
-            })
+                storage.or(vs.first())
+            });
+        let version = version_entry
+            .and_then(|v| field(v, "name"))
             .or_else(|| field(spec, "version"))
             .unwrap_or_default();
+        let printer_columns = crd_printer_columns(version_entry, spec);
         let namespaced = field(spec, "scope").as_deref() != Some("Cluster");
         self.insert(KindInfo {
             group: group.into(),
@@ -186,6 +235,7 @@ impl KindRegistry {
             namespaced,
             categories: strings(names.get("categories")),
             origin: KindOrigin::Crd,
+            printer_columns: printer_columns.into(),
         });
         Ok(())
     }
@@ -209,6 +259,7 @@ impl KindRegistry {
             namespaced: has_namespace,
             categories: Vec::new(),
             origin: KindOrigin::Guessed,
+            printer_columns: Arc::from([]),
         });
     }
 

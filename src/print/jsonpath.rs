@@ -11,7 +11,21 @@ use crate::value::{RawKind, RawRef};
 pub enum Step {
     Key(String),
     Index(usize),
+    /// `[*]`: every element of a list (or every value of a map). Only [`parse_path`] gives
+    /// it; `--sort-by` needs one value per object.
+    All,
+    /// `[?(@.a.b=="x")]` (or `!=`): the elements whose value at the keys compares so with
+    /// the literal (CRD printer columns use it: `.status.conditions[?(@.type=="Ready")]`).
+    /// Only [`parse_path`] gives it.
+    Filter {
+        keys: Vec<String>,
+        equal: bool,
+        literal: String,
+    },
 }
+
+/// What [`parse_path`] accepts, for error messages.
+pub const PATH_FORMS: &str = ".a.b, .a[0], .a[*], .a['dotted.key/name'], .a[?(@.b==\"x\")]";
 
 /// kubectl's `RelaxedJSONPathExpression` refusal (`^\{\.?([^{}]+)\}$|^\.?([^{}]+)$`), which
 /// `--sort-by` reports before parsing: `{` alone, unbalanced or nested braces.
@@ -42,15 +56,28 @@ pub fn parse(expr: &str) -> Result<Vec<Step>, String> {
         .and_then(|s| s.strip_suffix('}'))
         .unwrap_or(trimmed);
     let inner = inner.strip_prefix('.').unwrap_or(inner);
+    steps(inner, expr, false)
+}
+
+/// A path in kubectl's JSONPath notation without braces, for the selector bar's `.path`
+/// terms: `.a.b`, `.a[0]`, `.a[*]` (any element), `.a['dotted.key']`.
+pub fn parse_path(expr: &str) -> Result<Vec<Step>, String> {
+    let inner = expr.strip_prefix('.').unwrap_or(expr);
+    steps(inner, expr, true)
+}
+
+fn steps(inner: &str, expr: &str, wildcard: bool) -> Result<Vec<Step>, String> {
     let mut steps = Vec::new();
     let mut rest = inner;
     while !rest.is_empty() {
         if let Some(after) = rest.strip_prefix('[') {
-            let close = after
-                .find(']')
-                .ok_or_else(|| format!("unclosed [ in {expr:?}"))?;
+            let close = closing(after).ok_or_else(|| format!("unclosed [ in {expr:?}"))?;
             let body = &after[..close];
-            steps.push(bracket(body).ok_or_else(|| format!("bad index [{body}] in {expr:?}"))?);
+            let step = match bracket(body) {
+                Some(Step::All | Step::Filter { .. }) if !wildcard => None,
+                step => step,
+            };
+            steps.push(step.ok_or_else(|| format!("bad index [{body}] in {expr:?}"))?);
             rest = after[close + 1..]
                 .strip_prefix('.')
                 .unwrap_or(&after[close + 1..]);
@@ -70,7 +97,24 @@ pub fn parse(expr: &str) -> Result<Vec<Step>, String> {
     Ok(steps)
 }
 
+/// The `]` closing a bracket whose body starts `after`, past a quoted key's `]`s.
+fn closing(after: &str) -> Option<usize> {
+    match after.chars().next() {
+        Some(q @ ('\'' | '"')) => {
+            let end = after[1..].find(q)? + 1;
+            after[end..].find(']').map(|i| end + i)
+        }
+        _ => after.find(']'),
+    }
+}
+
 fn bracket(body: &str) -> Option<Step> {
+    if body.trim() == "*" {
+        return Some(Step::All);
+    }
+    if let Some(expr) = body.strip_prefix("?(").and_then(|b| b.strip_suffix(')')) {
+        return filter(expr);
+    }
     let quoted = body
         .strip_prefix('\'')
         .and_then(|b| b.strip_suffix('\''))
@@ -81,12 +125,84 @@ fn bracket(body: &str) -> Option<Step> {
     }
 }
 
-/// The value at `steps`, if present.
+/// `@.a.b=="x"`, `@.a!='x'`, `@.n==3`: a filter comparing one value with a literal.
+fn filter(expr: &str) -> Option<Step> {
+    let (lhs, equal, rhs) = match (expr.find("=="), expr.find("!=")) {
+        (Some(i), _) => (&expr[..i], true, &expr[i + 2..]),
+        (None, Some(i)) => (&expr[..i], false, &expr[i + 2..]),
+        _ => return None,
+    };
+    let keys: Vec<String> = lhs
+        .trim()
+        .strip_prefix("@.")?
+        .split('.')
+        .map(str::to_owned)
+        .collect();
+    let rhs = rhs.trim();
+    let literal = rhs
+        .strip_prefix('"')
+        .and_then(|r| r.strip_suffix('"'))
+        .or_else(|| rhs.strip_prefix('\'').and_then(|r| r.strip_suffix('\'')))
+        .unwrap_or(rhs);
+    (!keys.iter().any(String::is_empty)).then(|| Step::Filter {
+        keys,
+        equal,
+        literal: literal.to_owned(),
+    })
+}
+
+/// A scalar as JSONPath text prints it (strings bare), `None` for maps and lists.
+fn scalar_text(v: RawRef<'_>) -> Option<String> {
+    match v.kind() {
+        RawKind::String(s) => Some(s.to_owned()),
+        RawKind::Object(_) | RawKind::Array(_) => None,
+        _ => Some(v.to_string()),
+    }
+}
+
+/// The value at `steps`, if present (`[*]` finds nothing: use [`lookup_all`]).
 pub fn lookup<'v>(v: RawRef<'v>, steps: &[Step]) -> Option<RawRef<'v>> {
     steps.iter().try_fold(v, |v, s| match s {
         Step::Key(k) => v.get(k),
         Step::Index(i) => v.at(*i),
+        Step::All | Step::Filter { .. } => None,
     })
+}
+
+/// Every value at `steps`, `[*]` expanding to each element of a list or value of a map.
+pub fn lookup_all<'v>(v: RawRef<'v>, steps: &[Step]) -> Vec<RawRef<'v>> {
+    let mut found = vec![v];
+    for step in steps {
+        found = found
+            .into_iter()
+            .flat_map(|v| match step {
+                Step::Key(k) => v.get(k).into_iter().collect::<Vec<_>>(),
+                Step::Index(i) => v.at(*i).into_iter().collect(),
+                Step::All => match v.kind() {
+                    RawKind::Array(a) => a.iter().collect(),
+                    RawKind::Object(m) => m.iter().map(|(_, x)| x).collect(),
+                    _ => Vec::new(),
+                },
+                Step::Filter {
+                    keys,
+                    equal,
+                    literal,
+                } => match v.kind() {
+                    RawKind::Array(a) => a
+                        .iter()
+                        .filter(|e| {
+                            let at = keys.iter().try_fold(*e, |x, k| x.get(k));
+                            let same =
+                                at.and_then(scalar_text).as_deref() == Some(literal.as_str());
+                            same == *equal && at.is_some()
+                        })
+                        .collect(),
+                    _ => Vec::new(),
+                },
+            })
+            .collect();
+    }
+    found
 }
 
 /// kubectl's order of two sort keys: absent first, numbers numerically, strings naturally.

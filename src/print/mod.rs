@@ -12,6 +12,15 @@ pub use table::Table;
 
 use crate::value::StrMap;
 
+/// `1 error`, `2 errors`: a count with its noun in the right number (regular plurals).
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// `labels.FormatLabels`: `k=v,k2=v2` sorted by key, `<none>` when there are no labels
 /// (`kubectl get --show-labels`).
 pub fn format_labels(labels: &StrMap) -> String {
@@ -23,4 +32,14 @@ pub fn format_labels(labels: &StrMap) -> String {
         .map(|(k, v)| format!("{k}={v}"))
         .collect::<Vec<_>>()
         .join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn counts_agree_in_number() {
+        assert_eq!(super::count(1, "load error"), "1 load error");
+        assert_eq!(super::count(0, "warning"), "0 warnings");
+        assert_eq!(super::count(2, "file"), "2 files");
+    }
 }

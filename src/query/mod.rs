@@ -4,7 +4,8 @@
 //! query   := terms [ "|" "by" group ]
 //! terms   := term { "," term }            (commas inside `( … )` belong to the term)
 //! term    := label-requirement            kubectl label selector syntax: k=v, k!=v, k in (a,b), !k …
-//!          | field-requirement            metadata.name=x, spec.nodeName!=y, .any.path=v (`=`, `==`, `!=`, `\,` escapes)
+//!          | field-requirement            metadata.name=x, spec.nodeName!=y (`=`, `==`, `!=`, `\,` escapes)
+//!          | "." path op value            .a.b[0]=v, .a[*].b!=v, .metadata.annotations['a.b/c']=v
 //!          | "~" text                     fuzzy match on the object name
 //! group   := "namespace" | "kind" | "owner" | label-key
 //! ```
@@ -12,8 +13,9 @@
 //! A term is a field requirement when its key starts with `metadata.`, `spec.`, `status.` or
 //! `involvedObject.`: it is parsed by `fields.ParseSelector` and, as with `kubectl get
 //! --field-selector`, only kinds whose API server supports that field can match (their
-//! values carry the server's defaults). A key starting with `.` compares the value at that
-//! JSON path on every kind (a kubesift extension). All label requirements are joined in
+//! values carry the server's defaults). A key starting with `.` compares the values at that
+//! path on every kind (a kubesift extension); the path is kubectl's JSONPath notation
+//! without braces: `.a.b`, `[N]` an element, `[*]` any element, `['dotted.key']`. All label requirements are joined in
 //! order and parsed as one Kubernetes label selector (`labels.Parse`), so a bar holding only
 //! label terms filters exactly as `kubesift get -l` does, and errors are upstream's own, with
 //! a byte offset into the bar text for a caret.

@@ -136,3 +136,82 @@ fn field_errors_are_upstreams() {
         "invalid selector: 'metadata.name'; can't understand 'metadata.name'"
     );
 }
+
+fn workloads() -> Vec<Object> {
+    let text = "\
+apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop, annotations: {a.b/c: x, plain: z}}
+spec: {replicas: 5, template: {spec: {containers: [{name: app, image: 'nginx:1.21'}, {name: side, image: envoy}]}}}\n---
+apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: api, namespace: shop}
+spec: {replicas: 2, template: {spec: {containers: [{name: app, image: 'api:2'}]}}}\n";
+    parse_text(&Arc::from(Path::new("w.yaml")), text).objects
+}
+
+fn workload_names(text: &str) -> Vec<String> {
+    let objs = workloads();
+    let index = LabelIndex::build(&objs);
+    let q = Query::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    q.filter(&objs, &index, &index.universe())
+        .iter()
+        .map(|i| objs[i as usize].id.name.to_string())
+        .collect()
+}
+
+#[test]
+fn path_terms_index_lists_like_kubectl_jsonpath() {
+    assert_eq!(
+        workload_names(".spec.template.spec.containers[0].image=nginx:1.21"),
+        ["web"]
+    );
+    assert!(workload_names(".spec.template.spec.containers[1].image=nginx:1.21").is_empty());
+    // `[*]`: any element; `!=` holds when no element has the value.
+    assert_eq!(
+        workload_names(".spec.template.spec.containers[*].image=envoy"),
+        ["web"]
+    );
+    assert_eq!(
+        workload_names(".spec.template.spec.containers[*].image!=envoy"),
+        ["api"]
+    );
+    assert_eq!(workload_names(".spec.replicas=5"), ["web"]);
+    // A filter, as CRD printer columns use them.
+    assert_eq!(
+        workload_names(".spec.template.spec.containers[?(@.name==\"side\")].image=envoy"),
+        ["web"]
+    );
+}
+
+#[test]
+fn path_terms_reach_keys_with_dots() {
+    assert_eq!(workload_names(".metadata.annotations['a.b/c']=x"), ["web"]);
+    assert_eq!(
+        workload_names(".metadata.annotations[\"a.b/c\"]==x"),
+        ["web"]
+    );
+    assert_eq!(workload_names(".metadata.annotations['a.b/c']!=x"), ["api"]);
+    // A key may hold what ends a path elsewhere.
+    assert!(workload_names(".metadata.annotations['k=v (x)']=x").is_empty());
+}
+
+#[test]
+fn path_term_errors_keep_the_dot_and_say_what_is_supported() {
+    let e = Query::parse("app=web,.spec.replicas>3").unwrap_err();
+    assert_eq!(
+        e.message,
+        "invalid .path term '.spec.replicas>3': a .path term is a JSONPath (.a.b, .a[0], .a[*], .a['dotted.key/name'], .a[?(@.b==\"x\")]) then =, == or != and a value"
+    );
+    assert_eq!(
+        e.offset,
+        8 + ".spec.replicas".len(),
+        "caret under the operator"
+    );
+    let e = Query::parse(".spec.containers[x].image=a").unwrap_err();
+    assert!(
+        e.message
+            .starts_with("invalid .path term '.spec.containers[x].image=a' (bad index [x]"),
+        "{}",
+        e.message
+    );
+    assert_eq!(e.offset, 0);
+    let e = Query::parse(".metadata.annotations['a=b").unwrap_err();
+    assert!(e.message.contains("unclosed ["), "{}", e.message);
+}

@@ -71,7 +71,7 @@ pub fn draw_header(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     let errors = app.data.inventory.error_count();
     if errors > 0 {
         spans.push(Span::styled(
-            format!("  {errors} load errors (!)"),
+            format!("  {} (!)", crate::print::count(errors, "load error")),
             theme.error,
         ));
     }

@@ -83,11 +83,11 @@ impl Report {
         line(
             "corpus",
             format!(
-                "{} objects, {} files, {:.1} MB, {} problems",
-                l.objects,
-                l.files,
+                "{}, {}, {:.1} MB, {}",
+                crate::print::count(l.objects, "object"),
+                crate::print::count(l.files, "file"),
                 l.bytes as f64 / 1e6,
-                l.problems
+                crate::print::count(l.problems, "problem")
             ),
         );
         line("walk (overlaps reading)", t(l.walk));

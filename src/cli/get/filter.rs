@@ -4,6 +4,7 @@
 use std::cmp::Ordering;
 
 use super::request::Requests;
+use crate::gocompat::quote::Quoted;
 use crate::model::fields::{check_field, field_value};
 use crate::model::{Inventory, Object};
 use crate::print::jsonpath;
@@ -15,6 +16,9 @@ pub struct Filters {
     pub labels: Option<Selector>,
     pub fields: Option<FieldSelector>,
     pub namespace: Option<String>,
+    /// The selectors as typed: kubectl quotes them back in its list errors.
+    label_text: String,
+    field_text: String,
 }
 
 impl Filters {
@@ -34,7 +38,28 @@ impl Filters {
                 .transpose()
                 .map_err(|e| e.to_string())?,
             namespace: ns.map(str::to_owned),
+            label_text: labels.unwrap_or_default().to_owned(),
+            field_text: fields.unwrap_or_default().to_owned(),
         })
+    }
+
+    /// The line kubectl prints when the API server refuses to list one kind for this
+    /// field selector (cli-runtime `EnhanceListError` over the server's BadRequest):
+    /// `Error from server (BadRequest): Unable to find "apps/v1, Resource=deployments"
+    /// that match label selector "", field selector "x=y": <message>`.
+    fn list_error(&self, inv: &Inventory, group: &str, kind: &str, message: &str) -> String {
+        let (version, plural) = match inv.kinds.get(group, kind) {
+            Some(k) => (k.version.to_string(), k.plural.to_string()),
+            None => (String::new(), crate::kinds::guess_plural(kind)),
+        };
+        // `schema.GroupVersionResource.String()`.
+        let gvr = format!("{group}/{version}, Resource={plural}");
+        format!(
+            "Error from server (BadRequest): Unable to find {} that match label selector {}, field selector {}: {message}",
+            Quoted(&gvr),
+            Quoted(&self.label_text),
+            Quoted(&self.field_text)
+        )
     }
 
     /// Field requirements must be supported by the kind, as the API server checks.
@@ -77,6 +102,9 @@ pub struct Selection {
     pub objects: Vec<usize>,
     /// kubectl's wording: `pods "x" not found`.
     pub not_found: Vec<String>,
+    /// One line per kind the API server would refuse to list for the field selector, in
+    /// request order: kubectl prints the other kinds and these errors, and exits 1.
+    pub refused: Vec<String>,
 }
 
 /// Applies requests and filters, then orders the result.
@@ -88,10 +116,16 @@ pub fn select(
 ) -> Result<Selection, String> {
     let mut sel = Selection::default();
     if reqs.all_kinds {
-        sel.objects = all_kinds(inv, query)?;
+        (sel.objects, sel.refused) = all_kinds(inv, query);
     } else {
         for req in &reqs.list {
-            query.check_kind(&req.group, &req.kind)?;
+            if let Err(e) = query.check_kind(&req.group, &req.kind) {
+                let line = query.list_error(inv, &req.group, &req.kind, &e);
+                if !sel.refused.contains(&line) {
+                    sel.refused.push(line);
+                }
+                continue;
+            }
             let mut found: Vec<usize> = (0..inv.objects.len())
                 .filter(|&i| {
                     let o = &inv.objects[i];
@@ -124,8 +158,9 @@ pub fn select(
 }
 
 /// No TYPE: every object, kinds in order of first appearance, objects in file order
-/// (what `kubectl get -f PATH` prints), each kind's table together.
-fn all_kinds(inv: &Inventory, query: &Filters) -> Result<Vec<usize>, String> {
+/// (what `kubectl get -f PATH` prints), each kind's table together; and the list errors
+/// of the kinds the field selector does not apply to.
+fn all_kinds(inv: &Inventory, query: &Filters) -> (Vec<usize>, Vec<String>) {
     let mut kinds: Vec<(&str, &str)> = Vec::new();
     for o in &inv.objects {
         let k = (&*o.id.group, &*o.id.kind);
@@ -133,17 +168,19 @@ fn all_kinds(inv: &Inventory, query: &Filters) -> Result<Vec<usize>, String> {
             kinds.push(k);
         }
     }
-    for (g, k) in &kinds {
-        query.check_kind(g, k)?;
-    }
     let mut out = Vec::new();
+    let mut refused = Vec::new();
     for (g, k) in kinds {
+        if let Err(e) = query.check_kind(g, k) {
+            refused.push(query.list_error(inv, g, k, &e));
+            continue;
+        }
         out.extend((0..inv.objects.len()).filter(|&i| {
             let o = &inv.objects[i];
             &*o.id.group == g && &*o.id.kind == k && query.matches(o)
         }));
     }
-    Ok(out)
+    (out, refused)
 }
 
 fn server_order(a: &Object, b: &Object) -> Ordering {

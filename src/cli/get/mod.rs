@@ -117,23 +117,30 @@ fn run_watch(args: &GetArgs, paths: &[PathBuf]) -> ExitCode {
     }
     let inv = load_paths(paths, &args.load.options());
     report_problems(&inv);
-    let prepared = parse_requests(&args.resources, &inv.kinds).and_then(|reqs| {
-        let query = Filters::new(
-            args.selector.as_deref(),
-            args.field_selector.as_deref(),
-            args.namespace.as_deref(),
-        )?;
-        select(&inv, &reqs, &query, None)?;
-        Ok((reqs, query))
-    });
+    let prepared = parse_requests(&args.resources, &inv.kinds)
+        .and_then(|reqs| {
+            let query = Filters::new(
+                args.selector.as_deref(),
+                args.field_selector.as_deref(),
+                args.namespace.as_deref(),
+            )?;
+            let sel = select(&inv, &reqs, &query, None)?;
+            Ok((reqs, query, sel.refused))
+        })
+        .map_err(|message| format!("error: {message}"))
+        .and_then(|(reqs, query, refused)| match refused.into_iter().next() {
+            // The first list already fails for a kind the field selector does not apply to.
+            Some(line) => Err(line),
+            None => Ok((reqs, query)),
+        });
     let (reqs, query) = match prepared {
         Ok(p) => p,
-        Err(message) => {
-            eprintln!("error: {}", escape_terminal(&message));
+        Err(line) => {
+            eprintln!("{}", escape_terminal(&line));
             return ExitCode::from(1);
         }
     };
-    let mut opts = render_options(args, &reqs);
+    let mut opts = render_options(args, &reqs, &inv);
     opts.single_item = true;
     opts.kind_prefix = reqs.all_kinds || reqs.list.len() > 1;
     let printer = watch::WatchPrinter::new(&reqs, &query, opts, args.output_watch_events);
@@ -146,7 +153,7 @@ fn run_watch(args: &GetArgs, paths: &[PathBuf]) -> ExitCode {
     }
 }
 
-fn render_options(args: &GetArgs, reqs: &Requests) -> RenderOptions {
+fn render_options(args: &GetArgs, reqs: &Requests, inv: &Inventory) -> RenderOptions {
     RenderOptions {
         format: match args.output {
             None => Format::Table { wide: false },
@@ -162,6 +169,7 @@ fn render_options(args: &GetArgs, reqs: &Requests) -> RenderOptions {
         single_item: reqs.single_item_implied(),
         kind_prefix: false,
         now: chrono::Utc::now(),
+        kinds: std::sync::Arc::new(inv.kinds.clone()),
     }
 }
 
@@ -183,7 +191,7 @@ pub fn execute(args: &GetArgs, inv: &Inventory) -> Result<GetOutput, String> {
         args.namespace.as_deref(),
     )?;
     let selection = select(inv, &requests, &query, args.sort_by.as_deref())?;
-    let opts = render_options(args, &requests);
+    let opts = render_options(args, &requests, inv);
     let objects: Vec<_> = selection.objects.iter().map(|&i| &inv.objects[i]).collect();
     let mut out = GetOutput {
         stdout: render(&objects, &opts),
@@ -194,11 +202,15 @@ pub fn execute(args: &GetArgs, inv: &Inventory) -> Result<GetOutput, String> {
             .push(format!("Error from server (NotFound): {missing}"));
         out.code = 1;
     }
+    for refused in &selection.refused {
+        out.stderr.push(refused.clone());
+        out.code = 1;
+    }
     if inv.objects.is_empty() && inv.problems.iter().any(|p| p.code == "not-an-object") {
         // kubectl fails on each document it cannot decode as an object; with nothing else in
         // the input, the notes above are the whole answer and the run failed.
         out.code = 1;
-    } else if objects.is_empty() && selection.not_found.is_empty() && opts.format.is_table() {
+    } else if objects.is_empty() && out.code == 0 && opts.format.is_table() {
         out.stderr.push(match &args.namespace {
             Some(ns) => format!("No resources found in {ns} namespace."),
             None => "No resources found".to_owned(),
@@ -217,7 +229,8 @@ fn report_problems(inv: &Inventory) {
     let _ = err.flush();
 }
 
-fn show_paths(paths: &[PathBuf]) -> String {
+/// The paths as `get` names them in `nothing could be loaded from …`.
+pub(crate) fn show_paths(paths: &[PathBuf]) -> String {
     paths
         .iter()
         .map(|p| escape_line(&p.display().to_string()).into_owned())

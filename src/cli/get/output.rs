@@ -40,6 +40,8 @@ pub struct RenderOptions {
     /// Always name rows `kind.group/name` (a watch over several kinds).
     pub kind_prefix: bool,
     pub now: DateTime<Utc>,
+    /// The kinds of the load: a CRD's `additionalPrinterColumns` come from it.
+    pub kinds: std::sync::Arc<kinds::KindRegistry>,
 }
 
 /// Renders the objects in the chosen format.
@@ -151,7 +153,8 @@ impl serde_json::ser::Formatter for GoFormatter<'_> {
     }
 }
 
-/// One table per run of objects of the same kind, separated by a blank line.
+/// One table per run of objects of the same kind, separated by a blank line (none without
+/// headers).
 fn tables(objects: &[&Object], opts: &RenderOptions, wide: bool) -> String {
     let with_kind = opts.kind_prefix || {
         let first = objects.first().map(|o| (&o.id.group, &o.id.kind));
@@ -160,6 +163,10 @@ fn tables(objects: &[&Object], opts: &RenderOptions, wide: bool) -> String {
             .any(|o| Some((&o.id.group, &o.id.kind)) != first)
     };
     let mut out = String::new();
+    // kubectl's `ToPrinter` sets WithNamespace on print flags its copies share: once a
+    // namespaced kind printed a NAMESPACE column, every later kind has one too (empty for
+    // cluster-scoped objects), while a cluster-scoped kind printed first has none.
+    let mut namespace_column = false;
     let mut start = 0;
     while start < objects.len() {
         let key = (&objects[start].id.group, &objects[start].id.kind);
@@ -167,19 +174,33 @@ fn tables(objects: &[&Object], opts: &RenderOptions, wide: bool) -> String {
             .iter()
             .position(|o| (&o.id.group, &o.id.kind) != key)
             .map_or(objects.len(), |n| start + n);
-        if !out.is_empty() {
+        // kubectl separates kinds by a blank line only when it prints headers.
+        if !out.is_empty() && !opts.no_headers {
             out.push('\n');
         }
-        out.push_str(&one_table(&objects[start..end], opts, wide, with_kind).render());
+        namespace_column |= opts.with_namespace && objects[start].namespaced;
+        let table = one_table(
+            &objects[start..end],
+            opts,
+            wide,
+            with_kind,
+            namespace_column,
+        );
+        out.push_str(&table.render());
         start = end;
     }
     out
 }
 
-fn one_table(objects: &[&Object], opts: &RenderOptions, wide: bool, with_kind: bool) -> Table {
+fn one_table(
+    objects: &[&Object],
+    opts: &RenderOptions,
+    wide: bool,
+    with_kind: bool,
+    with_ns: bool,
+) -> Table {
     let first = objects[0];
-    let with_ns = opts.with_namespace && first.namespaced;
-    let kind_cols = kinds::headers(&first.id.group, first.kind(), wide);
+    let kind_cols = kinds::column_headers(&opts.kinds, &first.id.group, first.kind(), wide);
     let mut table = Table::default();
     if !opts.no_headers {
         let mut h: Vec<String> = Vec::new();
@@ -187,7 +208,7 @@ fn one_table(objects: &[&Object], opts: &RenderOptions, wide: bool, with_kind: b
             h.push("NAMESPACE".into());
         }
         h.push("NAME".into());
-        h.extend(kind_cols.iter().map(|s| s.to_string()));
+        h.extend(kind_cols);
         h.extend(opts.label_columns.iter().map(|k| label_header(k)));
         if opts.show_labels {
             h.push("LABELS".into());
@@ -197,14 +218,20 @@ fn one_table(objects: &[&Object], opts: &RenderOptions, wide: bool, with_kind: b
     for o in objects {
         let mut row: Vec<String> = Vec::new();
         if with_ns {
-            row.push(o.namespace().to_owned());
+            // The API server drops a namespace written on a cluster-scoped object.
+            row.push(if o.namespaced { o.namespace() } else { "" }.to_owned());
         }
         row.push(if with_kind {
             o.kubectl_name()
         } else {
             o.name().to_owned()
         });
-        row.extend(kinds::cells(o.as_view(), wide, opts.now));
+        row.extend(kinds::column_cells(
+            &opts.kinds,
+            o.as_view(),
+            wide,
+            opts.now,
+        ));
         row.extend(opts.label_columns.iter().map(|k| {
             o.labels
                 .get(k.as_str())
