@@ -7,7 +7,7 @@ use super::{Action, App, Keymap, Mode};
 
 /// Keymap sections in the order help lists them.
 const SECTIONS: &[&str] = &[
-    "table", "bar", "tree", "detail", "problems", "picker", "global",
+    "table", "bar", "command", "tree", "detail", "problems", "picker", "global",
 ];
 
 /// The selector-bar grammar, as documented in `crate::query`.
@@ -18,6 +18,12 @@ const GRAMMAR: &[&str] = &[
     "  ~text       fuzzy match on the name",
     "  | by KEY    group by a label key, or by namespace, kind, owner",
     "  terms are separated by commas; an invalid text keeps the last result",
+    "",
+    "Command line (:), as in k9s, with kubectl's resource names:",
+    "  :po  :deploy  :svc shop  :po -n shop  :po -A  :ns  :crd  :KIND.GROUP  :all  :q",
+    "  sets the kind and namespace filters (as the pickers do); Tab completes both",
+    "",
+    "Start-up flags: -n NS, -A, -l SELECTOR (in the bar), --kind TYPE / -c CMD (start view)",
 ];
 
 /// The open help overlay.

@@ -15,15 +15,16 @@ const MAX_WIDTH: usize = 48;
 /// `N of M objects` and the active filters.
 pub fn draw_header(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     let (n, m) = app.counts();
-    let mut spans = vec![Span::styled(format!("{n} of {m} objects"), theme.title)];
+    let mut spans = super::status::breadcrumb(app, theme);
+    spans.push(Span::styled(format!("{n} of {m} objects"), theme.title));
     let mut filter = |label: &str, value: &str| {
         spans.push(Span::styled(format!("  {label}: "), theme.dim));
         spans.push(Span::raw(value.to_string()));
     };
     filter("namespace", app.namespace.as_deref().unwrap_or("all"));
     filter("kind", app.kind.as_deref().unwrap_or("all"));
-    if !app.bar.text.trim().is_empty() {
-        filter("selector", app.bar.text.trim());
+    if !app.bar.text().trim().is_empty() {
+        filter("selector", app.bar.text().trim());
     }
     if let Some(p) = app.loading {
         spans.push(Span::styled(
