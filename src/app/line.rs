@@ -105,16 +105,18 @@ impl LineInput {
     }
 
     /// Scrolls as little as needed to keep the cursor inside a window `width` columns
-    /// wide (one column spare at the right for the cursor at the end), and no further
-    /// than needed to show the end of the text.
+    /// wide with a sixth of it as context on either side (as vim's `sidescrolloff`),
+    /// and no further than needed to show the end of the text (one column spare at the
+    /// right for the cursor at the end).
     pub fn follow(&mut self, width: usize) {
         let width = width.max(1);
+        let margin = width / 6;
         let cursor = self.cursor_column();
         let total = self.text().width();
-        if cursor < self.scroll {
-            self.scroll = cursor;
-        } else if cursor >= self.scroll + width {
-            self.scroll = cursor + 1 - width;
+        if cursor < self.scroll + margin {
+            self.scroll = cursor.saturating_sub(margin);
+        } else if cursor + margin >= self.scroll + width {
+            self.scroll = cursor + margin + 1 - width;
         }
         // Never leave blank room at the right while text is hidden at the left.
         self.scroll = self.scroll.min((total + 1).saturating_sub(width));
@@ -260,12 +262,16 @@ mod tests {
             l.edit(&Action::CursorLeft);
         }
         l.follow(10);
-        assert_eq!(l.scroll(), 15, "scrolled left to the cursor");
-        assert_eq!(l.column_of(l.cursor(), 10), Some(0));
-        assert_eq!(l.column_of(16, 10), Some(1));
+        assert_eq!(
+            l.scroll(),
+            14,
+            "scrolled left to the cursor, one column of context"
+        );
+        assert_eq!(l.column_of(l.cursor(), 10), Some(1));
+        assert_eq!(l.column_of(16, 10), Some(2));
         assert_eq!(l.column_of(3, 10), None, "left of the window");
         let (shown, before, after) = l.visible(10);
-        assert_eq!((shown, before, after), ("fghijabcde", true, true));
+        assert_eq!((shown, before, after), ("efghijabcd", true, true));
         l.edit(&Action::LineStart);
         l.follow(10);
         assert_eq!(l.scroll(), 0);

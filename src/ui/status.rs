@@ -14,7 +14,7 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         Mode::Table => {
             "/ filter  : kind  n namespace  K kind  c columns  s sort  d detail  ! problems  ? help  q quit"
         }
-        Mode::Bar => "Enter table · Esc clear · Tab/S-Tab complete · ←→ ^A ^E ^W ^U ^K · ↑↓ history",
+        Mode::Bar => "typing filters live · Enter table · Esc clear · Tab/S-Tab complete · ←→ ^A ^E ^W ^U ^K · ↑↓ history",
         Mode::Command => "Enter run · Esc cancel · Tab/S-Tab complete · :q quit",
         Mode::Detail => "↑↓ scroll  Y copy path  e edit  Esc back",
         Mode::Problems => "↑↓ select  Enter object  e edit file  Esc back",
@@ -29,9 +29,9 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     frame.render_widget(Paragraph::new(line), area);
 }
 
-/// The breadcrumb starting the header: where the table is (`deployments › shop`).
+/// The header's breadcrumb: where the table is (`deployments › shop`).
 pub fn breadcrumb<'a>(app: &App, theme: &Theme) -> Vec<Span<'a>> {
-    vec![Span::styled(app.breadcrumb(), theme.key), Span::raw("  ")]
+    vec![Span::raw("  "), Span::styled(app.breadcrumb(), theme.key)]
 }
 
 /// The gauge shown until the inventory is loaded.

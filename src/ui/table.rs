@@ -12,17 +12,16 @@ use crate::query::fuzzy_indices;
 /// Widest a column gets before its cells are cut.
 const MAX_WIDTH: usize = 48;
 
-/// `N of M objects` and the active filters.
+/// `N of M objects`, the breadcrumb (kind › namespace) and the other active filters.
 pub fn draw_header(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     let (n, m) = app.counts();
-    let mut spans = super::status::breadcrumb(app, theme);
-    spans.push(Span::styled(format!("{n} of {m} objects"), theme.title));
+    let mut spans = vec![Span::styled(format!("{n} of {m} objects"), theme.title)];
+    spans.extend(super::status::breadcrumb(app, theme));
     let mut filter = |label: &str, value: &str| {
         spans.push(Span::styled(format!("  {label}: "), theme.dim));
         spans.push(Span::raw(value.to_string()));
     };
-    filter("namespace", app.namespace.as_deref().unwrap_or("all"));
-    filter("kind", app.kind.as_deref().unwrap_or("all"));
+    // The kind and namespace are in the breadcrumb.
     if !app.bar.text().trim().is_empty() {
         filter("selector", app.bar.text().trim());
     }
