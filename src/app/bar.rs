@@ -242,9 +242,12 @@ impl BarState {
         rows
     }
 
-    /// Rows the bar takes at `width` columns: the text, then one row (candidates or hints)
-    /// or the error's rows.
+    /// Rows the bar takes at `width` columns: the text, then one row (Tab candidates, shown
+    /// over an error while they are open, or hints) or the error's rows.
     pub fn rows(&self, width: usize) -> usize {
+        if self.completion.is_some() {
+            return 2;
+        }
         1 + self.error_rows(width).len().max(1)
     }
 }
@@ -460,6 +463,7 @@ impl App {
                 }
             }
             Action::ScrollUp | Action::ScrollDown | Action::Click { .. } => {
+                self.bar.completion = None;
                 self.mode = Mode::Table;
                 self.table_action(action);
             }

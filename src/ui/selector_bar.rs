@@ -31,7 +31,8 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         ),
     };
     let mut lines = vec![text_line(prompt, line, window, focused, theme)];
-    let errors = if app.mode == Mode::Command {
+    // Open Tab candidates come first: a half-typed term is an error until chosen.
+    let errors = if app.mode == Mode::Command || completion.is_some() {
         Vec::new()
     } else {
         app.bar.error_rows(width)
