@@ -659,3 +659,146 @@ fn ctrl_z_suspends_and_fg_resumes() {
     ]);
     assert_eq!(flags.trim(), "0 0", "terminal restored after quitting");
 }
+
+/// Table rows on a screen of any height (names are cut at 80 columns: count them).
+fn row_count(screen: &[String]) -> usize {
+    screen[2..screen.len().saturating_sub(3).max(2)]
+        .iter()
+        .filter(|l| l.starts_with("shop ") || l.starts_with("ops ") || l.starts_with("    "))
+        .filter(|l| !l.trim().is_empty())
+        .count()
+}
+
+/// `kubesift get ARGS -o name` on the folder: the names it prints.
+fn names_from_get_args(dir: &Path, args: &[&str]) -> BTreeSet<String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_kubesift"))
+        .arg("get")
+        .args(args)
+        .args(["-o", "name", "-f"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{args:?}");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.rsplit_once('/').map(|(_, n)| n.to_string()))
+        .collect()
+}
+
+#[test]
+fn a_150_character_selector_at_80_columns_scrolls_and_edits_in_the_middle() {
+    let Some(pane) = Pane::start("") else { return };
+    pane.wait_loaded();
+    pane.tmux(&["resize-window", "-t", "t", "-x", "80", "-y", "24"]);
+    pane.wait_for("80×24", |s| {
+        s.len() == 24 && s[0].contains("of 10 objects") && s[23].starts_with("/ filter")
+    });
+    let head: String = (0..3).map(|i| format!("app!=a{i:02},")).collect();
+    let tail: String = (0..12).map(|i| format!(",app!=b{i:02}")).collect();
+    let text = format!("{head}tier in (frontend){tail}");
+    assert!(text.len() >= 150, "{}", text.len());
+    pane.literal("/");
+    pane.literal(&text);
+    // The end of the text in view behind `‹`, the cursor after it.
+    let shown = &text[text.len() - 76..];
+    pane.wait_for("the end of the text", |s| {
+        s[21].trim_end() == format!("/‹{shown}")
+    });
+    let manifests = pane.dir().join("m");
+    // Into the middle: after `frontend`, left of the visible window.
+    let back = text.len() - text.find(')').unwrap();
+    pane.tmux(&["send-keys", "-t", "t", "-N", &back.to_string(), "Left"]);
+    let screen = pane.wait_for("the window scrolled to the cursor", |s| {
+        s[21].starts_with("/‹") && s[21].contains("(frontend)") && s[21].ends_with('›')
+    });
+    let cursor = pane.tmux(&["display-message", "-p", "-t", "t", "#{cursor_x}"]);
+    let at = screen[21].chars().nth(cursor.trim().parse().unwrap());
+    assert_eq!(at, Some(')'), "cursor on the paren: {}", screen[21]);
+    pane.literal(",backend");
+    let edited = text.replace("(frontend)", "(frontend,backend)");
+    let want = names_from_get(&manifests, &edited).unwrap();
+    assert_eq!(want.len(), 5, "the oracle is sane: {want:?}");
+    let screen = pane.wait_for("the edit applied", |s| {
+        s[21].contains("(frontend,backend)") && s[0].starts_with("5 of 10 objects")
+    });
+    assert_eq!(row_count(&screen), 5, "{screen:#?}");
+    // An error at the end while the cursor is there: the caret under it, the message whole.
+    pane.key("End");
+    pane.literal(" in (");
+    // Rows 18..23: the bar grown upwards (the status line's hints hold `^A`).
+    let screen = pane.wait_for("the error", |s| s[18..23].iter().any(|l| l.contains('^')));
+    let below: Vec<&String> = screen[18..23].iter().collect();
+    let caret_row = below.iter().position(|l| l.contains('^')).unwrap();
+    let caret_col = below[caret_row].chars().position(|c| c == '^').unwrap();
+    // Under the word the parser stopped at, in the visible slice of the text.
+    assert_eq!(
+        below[caret_row - 1]
+            .chars()
+            .skip(caret_col)
+            .take(2)
+            .collect::<String>(),
+        "in",
+        "{screen:#?}"
+    );
+    let message: String = below[caret_row..]
+        .iter()
+        .map(|l| l.trim().trim_start_matches('^').trim())
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert_eq!(
+        message.trim(),
+        "found 'in', expected: ',' or 'end of string'"
+    );
+    assert!(screen[0].starts_with("5 of 10 objects"), "last result kept");
+    pane.key("Escape");
+    pane.wait_for("the table", |s| s[23].starts_with("/ filter"));
+    pane.literal("q");
+    pane.assert_restored(0);
+}
+
+#[test]
+fn command_mode_shows_what_kubectl_get_shows() {
+    let Some(pane) = Pane::start("") else { return };
+    pane.wait_loaded();
+    let manifests = pane.dir().join("m");
+    pane.literal(":deploy");
+    pane.key("Enter");
+    let screen = pane.wait_for("deployments", |s| {
+        s[0].starts_with("2 of 10 objects") && s[0].contains("deployments › all namespaces")
+    });
+    assert_eq!(
+        names(&screen),
+        names_from_get_args(&manifests, &["deploy", "-A"])
+    );
+    pane.literal(":po sh");
+    pane.key("Tab");
+    pane.wait_for("the namespace completed", |s| {
+        s[HEIGHT - 3].starts_with(": po shop")
+    });
+    pane.key("Enter");
+    let screen = pane.wait_for("pods in shop", |s| s[0].contains("pods › shop"));
+    let want = names_from_get_args(&manifests, &["po", "-n", "shop"]);
+    assert!(!want.is_empty());
+    assert_eq!(names(&screen), want);
+    pane.literal(":q");
+    pane.key("Enter");
+    pane.assert_restored(0);
+}
+
+#[test]
+fn start_up_flags_set_the_first_view() {
+    let Some(pane) = Pane::start("-n shop -l tier=frontend --kind svc") else {
+        return;
+    };
+    let screen = pane.wait_for("the service", |s| {
+        s[0].starts_with("1 of 10 objects") && s[0].contains("services › shop")
+    });
+    assert_eq!(names(&screen), set(&["storefront-svc"]), "{screen:#?}");
+    assert!(
+        screen[0].contains("selector: tier=frontend"),
+        "{}",
+        screen[0]
+    );
+    pane.literal("q");
+    pane.assert_restored(0);
+}

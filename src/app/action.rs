@@ -30,6 +30,27 @@ pub enum Action {
     Backspace,
     /// Tab: complete a label key, then its values.
     Complete,
+    /// Shift-Tab: the previous candidate.
+    CompletePrev,
+    /// Line editing in the bar and the command line.
+    CursorLeft,
+    CursorRight,
+    WordLeft,
+    WordRight,
+    LineStart,
+    LineEnd,
+    /// Delete the character under the cursor.
+    DeleteChar,
+    /// Delete the word before the cursor (Ctrl-W).
+    DeleteWord,
+    /// Delete from the start of the line to the cursor (Ctrl-U).
+    DeleteToStart,
+    /// Delete from the cursor to the end of the line (Ctrl-K).
+    DeleteToEnd,
+    /// `:` — the command line (`:po`, `:deploy shop`, `:q`).
+    Command,
+    /// Run the command line.
+    RunCommand,
     HistoryPrev,
     HistoryNext,
     SortNext,
@@ -84,6 +105,9 @@ pub enum Action {
     FilterCode,
     #[serde(skip)]
     Insert(char),
+    /// Text pasted into the terminal (bracketed paste).
+    #[serde(skip)]
+    Paste(String),
     #[serde(skip)]
     Resize(u16, u16),
     #[serde(skip)]
@@ -164,7 +188,20 @@ impl Action {
             ClearBar => "clear the selector bar",
             LeaveBar => "back to the table, keep the filter",
             Backspace => "delete a character",
-            Complete => "complete label key / value",
+            Complete => "complete (again: next candidate)",
+            CompletePrev => "previous candidate",
+            CursorLeft => "cursor left",
+            CursorRight => "cursor right",
+            WordLeft => "word left",
+            WordRight => "word right",
+            LineStart => "start of line",
+            LineEnd => "end of line",
+            DeleteChar => "delete the character under the cursor",
+            DeleteWord => "delete the word before the cursor",
+            DeleteToStart => "delete to the start of the line",
+            DeleteToEnd => "delete to the end of the line",
+            Command => "command: :po :deploy shop :ns :crd :all :q",
+            RunCommand => "run the command",
             HistoryPrev => "previous selector from history",
             HistoryNext => "next selector from history",
             SortNext => "sort by the next column",

@@ -7,11 +7,16 @@ use super::{Action, App, Keymap, Mode};
 
 /// Keymap sections in the order help lists them.
 const SECTIONS: &[&str] = &[
-    "table", "bar", "tree", "detail", "problems", "picker", "global",
+    "table", "bar", "command", "tree", "detail", "problems", "picker", "global",
 ];
 
-/// The selector-bar grammar, as documented in `crate::query`.
+/// The selector-bar grammar, as documented in `crate::query`, after the command line.
 const GRAMMAR: &[&str] = &[
+    "Command line (:), as in k9s, with kubectl's resource names:",
+    "  :po  :deploy  :svc shop  :po -n shop  :po -A  :ns  :crd  :KIND.GROUP  :all  :q",
+    "  sets the kind and namespace filters (as the pickers do); Tab completes both",
+    "Start-up flags: -n NS, -A, -l SELECTOR (in the bar), --kind TYPE / -c CMD (start view)",
+    "",
     "Selector bar (filters on every keystroke):",
     "  app=web  app==web  app!=web  app in (a,b)  app notin (a,b)  app  !app  n>3  n<3",
     "  metadata.name=x  metadata.namespace!=y  .spec.nodeName=n   field terms (=, ==, !=)",

@@ -5,8 +5,8 @@ use crossterm::event::{self as ct, Event, KeyEventKind, MouseButton, MouseEventK
 use super::keymap::{Input, Key, KeyCode, Mods};
 
 impl Input {
-    /// The input a terminal event carries (`None` for key releases, focus, paste, other
-    /// mouse events).
+    /// The input a terminal event carries (`None` for key releases, focus, other mouse
+    /// events).
     pub fn from_terminal(ev: &Event) -> Option<Input> {
         match ev {
             Event::Key(k) if k.kind != KeyEventKind::Release => {
@@ -22,6 +22,7 @@ impl Input {
                 _ => None,
             },
             Event::Resize(w, h) => Some(Input::Resize(*w, *h)),
+            Event::Paste(text) => Some(Input::Paste(text.clone())),
             _ => None,
         }
     }

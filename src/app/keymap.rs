@@ -137,10 +137,12 @@ fn named(name: &str) -> Option<KeyCode> {
 }
 
 /// Terminal input as the app sees it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Input {
     /// A key pressed (or repeated).
     Key(Key),
+    /// Text pasted into the terminal (bracketed paste), as one piece.
+    Paste(String),
     ScrollUp,
     ScrollDown,
     /// The left button pressed at a cell.
@@ -191,16 +193,19 @@ impl Keymap {
             .map(|(_, a)| a.clone())
     }
 
-    /// What `input` means in `mode`: a bound key's action; in the bar, any other character
-    /// typed without Ctrl or Alt; the mouse wheel, a left click and a resize as such.
+    /// What `input` means in `mode`: a bound key's action; in the bar and the command
+    /// line, any other character typed without Ctrl or Alt; pasted text (views that take
+    /// no text ignore it), the mouse wheel, a left click and a resize as such.
     pub fn intent(&self, mode: Mode, input: Input) -> Option<Action> {
+        let typing = matches!(mode, Mode::Bar | Mode::Command);
         match input {
             Input::Key(key) => self.lookup(mode, key).or(match key.code {
-                KeyCode::Char(c) if mode == Mode::Bar && !key.mods.ctrl && !key.mods.alt => {
+                KeyCode::Char(c) if typing && !key.mods.ctrl && !key.mods.alt => {
                     Some(Action::Insert(c))
                 }
                 _ => None,
             }),
+            Input::Paste(text) => Some(Action::Paste(text)),
             Input::ScrollUp => Some(Action::ScrollUp),
             Input::ScrollDown => Some(Action::ScrollDown),
             Input::Click { column, row } => Some(Action::Click { column, row }),

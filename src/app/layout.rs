@@ -14,16 +14,39 @@ pub struct Screen {
     pub status: Rect,
 }
 
+/// Rows the table keeps (header, titles, a few objects) however many the bar asks for.
+const MIN_TABLE_ROWS: u16 = 4;
+
 impl Screen {
+    /// The layout with a two-row bar (its text, then the caret or hints).
     pub fn new(area: Rect) -> Screen {
+        Screen::with_bar(area, 2)
+    }
+
+    /// The layout with a bar of `bar_rows` rows (an error wrapped below the text takes
+    /// more), as far as the table keeps [`MIN_TABLE_ROWS`] rows.
+    pub fn with_bar(area: Rect, bar_rows: usize) -> Screen {
         let row = |y: u16, h: u16| Rect::new(area.x, y, area.width, h);
         let bottom = area.y + area.height;
-        let table_h = area.height.saturating_sub(4);
+        let room = area.height.saturating_sub(2 + MIN_TABLE_ROWS).max(2);
+        let bar_h = u16::try_from(bar_rows).unwrap_or(u16::MAX).clamp(2, room);
+        let table_h = area.height.saturating_sub(2 + bar_h);
         Screen {
             header: row(area.y, 1.min(area.height)),
             table: row(area.y + 1, table_h),
-            bar: row(bottom.saturating_sub(3).max(area.y), 2.min(area.height)),
+            bar: row(
+                bottom.saturating_sub(1 + bar_h).max(area.y),
+                bar_h.min(area.height),
+            ),
             status: row(bottom.saturating_sub(1), 1.min(area.height)),
+        }
+    }
+
+    /// The whole screen this layout divides.
+    pub fn area(&self) -> Rect {
+        Rect {
+            height: self.status.bottom().saturating_sub(self.header.y),
+            ..self.header
         }
     }
 

@@ -6,11 +6,13 @@ mod action;
 mod bar;
 mod changes;
 pub mod columns;
+mod command;
 mod detail;
 mod help;
 mod input;
 mod keymap;
 mod layout;
+mod line;
 mod picker;
 mod problems;
 mod scroll;
@@ -24,13 +26,15 @@ use std::sync::Arc;
 use roaring::RoaringBitmap;
 
 pub use action::Action;
-pub use bar::{BarState, Completion};
+pub use bar::{text_width, BarState, Completion, ErrorRow, PROMPT_WIDTH};
 pub use changes::{LastChange, FLASH_SECONDS};
 pub use columns::{titles, Column};
+pub use command::CommandState;
 pub use detail::{DetailState, DetailTab};
 pub use help::HelpState;
 pub use keymap::{Input, Key, KeyCode, Keymap, Mods, DEFAULT_KEYMAP};
 pub use layout::Screen;
+pub use line::LineInput;
 pub use picker::{namespace_label, Picker, PickerKind, ALL, CLUSTER};
 pub use problems::{ListState, ProblemFilter};
 pub use table::{Row, Sort, TableState};
@@ -52,6 +56,8 @@ pub enum Mode {
     Picker,
     Help,
     Tree,
+    /// The `:` command line.
+    Command,
 }
 
 impl Mode {
@@ -65,6 +71,7 @@ impl Mode {
             Mode::Picker => "picker",
             Mode::Help => "help",
             Mode::Tree => "tree",
+            Mode::Command => "command",
         }
     }
 }
@@ -122,6 +129,12 @@ pub struct Options {
     pub stdin_once: bool,
     /// The paths given on the command line: SOURCE is shown relative to them.
     pub roots: Vec<std::path::PathBuf>,
+    /// `-n`: the namespace filter to start with.
+    pub namespace: Option<String>,
+    /// `-l`: the selector to start with in the bar.
+    pub selector: Option<String>,
+    /// `--kind` / `-c`: a command line run once the kinds are known (`po`, `deploy shop`).
+    pub command: Option<String>,
 }
 
 /// The whole UI state.
@@ -161,6 +174,10 @@ pub struct App {
     pub problem_filter: ProblemFilter,
     /// The help overlay, while open.
     pub help: Option<HelpState>,
+    /// The `:` command line, while open (returns to `under` when closed).
+    pub command: Option<CommandState>,
+    /// The start-up command (`--kind`), until the data it names has loaded.
+    pending_command: Option<String>,
     pub keymap: Keymap,
     pub options: Options,
     /// Unix seconds.
@@ -177,6 +194,11 @@ impl App {
     pub fn new(keymap: Keymap, options: Options, now: i64) -> App {
         let mut bar = BarState::default();
         bar.history = options.history.clone();
+        if let Some(selector) = &options.selector {
+            bar.line.set(selector);
+        }
+        let namespace = options.namespace.clone();
+        let pending_command = options.command.clone();
         App {
             data: Arc::new(Dataset::default()),
             loading: Some(Progress::default()),
@@ -191,7 +213,7 @@ impl App {
             table: TableState::default(),
             bar,
             query: Query::default(),
-            namespace: None,
+            namespace,
             kind: None,
             picker: None,
             detail: None,
@@ -201,6 +223,8 @@ impl App {
             problems: ListState::default(),
             problem_filter: ProblemFilter::default(),
             help: None,
+            command: None,
+            pending_command,
             keymap,
             options,
             now,
@@ -274,6 +298,24 @@ impl App {
 
     fn resize(&mut self, w: u16, h: u16) {
         self.screen = Screen::new(ratatui::layout::Rect::new(0, 0, w, h));
+        self.relayout();
+    }
+
+    /// Rows the selector bar takes (the text and its error's rows) at `width` columns.
+    pub fn bar_rows(&self, width: u16) -> usize {
+        self.bar.rows(width as usize)
+    }
+
+    /// Lays the screen out again for the bar's current rows, scrolls the edited line to
+    /// keep its cursor visible, and keeps every view's scroll valid.
+    fn relayout(&mut self) {
+        let area = self.screen.area();
+        let width = text_width(area.width as usize);
+        self.bar.line.follow(width);
+        if let Some(c) = self.command.as_mut() {
+            c.line.follow(width);
+        }
+        self.screen = Screen::with_bar(area, self.bar_rows(area.width));
         self.table.height = self.screen.body_height();
         self.table.clamp();
         self.clamp_views();
@@ -357,6 +399,7 @@ impl App {
         }
         self.problem_rows = problem_rows(&self.data);
         self.table.resort(&self.data.inventory.objects, self.now);
+        self.run_pending_command();
         self.refilter();
         self.refresh_detail();
         self.clamp_views();
@@ -481,19 +524,20 @@ impl App {
     /// Re-parses the bar; on success re-filters and resets the scroll, on error keeps the
     /// last valid result and records the error for the caret.
     pub fn refilter(&mut self) {
-        match Query::parse(&self.bar.text) {
+        match Query::parse(self.bar.text()) {
             Ok(q) => {
                 self.bar.error = None;
                 self.query = q;
             }
             Err(e) => {
                 self.bar.error = Some(e);
-                return;
+                return self.relayout();
             }
         }
         self.apply_query();
         self.table.selected = 0;
         self.table.offset = 0;
+        self.relayout();
     }
 
     /// Recomputes matches and rows for the current query and filters.
@@ -552,6 +596,14 @@ impl App {
                 return;
             }
         }
+        if matches!(action, Action::Command)
+            && matches!(
+                self.mode,
+                Mode::Table | Mode::Tree | Mode::Detail | Mode::Problems
+            )
+        {
+            return self.open_command();
+        }
         match self.mode {
             Mode::Bar => self.bar_action(action),
             Mode::Picker => self.picker_action(action),
@@ -560,6 +612,7 @@ impl App {
             Mode::Help => self.help_action(action),
             Mode::Tree => self.tree_action(action),
             Mode::Table => self.table_action(action),
+            Mode::Command => self.command_action(action),
         }
     }
 

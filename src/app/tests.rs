@@ -149,13 +149,13 @@ fn history_is_remembered_and_browsed() {
     app.update(Action::FocusBar);
     type_text(&mut app, "ti");
     app.update(Action::HistoryPrev);
-    assert_eq!(app.bar.text, "tier=be");
+    assert_eq!(app.bar.text(), "tier=be");
     app.update(Action::HistoryPrev);
-    assert_eq!(app.bar.text, "app=web");
+    assert_eq!(app.bar.text(), "app=web");
     assert_eq!(visible_names(&app), ["web-1", "web"]);
     app.update(Action::HistoryNext);
     app.update(Action::HistoryNext);
-    assert_eq!(app.bar.text, "ti", "back to the draft");
+    assert_eq!(app.bar.text(), "ti", "back to the draft");
 }
 
 #[test]
@@ -164,16 +164,16 @@ fn tab_completes_keys_then_values() {
     app.update(Action::FocusBar);
     type_text(&mut app, "ti");
     app.update(Action::Complete);
-    assert_eq!(app.bar.text, "tier");
+    assert_eq!(app.bar.text(), "tier");
     type_text(&mut app, "=");
     app.update(Action::Complete);
     let c = app.bar.completion.clone().unwrap();
     assert_eq!(c.items, [("be".to_string(), 1), ("fe".to_string(), 1)]);
     app.update(Action::Complete);
-    assert_eq!(app.bar.text, "tier=be");
+    assert_eq!(app.bar.text(), "tier=be");
     assert_eq!(visible_names(&app), ["db-1"]);
     app.update(Action::Complete);
-    assert_eq!(app.bar.text, "tier=fe");
+    assert_eq!(app.bar.text(), "tier=fe");
 }
 
 #[test]
@@ -605,7 +605,7 @@ fn the_bar_filter_applies_to_changed_data() {
     let edited = FIXTURE.replace("{app: db, tier: be}", "{app: web, tier: be}");
     app.update(Action::Changed(change(&edited, &["db-1"], 0, 1)));
     assert_eq!(visible_names(&app), ["web-1", "db-1", "web"]);
-    assert_eq!(app.bar.text, "app=web");
+    assert_eq!(app.bar.text(), "app=web");
 }
 
 #[test]

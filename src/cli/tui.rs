@@ -23,6 +23,21 @@ pub struct TuiArgs {
     /// Refuse files (and standard input) larger than this many bytes.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_SIZE)]
     pub max_file_size: u64,
+    /// Start filtered to this namespace, like `kubectl -n`.
+    #[arg(short = 'n', long, value_name = "NAMESPACE")]
+    pub namespace: Option<String>,
+    /// Start with every namespace (the default), like `kubectl -A`.
+    #[arg(short = 'A', long, conflicts_with = "namespace")]
+    pub all_namespaces: bool,
+    /// Start with this selector in the bar, like `kubectl -l` (any bar text: `tier=web,~api`).
+    #[arg(short = 'l', long, value_name = "SELECTOR")]
+    pub selector: Option<String>,
+    /// Start showing this kind, by any of kubectl's names (`po`, `deploy`, `KIND.GROUP`).
+    #[arg(long, value_name = "TYPE", conflicts_with = "start_command")]
+    pub kind: Option<String>,
+    /// Start with this command line, as k9s's `-c` (`deploy`, `svc shop`, `ns`).
+    #[arg(short = 'c', long = "command", value_name = "CMD")]
+    pub start_command: Option<String>,
 }
 
 /// Runs the UI until the user quits or a signal arrives; exits 2 without opening it when
@@ -40,6 +55,9 @@ pub fn run(args: TuiArgs) -> ExitCode {
         },
         label_columns: args.labels.label_columns,
         show_labels: args.labels.show_labels,
+        namespace: args.namespace,
+        selector: args.selector,
+        command: args.kind.or(args.start_command),
     })
 }
 

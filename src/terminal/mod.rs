@@ -21,6 +21,12 @@ pub struct UiOptions {
     pub load: LoadOptions,
     pub label_columns: Vec<String>,
     pub show_labels: bool,
+    /// `-n`: start filtered to this namespace.
+    pub namespace: Option<String>,
+    /// `-l`: start with this selector in the bar.
+    pub selector: Option<String>,
+    /// `--kind` / `-c`: start with this command line (`po`, `deploy shop`).
+    pub command: Option<String>,
 }
 
 /// Runs the UI until the user quits or a signal arrives.
@@ -44,6 +50,9 @@ pub fn run(args: UiOptions) -> ExitCode {
         history: files::load_history(),
         stdin_once: args.paths.iter().any(|p| is_stdin(p)),
         roots: args.paths.clone(),
+        namespace: args.namespace,
+        selector: args.selector,
+        command: args.command,
     };
     let app = App::new(keymap, options, chrono::Utc::now().timestamp());
     let paths = args.paths;

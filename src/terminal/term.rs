@@ -10,7 +10,9 @@ use std::io::{self, IsTerminal, Stdout, Write};
 use std::process::Stdio;
 use std::sync::Once;
 
-use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use crossterm::event::{
+    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
+};
 use crossterm::execute;
 use crossterm::terminal::{
     disable_raw_mode, enable_raw_mode, EnterAlternateScreen, LeaveAlternateScreen,
@@ -58,7 +60,8 @@ impl Write for Output {
 
 static HOOK: Once = Once::new();
 
-/// Raw mode, alternate screen, mouse capture; installs the restoring panic hook once.
+/// Raw mode, alternate screen, mouse capture, bracketed paste (a paste arrives as one
+/// event, not as keys that Enter or Tab inside it would act on); installs the restoring panic hook once.
 pub fn enter() -> io::Result<Term> {
     HOOK.call_once(|| {
         let previous = std::panic::take_hook();
@@ -69,7 +72,12 @@ pub fn enter() -> io::Result<Term> {
     });
     let mut out = Output::open()?;
     enable_raw_mode()?;
-    execute!(out, EnterAlternateScreen, EnableMouseCapture)?;
+    execute!(
+        out,
+        EnterAlternateScreen,
+        EnableMouseCapture,
+        EnableBracketedPaste
+    )?;
     Terminal::new(CrosstermBackend::new(out))
 }
 
@@ -84,6 +92,7 @@ pub fn resume(terminal: &mut Term) -> io::Result<()> {
         terminal.backend_mut(),
         EnterAlternateScreen,
         EnableMouseCapture,
+        EnableBracketedPaste,
         crossterm::terminal::Clear(crossterm::terminal::ClearType::All)
     )?;
     terminal.draw(|_| {})?;
@@ -95,6 +104,7 @@ pub fn restore() {
     if let Ok(mut out) = Output::open() {
         let _ = execute!(
             out,
+            DisableBracketedPaste,
             DisableMouseCapture,
             LeaveAlternateScreen,
             crossterm::cursor::Show

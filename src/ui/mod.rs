@@ -22,7 +22,7 @@ pub use theme::Theme;
 /// Draws the whole screen for the current state.
 pub fn draw(app: &App, frame: &mut Frame) {
     let theme = Theme::new(app.options.no_color);
-    let screen = Screen::new(frame.area());
+    let screen = Screen::with_bar(frame.area(), app.bar_rows(frame.area().width));
     if let Some(progress) = app.loading {
         // Until the first batch arrives there is nothing to show but the gauge; after it,
         // the table fills progressively and the header shows the progress.
@@ -33,13 +33,13 @@ pub fn draw(app: &App, frame: &mut Frame) {
     }
     let main = screen.main();
     match (app.mode, app.under) {
-        (Mode::Detail, _) | (Mode::Help | Mode::Picker, Mode::Detail) => {
+        (Mode::Detail, _) | (Mode::Help | Mode::Picker | Mode::Command, Mode::Detail) => {
             detail::draw(app, frame, main, &theme)
         }
-        (Mode::Problems, _) | (Mode::Help | Mode::Picker, Mode::Problems) => {
+        (Mode::Problems, _) | (Mode::Help | Mode::Picker | Mode::Command, Mode::Problems) => {
             problems::draw(app, frame, main, &theme)
         }
-        (Mode::Tree, _) | (Mode::Help | Mode::Picker, Mode::Tree) => {
+        (Mode::Tree, _) | (Mode::Help | Mode::Picker | Mode::Command, Mode::Tree) => {
             tree::draw(app, frame, main, &theme)
         }
         _ => {

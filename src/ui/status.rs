@@ -12,9 +12,10 @@ use crate::app::{App, Mode, Progress};
 pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     let hint = match app.mode {
         Mode::Table => {
-            "/ filter  n namespace  K kind  c columns  s sort  d detail  ! problems  ? help  q quit"
+            "/ filter  : kind  n namespace  K kind  c columns  s sort  d detail  ! problems  ? help  q quit"
         }
-        Mode::Bar => "typing filters live · Enter table · Esc clear · Tab complete · ↑↓ history",
+        Mode::Bar => "typing filters live · Enter table · Esc clear · Tab/S-Tab complete · ←→ ^A ^E ^W ^U ^K · ↑↓ history",
+        Mode::Command => "Enter run · Esc cancel · Tab/S-Tab complete · :q quit",
         Mode::Detail => "↑↓ scroll  y yaml  d describe  / search  n N  w wrap  x decode  Esc back",
         Mode::Problems => "↑↓ select  v severity  c code  Enter object  e edit file  Esc back",
         Mode::Picker => "↑↓ select  / filter  Enter choose  Esc close",
@@ -26,6 +27,11 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         None => Line::styled(hint, theme.dim),
     };
     frame.render_widget(Paragraph::new(line), area);
+}
+
+/// The header's breadcrumb: where the table is (`deployments › shop`).
+pub fn breadcrumb<'a>(app: &App, theme: &Theme) -> Vec<Span<'a>> {
+    vec![Span::raw("  "), Span::styled(app.breadcrumb(), theme.key)]
 }
 
 /// The gauge shown until the inventory is loaded.

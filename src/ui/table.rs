@@ -18,17 +18,16 @@ const NAME_WIDTH: usize = 32;
 /// Marked rows start with this (the marker column, shown while something is marked).
 const MARK: &str = "● ";
 
-/// `N of M objects` and the active filters.
+/// `N of M objects`, the breadcrumb (kind › namespace) and the other active filters.
 pub fn draw_header(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     let (n, m) = app.counts();
     let mut spans = vec![Span::styled(format!("{n} of {m} objects"), theme.title)];
+    spans.extend(super::status::breadcrumb(app, theme));
     let mut filter = |label: &str, value: &str| {
         spans.push(Span::styled(format!("  {label}: "), theme.dim));
         spans.push(Span::raw(value.to_string()));
     };
-    let namespace = app.namespace.as_deref().map(crate::app::namespace_label);
-    filter("namespace", namespace.unwrap_or("all"));
-    filter("kind", app.kind.as_deref().unwrap_or("all"));
+    // The kind and namespace are in the breadcrumb.
     if let Some(s) = &app.table.sort {
         // Also here: the sorted column may be scrolled out of view or past the edge.
         let title = titles(&app.table.columns).into_iter().nth(s.column);
@@ -38,8 +37,8 @@ pub fn draw_header(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     if !app.table.marked.is_empty() {
         filter("marked", &app.table.marked.len().to_string());
     }
-    if !app.bar.text.trim().is_empty() {
-        filter("selector", app.bar.text.trim());
+    if !app.bar.text().trim().is_empty() {
+        filter("selector", app.bar.text().trim());
     }
     if let Some(p) = app.loading {
         spans.push(Span::styled(
