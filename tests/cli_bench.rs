@@ -132,6 +132,22 @@ fn bench_json_reports_phases_keystrokes_and_an_in_memory_edit() {
     assert_eq!(v["corpus"]["bytes"], summary.bytes);
     assert_eq!(v["corpus"]["problems"], 0);
 
+    // Every generated YAML document goes the fast path.
+    let yaml = &v["yaml"];
+    let count = |k: &str| {
+        yaml[k]
+            .as_u64()
+            .unwrap_or_else(|| panic!("yaml.{k}: {yaml}"))
+    };
+    assert!(count("documents") > 0, "{yaml}");
+    assert_eq!(
+        count("fast") + count("fallback"),
+        count("documents"),
+        "{yaml}"
+    );
+    assert_eq!(count("fallback"), 0, "{yaml}");
+    assert_eq!(yaml["fallback_reasons"], serde_json::json!({}), "{yaml}");
+
     let load = &v["load_ms"];
     let phase = |k: &str| {
         load[k]

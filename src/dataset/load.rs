@@ -174,6 +174,11 @@ pub fn first_load(
         elapsed_ms = times.parsed.as_millis() as u64,
         "parsed"
     );
+    if tracing::enabled!(tracing::Level::DEBUG) {
+        let mut yaml = crate::model::load::YamlStats::default();
+        loads.iter().for_each(|l| yaml.add(&l.yaml));
+        tracing::debug!("{}", yaml.summary());
+    }
     // The live set (one core) and the label index of the objects in path order (the other)
     // side by side; the live set orders files by path too, and only changes scopes, not
     // labels: the index is kept when the labels line up (always, unless two roots name

@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use std::sync::mpsc::Receiver;
@@ -13,7 +14,7 @@ use ratatui::Terminal;
 use super::{HEIGHT, WIDTH};
 use crate::app::{Action, App, Keymap, Options};
 use crate::dataset::{first_load, LiveSet, Pacing};
-use crate::model::load::{load_file_timed, FileLoad, LoadOptions};
+use crate::model::load::{load_file_timed, FileLoad, LoadOptions, YamlStats};
 
 /// The first load, timed step by step as the UI runs it ([`first_load`]): the loader's
 /// steps, and when the off-screen UI drew what it received.
@@ -51,6 +52,8 @@ pub struct LoadReport {
     pub objects: usize,
     pub bytes: u64,
     pub problems: usize,
+    /// YAML documents parsed by the fast path, and those left to saphyr with why.
+    pub yaml: YamlStats,
 }
 
 impl LoadReport {
@@ -91,6 +94,7 @@ fn read_and_parse(
     opts: &LoadOptions,
     read_ns: &AtomicU64,
     parse_ns: &AtomicU64,
+    yaml: &Mutex<YamlStats>,
 ) -> FileLoad {
     let t = Instant::now();
     let mut read = None;
@@ -98,6 +102,9 @@ fn read_and_parse(
     let read = read.unwrap_or_default();
     add(read_ns, read);
     add(parse_ns, t.elapsed().saturating_sub(read));
+    if let Ok(mut y) = yaml.lock() {
+        y.add(&load.yaml);
+    }
     load
 }
 
@@ -125,12 +132,13 @@ pub fn measure(
     let start = Instant::now();
     report.loading_frame = draw(&mut terminal, &mut app)?;
     let (read_ns, parse_ns, first_ns) = (AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0));
+    let yaml = Mutex::new(YamlStats::default());
     let (tx, rx) = std::sync::mpsc::channel();
     let loaded = std::thread::scope(|s| {
         let loader = s.spawn(|| {
             let tx = tx;
             let load = |f: &Path| {
-                let load = read_and_parse(f, opts, &read_ns, &parse_ns);
+                let load = read_and_parse(f, opts, &read_ns, &parse_ns, &yaml);
                 let at = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
                 let _ = first_ns.compare_exchange(0, at, Ordering::Relaxed, Ordering::Relaxed);
                 load
@@ -169,6 +177,7 @@ pub fn measure(
     report.objects = inv.objects.len();
     report.bytes = inv.bytes;
     report.problems = inv.problems.len();
+    report.yaml = yaml.into_inner().unwrap_or_default();
     Ok((app, live, report))
 }
 

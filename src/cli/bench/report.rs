@@ -42,6 +42,12 @@ impl Report {
         json!({
             "paths": self.paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
             "corpus": {"files": l.files, "objects": l.objects, "bytes": l.bytes, "problems": l.problems},
+            "yaml": {
+                "documents": l.yaml.documents(), "fast": l.yaml.fast, "fallback": l.yaml.fallbacks(),
+                "fallback_reasons": l.yaml.reasons().into_iter()
+                    .map(|(d, n)| (d.name().to_owned(), json!(n)))
+                    .collect::<serde_json::Map<_, _>>(),
+            },
             "load_ms": {
                 "walk": round3(l.walk), "read": round3(l.read), "parse": round3(l.parse),
                 "inventory": round3(l.inventory), "index": round3(l.index), "graph": round3(l.graph),
@@ -90,6 +96,7 @@ impl Report {
                 crate::print::count(l.problems, "problem")
             ),
         );
+        line("yaml", l.yaml.summary());
         line("walk (overlaps reading)", t(l.walk));
         line("read", t(l.read));
         line("parse", t(l.parse));

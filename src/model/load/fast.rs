@@ -1,17 +1,18 @@
-//! A fast path for the YAML that kubectl, helm and people write: block mappings and
-//! sequences (compact `- key: v` and indentless forms included), plain and quoted scalars
-//! (multi-line ones folded), literal and folded block scalars, single-line flow collections,
-//! comments, `---`/`...` markers.
+//! A fast path for the YAML that kubectl, helm, PyYAML, ruamel and people write: block
+//! mappings and sequences (compact `- key: v` and indentless forms included), plain and
+//! quoted scalars (multi-line ones folded, escaped line breaks included), literal and folded
+//! block scalars (indentation indicators included), single-line flow collections, comments,
+//! `---`/`...` markers, LF or CRLF line ends.
 //!
 //! It goes straight from the text to the compact [`Raw`] encoding (through a [`RawBuilder`],
 //! bytes identical to `Raw::from_value` of saphyr's value) with the positions
 //! [`super::yaml::parse`] would report, and gives up (`None`) the moment it meets anything
 //! outside that subset or anything doubtful: anchors, aliases, tags, merge keys, flow
 //! collections spanning lines or holding list items, implicit keys and pairs in flow
-//! collections, explicit block-scalar indentation, tabs where indentation or separation is
-//! expected, carriage returns, directives, complex keys, duplicate keys, errors of any kind.
-//! The caller then parses the document with saphyr, which also produces every error
-//! message: the fast path never reports one.
+//! collections, tabs where indentation or separation is expected, lone carriage returns,
+//! directives, complex keys, duplicate keys, errors of any kind. It says why ([`Decline`]),
+//! for the counts `kubesift bench` reports. The caller then parses the document with saphyr,
+//! which also produces every error message: the fast path never reports one.
 //!
 //! Positions follow saphyr's markers: a block collection starts at its first key or dash
 //! (an indentless sequence at the first token after its first dash) and ends where the next
@@ -20,7 +21,7 @@
 //! on its line. tests/load_fast_equiv.rs checks both paths agree.
 
 use std::borrow::Cow;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use super::scalar;
 use super::yaml::ItemPath;
@@ -34,6 +35,181 @@ const MAX_KEY_BYTES: usize = 1000;
 
 /// A thread's reused builder keeps at most this much buffer between documents.
 const KEEP_BUILDER_BYTES: usize = 1 << 20;
+
+/// Why the fast path left a document to saphyr: the first construct it does not take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Decline {
+    /// A carriage return not followed by a line feed (a lone CR is a line break to YAML).
+    CarriageReturn,
+    /// A byte order mark inside the text.
+    ByteOrderMark,
+    /// A control character saphyr's path refuses.
+    ControlCharacter,
+    /// `%YAML` / `%TAG`.
+    Directive,
+    /// A tab where indentation or separation is expected.
+    Tab,
+    /// `&anchor`.
+    Anchor,
+    /// `*alias`.
+    Alias,
+    /// `<<` merge key.
+    MergeKey,
+    /// `!tag`.
+    Tag,
+    /// `? ` complex (explicit) key.
+    ComplexKey,
+    /// A mapping key spanning lines, or longer than saphyr allows.
+    Key,
+    /// A flow collection spanning lines.
+    FlowLines,
+    /// A flow collection form outside the subset (implicit keys, pairs in a sequence,
+    /// empty entries, a list's items or a list item written in flow style).
+    Flow,
+    /// A multi-line plain scalar whose continuation looks like something else.
+    PlainLines,
+    /// A block scalar outside the subset (indentation indicator, at the root, odd
+    /// leading lines).
+    BlockScalar,
+    /// A block scalar or an empty node as a list item (its end is not known here).
+    ItemEnd,
+    /// A repeated key (saphyr's path names both lines).
+    DuplicateKey,
+    /// Nesting deeper than the fast path goes.
+    Deep,
+    /// A scalar whose value saphyr's path refuses (`.nan`, a null key).
+    Value,
+    /// Not valid YAML, or not what the fast path can prove valid: saphyr's path decides.
+    Other,
+    /// The document is invalid: saphyr's path reported an error.
+    Invalid,
+}
+
+impl Decline {
+    /// Every reason, in report order.
+    pub const ALL: [Decline; 21] = [
+        Decline::CarriageReturn,
+        Decline::ByteOrderMark,
+        Decline::ControlCharacter,
+        Decline::Directive,
+        Decline::Tab,
+        Decline::Anchor,
+        Decline::Alias,
+        Decline::MergeKey,
+        Decline::Tag,
+        Decline::ComplexKey,
+        Decline::Key,
+        Decline::FlowLines,
+        Decline::Flow,
+        Decline::PlainLines,
+        Decline::BlockScalar,
+        Decline::ItemEnd,
+        Decline::DuplicateKey,
+        Decline::Deep,
+        Decline::Value,
+        Decline::Other,
+        Decline::Invalid,
+    ];
+
+    /// A short name for reports and logs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Decline::CarriageReturn => "lone-cr",
+            Decline::ByteOrderMark => "bom",
+            Decline::ControlCharacter => "control-char",
+            Decline::Directive => "directive",
+            Decline::Tab => "tab",
+            Decline::Anchor => "anchor",
+            Decline::Alias => "alias",
+            Decline::MergeKey => "merge-key",
+            Decline::Tag => "tag",
+            Decline::ComplexKey => "complex-key",
+            Decline::Key => "key",
+            Decline::FlowLines => "flow-multiline",
+            Decline::Flow => "flow",
+            Decline::PlainLines => "plain-multiline",
+            Decline::BlockScalar => "block-scalar",
+            Decline::ItemEnd => "item-end",
+            Decline::DuplicateKey => "duplicate-key",
+            Decline::Deep => "deep",
+            Decline::Value => "value",
+            Decline::Other => "other",
+            Decline::Invalid => "invalid",
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// How the YAML documents of a load were parsed: by the fast path, or by saphyr and why.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct YamlStats {
+    /// Documents with a value (or an error) taken by the fast path.
+    pub fast: u64,
+    /// Documents left to saphyr, per [`Decline`] (indexed in [`Decline::ALL`] order).
+    pub fallback: [u64; Decline::ALL.len()],
+}
+
+impl YamlStats {
+    /// Counts one document left to saphyr.
+    pub fn declined(&mut self, why: Decline) {
+        self.fallback[why.index()] += 1;
+    }
+
+    /// Documents left to saphyr.
+    pub fn fallbacks(&self) -> u64 {
+        self.fallback.iter().sum()
+    }
+
+    /// Documents parsed (fast + fallback).
+    pub fn documents(&self) -> u64 {
+        self.fast + self.fallbacks()
+    }
+
+    /// Adds another load's counts.
+    pub fn add(&mut self, other: &YamlStats) {
+        self.fast += other.fast;
+        for (a, b) in self.fallback.iter_mut().zip(other.fallback) {
+            *a += b;
+        }
+    }
+
+    /// The reasons that occurred, most frequent first.
+    pub fn reasons(&self) -> Vec<(Decline, u64)> {
+        let mut r: Vec<_> = Decline::ALL
+            .iter()
+            .map(|&d| (d, self.fallback[d.index()]))
+            .filter(|&(_, n)| n > 0)
+            .collect();
+        r.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        r
+    }
+
+    /// `fast path: 99.2 % of documents; fallback reasons: anchor 3, tab 1`.
+    pub fn summary(&self) -> String {
+        let share = if self.documents() == 0 {
+            100.0
+        } else {
+            self.fast as f64 * 100.0 / self.documents() as f64
+        };
+        let reasons = self.reasons();
+        let why = if reasons.is_empty() {
+            "none".to_owned()
+        } else {
+            reasons
+                .iter()
+                .map(|(d, n)| format!("{} {n}", d.name()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        format!(
+            "fast path: {share:.1} % of {} documents; fallback reasons: {why}",
+            self.documents()
+        )
+    }
+}
 
 /// A position in the document text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,16 +244,57 @@ pub(super) struct Parsed {
     pub items: Vec<(ItemPath, Loc, usize)>,
 }
 
-/// Parses one document. `None`: not handled here, ask saphyr. `Some(None)`: an empty or
-/// null document.
-pub(super) fn parse(text: &str) -> Option<Option<Parsed>> {
+/// Parses one document. `Err`: not handled here (and why), ask saphyr. `Ok(None)`: an
+/// empty or null document.
+pub(super) fn parse(text: &str) -> Result<Option<Parsed>, Decline> {
+    if memchr::memchr(b'\r', text.as_bytes()).is_none() {
+        return parse_lf(text);
+    }
+    // CRLF line ends: parsed with the CRs taken out, positions moved back onto the text.
+    let (lf, crs) = without_crs(text).ok_or(Decline::CarriageReturn)?;
+    let mut parsed = parse_lf(&lf)?;
+    if let Some(p) = &mut parsed {
+        let at = |o: usize| o + crs.partition_point(|&q| q < o);
+        let loc = |l: Loc| Loc {
+            line: l.line,
+            line_start: at(l.line_start),
+            offset: at(l.offset),
+        };
+        p.root = loc(p.root);
+        for (_, start, end) in &mut p.items {
+            *start = loc(*start);
+            *end = at(*end);
+        }
+    }
+    Ok(parsed)
+}
+
+/// `text` with every CR of a CRLF taken out, and where each was (its offset in the result,
+/// the offset of the LF it preceded); `None` if a CR is not followed by a LF.
+fn without_crs(text: &str) -> Option<(String, Vec<usize>)> {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut crs = Vec::new();
+    let mut from = 0;
+    for i in memchr::memchr_iter(b'\r', b) {
+        if b.get(i + 1) != Some(&b'\n') {
+            return None;
+        }
+        out.push_str(&text[from..i]);
+        crs.push(out.len());
+        from = i + 1;
+    }
+    out.push_str(&text[from..]);
+    Some((out, crs))
+}
+
+/// [`parse`] of a text without carriage returns.
+fn parse_lf(text: &str) -> Result<Option<Parsed>, Decline> {
     thread_local! {
         /// Reused across documents so its buffers keep their capacity.
         static BUILDER: RefCell<RawBuilder> = RefCell::new(RawBuilder::new());
     }
-    if !plain_bytes(text.as_bytes()) {
-        return None;
-    }
+    odd_bytes(text.as_bytes())?;
     let mut s = Scanner {
         text,
         b: text.as_bytes(),
@@ -87,8 +304,9 @@ pub(super) fn parse(text: &str) -> Option<Option<Parsed>> {
         items: Vec::new(),
         depth: 0,
         out: BUILDER.with(RefCell::take),
+        why: Cell::new(Decline::Other),
     };
-    let parsed = s.document();
+    let parsed = s.document().ok_or(s.why.get());
     s.out.clear_and_trim(KEEP_BUILDER_BYTES);
     BUILDER.with(|b| b.replace(s.out));
     parsed
@@ -97,6 +315,18 @@ pub(super) fn parse(text: &str) -> Option<Option<Parsed>> {
 /// Carriage returns, NULs (saphyr's end of input), other control characters but tab and
 /// newline (C1 controls and U+FFFE/U+FFFF included: go-yaml's reader refuses them, and the
 /// saphyr path reports it), and byte order marks are left to saphyr.
+fn odd_bytes(b: &[u8]) -> Result<(), Decline> {
+    if plain_bytes(b) {
+        return Ok(());
+    }
+    let bom = b.windows(3).any(|w| w == [0xef, 0xbb, 0xbf]);
+    Err(if bom {
+        Decline::ByteOrderMark
+    } else {
+        Decline::ControlCharacter
+    })
+}
+
 fn plain_bytes(b: &[u8]) -> bool {
     // Branch-free per chunk so that it vectorizes; the exact check only where flagged.
     let odd = |c: u8| (c < 0x20 && c != b'\n' && c != b'\t') || c == 0x7f || c == 0xc2 || c == 0xef;
@@ -168,6 +398,8 @@ struct Scanner<'a> {
     depth: usize,
     /// Where values are written, in document order.
     out: RawBuilder,
+    /// Why the last decline happened (read once the document is declined).
+    why: Cell<Decline>,
 }
 
 fn is_sep(c: Option<&u8>) -> bool {
@@ -175,10 +407,16 @@ fn is_sep(c: Option<&u8>) -> bool {
 }
 
 impl<'a> Scanner<'a> {
+    /// Declines the document for `why`.
+    fn no<T>(&self, why: Decline) -> Option<T> {
+        self.why.set(why);
+        None
+    }
+
     fn document(&mut self) -> Option<Option<Parsed>> {
         self.skip_to_content()?;
         if self.col() == 0 && self.peek() == Some(b'%') {
-            return None;
+            return self.no(Decline::Directive);
         }
         if self.col() == 0 && self.b[self.pos..].starts_with(b"---") && is_sep(self.at(3)) {
             self.pos += 3;
@@ -191,7 +429,9 @@ impl<'a> Scanner<'a> {
         }
         let root = self.loc();
         let node = self.node(-1, Ctx::SeqItem, Some(Vec::new()), Some(Vec::new()))?;
-        node.end?;
+        if node.end.is_none() {
+            return self.no(Decline::BlockScalar);
+        }
         self.doc_tail()?;
         let value = self.out.finish()?;
         if value.view().is_null() {
@@ -261,7 +501,7 @@ impl<'a> Scanner<'a> {
         while let Some(c) = self.peek() {
             match c {
                 b' ' => self.pos += 1,
-                b'\t' => return None,
+                b'\t' => return self.no(Decline::Tab),
                 _ => break,
             }
         }
@@ -387,10 +627,16 @@ impl<'a> Scanner<'a> {
     fn plain(&self, from: usize) -> Option<(usize, PlainEnd)> {
         let b = self.b;
         match b.get(from)? {
-            b'&' | b'*' | b'!' | b'|' | b'>' | b'\'' | b'"' | b'%' | b'@' | b'`' | b',' | b'['
-            | b']' | b'{' | b'}' | b'#' => return None,
-            // `-`, `?` and `:` start a plain scalar when no blank follows.
-            b'-' | b'?' | b':' if matches!(b.get(from + 1), None | Some(b' ' | b'\n' | b'\t')) => {
+            b'&' => return self.no(Decline::Anchor),
+            b'*' => return self.no(Decline::Alias),
+            b'!' => return self.no(Decline::Tag),
+            b'|' | b'>' | b'\'' | b'"' | b'%' | b'@' | b'`' | b',' | b'[' | b']' | b'{' | b'}'
+            | b'#' => return None,
+            b'?' if matches!(b.get(from + 1), None | Some(b' ' | b'\n' | b'\t')) => {
+                return self.no(Decline::ComplexKey)
+            }
+            // `-` and `:` start a plain scalar when no blank follows.
+            b'-' | b':' if matches!(b.get(from + 1), None | Some(b' ' | b'\n' | b'\t')) => {
                 return None
             }
             _ => {}
@@ -400,6 +646,14 @@ impl<'a> Scanner<'a> {
         {
             return None;
         }
+        self.plain_rest(from)
+    }
+
+    /// [`Scanner::plain`] past the checks of its first character (a continuation line of
+    /// a multi-line plain scalar may start with `*`, `&`, `!`, quotes, brackets, backticks:
+    /// only the first line's first character can make them indicators).
+    fn plain_rest(&self, from: usize) -> Option<(usize, PlainEnd)> {
+        let b = self.b;
         let mut i = from;
         let mut text_end = from;
         loop {
@@ -416,10 +670,10 @@ impl<'a> Scanner<'a> {
                         return Some((text_end, PlainEnd::Line));
                     }
                 }
-                Some(b'\t') => return None,
+                Some(b'\t') => return self.no(Decline::Tab),
                 Some(b':') => match b.get(i + 1) {
                     None | Some(b' ' | b'\n') => return Some((text_end, PlainEnd::Colon(i))),
-                    Some(b'\t') => return None,
+                    Some(b'\t') => return self.no(Decline::Tab),
                     Some(_) => {
                         i += 1;
                         text_end = i;
@@ -480,8 +734,8 @@ impl<'a> Scanner<'a> {
     /// A quoted scalar at the cursor spanning lines (a value, never a key), inside a
     /// collection indented `n`, folded as saphyr's `scan_flow_scalar` folds it: a line's
     /// trailing blanks and the next line's indentation go, one break becomes a space, more
-    /// breaks become newlines. Continuation lines must be indented deeper than `n`; tabs and
-    /// escaped line breaks are left to saphyr. Returns the value and the offset after the
+    /// breaks become newlines, an escaped break (`\` at the end of a line) becomes nothing.
+    /// Continuation lines must be indented deeper than `n`; tabs are left to saphyr. Returns the value and the offset after the
     /// closing quote, with the line tracking moved along.
     fn quoted_lines(&mut self, n: isize, single: bool) -> Option<(String, usize)> {
         let min = usize::try_from(n + 1).ok()?;
@@ -491,6 +745,8 @@ impl<'a> Scanner<'a> {
         // Length of `out` without the blanks that a line break would drop.
         let mut keep = 0;
         let mut breaks = 0usize;
+        // The first of `breaks` was escaped (`\` at the end of a line): it folds to nothing.
+        let mut escaped = false;
         let mut i = self.pos + 1;
         loop {
             let c = text.get(i..)?.chars().next()?;
@@ -507,13 +763,14 @@ impl<'a> Scanner<'a> {
                         self.line_start = i;
                         continue;
                     }
-                    '\t' => return None,
+                    '\t' => return self.no(Decline::Tab),
                     _ if i - self.line_start < min => return None,
                     _ => {
-                        if breaks == 1 {
+                        if breaks == 1 && !escaped {
                             out.push(' ');
                         }
                         push_breaks(&mut out, breaks - 1);
+                        escaped = false;
                         keep = out.len();
                         breaks = 0;
                     }
@@ -527,7 +784,7 @@ impl<'a> Scanner<'a> {
                     self.line += 1;
                     self.line_start = i;
                 }
-                '\t' => return None,
+                '\t' => return self.no(Decline::Tab),
                 ' ' => {
                     out.push(' ');
                     i += 1;
@@ -538,11 +795,17 @@ impl<'a> Scanner<'a> {
                     i += 2;
                 }
                 c if c == quote => return Some((out, i + 1)),
+                '\\' if !single && text[i + 1..].starts_with('\n') => {
+                    // The blanks before an escaped line break are kept.
+                    keep = out.len();
+                    breaks = 1;
+                    escaped = true;
+                    i += 2;
+                    self.line += 1;
+                    self.line_start = i;
+                }
                 '\\' if !single => {
                     let (ch, len) = escape(self.b.get(i + 1..)?)?;
-                    if text[i + 1..].starts_with('\n') {
-                        return None;
-                    }
                     out.push(ch);
                     keep = out.len();
                     i += 1 + len;
@@ -579,21 +842,23 @@ impl<'a> Scanner<'a> {
                 self.out.str(&s);
             }
             // Items inside a list's flow collection would need positions: saphyr's job.
-            b'[' | b'{' if tracked && !matches!(self.at(1), Some(b']' | b'}')) => return None,
+            b'[' | b'{' if tracked && !matches!(self.at(1), Some(b']' | b'}')) => {
+                return self.no(Decline::Flow)
+            }
             b'[' | b'{' => self.flow()?,
             _ => {
                 let end = plain_end?;
                 let from = self.pos;
                 self.pos = end;
                 if let Some((text, end)) = self.plain_continuation(from, end, n)? {
-                    plain_into(&mut self.out, &text)?;
+                    self.plain_into(&text)?;
                     self.skip_to_content()?;
                     return Some(Node {
                         start,
                         end: Some(end),
                     });
                 }
-                plain_into(&mut self.out, &self.text[from..end])?;
+                self.plain_into(&{ self.text }[from..end])?;
                 self.finish_line()?;
                 self.skip_to_content()?;
                 return Some(Node {
@@ -621,6 +886,22 @@ impl<'a> Scanner<'a> {
     /// sequence, empty entries, trailing commas and JSON-style `"a":1` are left to saphyr.
     fn flow(&mut self) -> Option<()> {
         self.enter()?;
+        // Anything but a flow collection closed on its line is declined for that reason.
+        self.why.set(Decline::Other);
+        let done = self.flow_items();
+        if done.is_none() && self.why.get() == Decline::Other {
+            let at_eol = matches!(self.b.get(self.pos..), Some(rest) if rest.iter().find(|&&c| c != b' ').is_none_or(|&c| c == b'\n'));
+            self.why.set(if at_eol {
+                Decline::FlowLines
+            } else {
+                Decline::Flow
+            });
+        }
+        done
+    }
+
+    /// [`Scanner::flow`] after its depth check.
+    fn flow_items(&mut self) -> Option<()> {
         let is_map = self.peek() == Some(b'{');
         let close = if is_map { b'}' } else { b']' };
         if is_map {
@@ -655,7 +936,9 @@ impl<'a> Scanner<'a> {
         self.depth -= 1;
         if is_map {
             // A repeated key: saphyr's path reports it.
-            self.out.end_object().ok()?;
+            if self.out.end_object().is_err() {
+                return self.no(Decline::DuplicateKey);
+            }
         } else {
             self.out.end_array();
         }
@@ -675,10 +958,10 @@ impl<'a> Scanner<'a> {
                 let end = self.flow_plain()?;
                 let text = &self.text[from..end];
                 if text == "<<" {
-                    return None;
+                    return self.no(Decline::MergeKey);
                 }
                 self.pos = end;
-                plain_key(text)?
+                self.plain_key(text)?
             }
         };
         self.skip_spaces()?;
@@ -703,7 +986,7 @@ impl<'a> Scanner<'a> {
             }
             _ => {
                 let end = self.flow_plain()?;
-                plain_into(&mut self.out, &self.text[self.pos..end])?;
+                self.plain_into(&{ self.text }[self.pos..end])?;
                 self.pos = end;
                 Some(())
             }
@@ -730,7 +1013,8 @@ impl<'a> Scanner<'a> {
         let mut end = from;
         loop {
             match b.get(i) {
-                None | Some(b'\n' | b'\t' | b'#') => return None,
+                None | Some(b'\n') => return self.no(Decline::FlowLines),
+                Some(b'\t' | b'#') => return None,
                 Some(b' ') => i += 1,
                 Some(b',' | b'[' | b']' | b'{' | b'}') => return Some(end),
                 Some(b':') => match b.get(i + 1) {
@@ -793,11 +1077,17 @@ impl<'a> Scanner<'a> {
                 Some(_) if s < min => break,
                 Some(_) => {}
             }
-            let (e, PlainEnd::Line) = self.plain(at)? else {
-                return None;
+            // `- `, `? ` and `: ` would read as indicators to a reader that is not sure.
+            if matches!(self.b.get(at), Some(b'-' | b'?' | b':'))
+                && matches!(self.b.get(at + 1), None | Some(b' ' | b'\n' | b'\t'))
+            {
+                return self.no(Decline::PlainLines);
+            }
+            let Some((e, PlainEnd::Line)) = self.plain_rest(at) else {
+                return self.no(Decline::PlainLines);
             };
             if !self.blank_to_eol(e) && e != self.b.len() {
-                return None;
+                return self.no(Decline::PlainLines);
             }
             let out = text.get_or_insert_with(|| self.text[from..end].to_owned());
             if breaks == 0 {
@@ -868,7 +1158,10 @@ impl<'a> Scanner<'a> {
 
     fn enter(&mut self) -> Option<()> {
         self.depth += 1;
-        (self.depth <= MAX_DEPTH).then_some(())
+        if self.depth > MAX_DEPTH {
+            return self.no(Decline::Deep);
+        }
+        Some(())
     }
 
     /// A block mapping whose first key is at the cursor, at column `c`.
@@ -891,7 +1184,9 @@ impl<'a> Scanner<'a> {
         }
         self.depth -= 1;
         // A repeated key: saphyr's path reports it.
-        self.out.end_object().ok()?;
+        if self.out.end_object().is_err() {
+            return self.no(Decline::DuplicateKey);
+        }
         Some(Node {
             start,
             end: Some(self.here_end()),
@@ -903,7 +1198,9 @@ impl<'a> Scanner<'a> {
         let from = self.pos;
         let key = match self.peek()? {
             q @ (b'"' | b'\'') => {
-                let (s, after) = self.quoted(from, q == b'\'')?;
+                let Some((s, after)) = self.quoted(from, q == b'\'') else {
+                    return self.no(Decline::Key);
+                };
                 self.pos = after;
                 self.skip_spaces()?;
                 s
@@ -914,13 +1211,16 @@ impl<'a> Scanner<'a> {
                 };
                 let text = &self.text[from..end];
                 if text == "<<" {
-                    return None;
+                    return self.no(Decline::MergeKey);
                 }
                 self.pos = colon;
-                plain_key(text)?
+                self.plain_key(text)?
             }
         };
-        if self.peek() != Some(b':') || !is_sep(self.at(1)) || self.pos - from > MAX_KEY_BYTES {
+        if self.pos - from > MAX_KEY_BYTES {
+            return self.no(Decline::Key);
+        }
+        if self.peek() != Some(b':') || !is_sep(self.at(1)) {
             return None;
         }
         self.pos += 1;
@@ -944,7 +1244,10 @@ impl<'a> Scanner<'a> {
                 start = first;
             }
             if let Some(p) = item_path {
-                self.items.push((p, node.start, node.end?));
+                let Some(end) = node.end else {
+                    return self.no(Decline::ItemEnd);
+                };
+                self.items.push((p, node.start, end));
             }
             count += 1;
             if self.eof() || self.at_doc_end() || self.col() < c {
@@ -974,41 +1277,21 @@ impl<'a> Scanner<'a> {
     fn block_scalar(&mut self, n: isize) -> Option<String> {
         let folded = self.peek() == Some(b'>');
         self.pos += 1;
-        let chomp = match self.peek() {
-            Some(b'-') => Some(false),
-            Some(b'+') => Some(true),
-            _ => None,
-        };
-        if chomp.is_some() {
-            self.pos += 1;
-        }
+        let (chomp, increment) = self.block_header()?;
         if !matches!(self.peek(), None | Some(b' ' | b'\n')) || n < 0 {
-            return None;
+            return self.no(Decline::BlockScalar);
         }
         self.finish_line()?;
         if self.eof() {
-            return None;
+            return self.no(Decline::BlockScalar);
         }
-        // Leading empty lines, then the first content line sets the indentation.
-        let mut breaks = 0usize;
-        let mut max_spaces = 0usize;
-        let spaces = loop {
-            let s = self.count_spaces();
-            max_spaces = max_spaces.max(s);
-            match self.b.get(self.pos + s) {
-                Some(b'\n') => {
-                    self.pos += s;
-                    self.newline();
-                    breaks += 1;
-                }
-                None | Some(b'\t') => return None,
-                Some(_) => break s,
-            }
+        let (indent, mut breaks) = match increment {
+            None => self.block_auto_indent(n)?,
+            Some(k) => (
+                usize::try_from(n).ok()? + k,
+                self.block_leading_lines(n, k)?,
+            ),
         };
-        let indent = max_spaces.max(usize::try_from(n + 1).ok()?);
-        if spaces != indent {
-            return None;
-        }
         let mut out = String::new();
         let mut leading_break = false;
         let mut leading_blank = false;
@@ -1081,6 +1364,72 @@ impl<'a> Scanner<'a> {
         Some(out)
     }
 
+    /// A block scalar header's chomping (`Some(true)`: keep, `Some(false)`: strip) and
+    /// indentation indicator, in either order.
+    fn block_header(&mut self) -> Option<(Option<bool>, Option<usize>)> {
+        let mut chomp = None;
+        let mut increment = None;
+        for _ in 0..2 {
+            match self.peek() {
+                Some(b'-') if chomp.is_none() => chomp = Some(false),
+                Some(b'+') if chomp.is_none() => chomp = Some(true),
+                Some(d @ b'1'..=b'9') if increment.is_none() => {
+                    increment = Some(usize::from(d - b'0'));
+                }
+                _ => break,
+            }
+            self.pos += 1;
+        }
+        Some((chomp, increment))
+    }
+
+    /// Leading empty lines of a block scalar without indentation indicator, then the first
+    /// content line sets the indentation: the indentation and the empty lines.
+    fn block_auto_indent(&mut self, n: isize) -> Option<(usize, usize)> {
+        let mut breaks = 0usize;
+        let mut max_spaces = 0usize;
+        let spaces = loop {
+            let s = self.count_spaces();
+            max_spaces = max_spaces.max(s);
+            match self.b.get(self.pos + s) {
+                Some(b'\n') => {
+                    self.pos += s;
+                    self.newline();
+                    breaks += 1;
+                }
+                Some(b'\t') => return self.no(Decline::Tab),
+                None => return self.no(Decline::BlockScalar),
+                Some(_) => break s,
+            }
+        };
+        let indent = max_spaces.max(usize::try_from(n + 1).ok()?);
+        if spaces != indent {
+            return self.no(Decline::BlockScalar);
+        }
+        Some((indent, breaks))
+    }
+
+    /// Leading empty lines of a block scalar indented `n + k` (an indentation indicator `k`
+    /// under a collection indented `n`): how many, the cursor then at a content line
+    /// indented at least that much.
+    fn block_leading_lines(&mut self, n: isize, k: usize) -> Option<usize> {
+        let indent = usize::try_from(n).ok()? + k;
+        let mut breaks = 0usize;
+        loop {
+            let s = self.count_spaces().min(indent);
+            match self.b.get(self.pos + s) {
+                Some(b'\n') => {
+                    self.pos += s;
+                    self.newline();
+                    breaks += 1;
+                }
+                // More spaces than the indentation are content, even up to a line break.
+                Some(_) if s == indent => return Some(breaks),
+                _ => return self.no(Decline::BlockScalar),
+            }
+        }
+    }
+
     fn count_spaces(&self) -> usize {
         self.b[self.pos..]
             .iter()
@@ -1117,6 +1466,18 @@ fn plain_key(text: &str) -> Option<Cow<'_, str>> {
     match scalar::resolve(text) {
         scalar::Plain::Str => Some(Cow::Borrowed(text)),
         _ => scalar::key_string(text).ok().map(Cow::Owned),
+    }
+}
+
+impl<'a> Scanner<'a> {
+    /// [`plain_key`], declining for [`Decline::Value`].
+    fn plain_key(&self, text: &'a str) -> Option<Cow<'a, str>> {
+        plain_key(text).or_else(|| self.no(Decline::Value))
+    }
+
+    /// [`plain_into`], declining for [`Decline::Value`].
+    fn plain_into(&mut self, text: &str) -> Option<()> {
+        plain_into(&mut self.out, text).or_else(|| self.no(Decline::Value))
     }
 }
 

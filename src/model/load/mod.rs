@@ -39,6 +39,7 @@ use super::inventory::Inventory;
 use super::object::Object;
 use crate::diagnostic::Diagnostic;
 
+pub use fast::{Decline, YamlStats};
 pub use stdin::{is_stdin, STDIN};
 
 /// Default refusal limit for one file: 64 MiB.
@@ -72,6 +73,8 @@ pub struct FileLoad {
     /// Modification time and length of the file when it was opened for this read (`None`
     /// when not read from a file, or unknown): what a watcher compares to tell a change.
     pub stamp: Option<(SystemTime, u64)>,
+    /// How its YAML documents were parsed (fast path or saphyr, and why).
+    pub yaml: YamlStats,
 }
 
 impl FileLoad {
@@ -82,6 +85,7 @@ impl FileLoad {
             problems: Vec::new(),
             bytes,
             stamp: None,
+            yaml: YamlStats::default(),
         }
     }
 }

@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::super::extract::NotAnObject;
 use super::super::object::{number_generated, Object, SourceSpan};
 use super::classify::{self, Verdict};
-use super::fast;
+use super::fast::{self, Decline, YamlStats};
 use super::json;
 use super::lists::{self, Pos};
 use super::split::{self, Piece};
@@ -63,13 +63,20 @@ pub(super) fn parse_text(path: &Arc<Path>, text: &str) -> FileLoad {
             }
         }
     };
+    let mut yaml = YamlStats::default();
     let problems = if looks_like_json(body) {
-        parse_json(path, body, base, &mut |docs| {
+        parse_json(path, body, base, &mut yaml, &mut |docs| {
             take(docs, &mut out, &mut listed)
         })
     } else {
-        parse_yaml(body, base, &mut |docs| take(docs, &mut out, &mut listed))
+        parse_yaml(body, base, &mut yaml, &mut |docs| {
+            take(docs, &mut out, &mut listed)
+        })
     };
+    out.yaml = yaml;
+    if out.yaml.fallbacks() > 0 {
+        tracing::debug!(path = %path.display(), "{}", out.yaml.summary());
+    }
     if !problems.is_empty() && classify::first_action(body).is_some() {
         // Unparsable and templated: what fails is the template syntax, not the YAML.
         out.objects.clear();
@@ -209,6 +216,7 @@ fn parse_json(
     path: &Path,
     body: &str,
     base: usize,
+    stats: &mut YamlStats,
     take: &mut dyn FnMut(Vec<Doc>),
 ) -> Vec<Problem> {
     let is_json_file = path
@@ -223,7 +231,7 @@ fn parse_json(
     };
     // Past the value limit the text is JSON all right: no reason to try YAML.
     if err.as_ref().is_some_and(|e| e.code == "json-syntax") && !is_json_file {
-        return parse_yaml(body, base, take);
+        return parse_yaml(body, base, stats, take);
     }
     let lines = Lines::new(body);
     let pos = |start: usize, end: usize| {
@@ -262,12 +270,17 @@ pub(super) const MAX_DOCUMENTS: usize = 1_000_000;
 const DOCS_PER_CHUNK: usize = 4096;
 
 /// Parses the YAML stream, handing `take` the documents a chunk at a time, in order;
-/// returns the syntax problems.
-fn parse_yaml(body: &str, base: usize, take: &mut dyn FnMut(Vec<Doc>)) -> Vec<Problem> {
+/// returns the syntax problems. Counts in `stats` how each document was parsed.
+fn parse_yaml(
+    body: &str,
+    base: usize,
+    stats: &mut YamlStats,
+    take: &mut dyn FnMut(Vec<Doc>),
+) -> Vec<Problem> {
     let (pieces, over) = split::split_at_most(body, MAX_DOCUMENTS);
     // Empty documents are dropped as soon as parsed: they keep no memory.
     let one = |p: &Piece| match parse_piece(body, base, *p) {
-        Ok(None) => None,
+        (Ok(None), None) => None,
         r => Some(r),
     };
     let parallel = body.len() > PARALLEL_DOCS_ABOVE;
@@ -279,7 +292,12 @@ fn parse_yaml(body: &str, base: usize, take: &mut dyn FnMut(Vec<Doc>)) -> Vec<Pr
             chunk.iter().filter_map(one).collect()
         };
         let mut docs = Vec::with_capacity(results.len());
-        for r in results {
+        for (r, declined) in results {
+            match declined {
+                Some(_) if r.is_err() => stats.declined(Decline::Invalid),
+                Some(why) => stats.declined(why),
+                None => stats.fast += 1,
+            }
             match r {
                 Ok(Some(d)) => docs.push(d),
                 Ok(None) => {}
@@ -305,19 +323,25 @@ fn parse_yaml(body: &str, base: usize, take: &mut dyn FnMut(Vec<Doc>)) -> Vec<Pr
     problems
 }
 
-fn parse_piece(body: &str, base: usize, piece: Piece) -> Result<Option<Doc>, Vec<yaml::YamlError>> {
+/// A parsed piece, and why the fast path declined it (`None`: it did not).
+type PieceResult = (Result<Option<Doc>, Vec<yaml::YamlError>>, Option<Decline>);
+
+fn parse_piece(body: &str, base: usize, piece: Piece) -> PieceResult {
     let text = &body[piece.start..piece.end];
     match fast_piece(text, piece.line, base + piece.start) {
-        Some(doc) => Ok(doc),
-        None => saphyr_piece(text, piece.line, base + piece.start),
+        Ok(doc) => (Ok(doc), None),
+        Err(why) => (
+            saphyr_piece(text, piece.line, base + piece.start),
+            Some(why),
+        ),
     }
 }
 
-/// The fast path ([`fast`]); `None` when the document is outside what it handles.
+/// The fast path ([`fast`]); `Err` (and why) when the document is outside what it handles.
 /// `first_line`: 1-based line of `text` in the file; `abs`: its byte offset in the file.
-fn fast_piece(text: &str, first_line: u32, abs: usize) -> Option<Option<Doc>> {
+fn fast_piece(text: &str, first_line: u32, abs: usize) -> Result<Option<Doc>, Decline> {
     let Some(parsed) = fast::parse(text)? else {
-        return Some(None);
+        return Ok(None);
     };
     let pos = |start: fast::Loc, end: usize| Pos {
         line: first_line.saturating_sub(1).saturating_add(start.line),
@@ -330,7 +354,7 @@ fn fast_piece(text: &str, first_line: u32, abs: usize) -> Option<Option<Doc>> {
         .into_iter()
         .map(|(p, s, e)| (p, pos(s, e)))
         .collect();
-    Some(Some(Doc {
+    Ok(Some(Doc {
         value: parsed.value,
         root: pos(parsed.root, text.len()),
         items,
@@ -391,6 +415,8 @@ pub struct ProbeDoc {
 pub struct YamlProbe {
     pub line: u32,
     pub fast: Option<Option<ProbeDoc>>,
+    /// Why the fast path declined (`None` when it did not).
+    pub declined: Option<Decline>,
     pub saphyr: Result<Option<ProbeDoc>, Vec<&'static str>>,
 }
 
@@ -402,13 +428,13 @@ pub(super) fn count_documents(text: &str, saphyr_only: bool) -> usize {
         .filter(|p| {
             let t = &text[p.start..p.end];
             let fast = if saphyr_only {
-                None
+                Err(Decline::Other)
             } else {
                 fast_piece(t, p.line, p.start)
             };
             match fast {
-                Some(doc) => doc.is_some(),
-                None => matches!(saphyr_piece(t, p.line, p.start), Ok(Some(_))),
+                Ok(doc) => doc.is_some(),
+                Err(_) => matches!(saphyr_piece(t, p.line, p.start), Ok(Some(_))),
             }
         })
         .count()
@@ -431,9 +457,11 @@ pub(super) fn probe(text: &str) -> Vec<YamlProbe> {
         .into_iter()
         .map(|piece| {
             let t = &text[piece.start..piece.end];
+            let fast = fast_piece(t, piece.line, piece.start);
             YamlProbe {
                 line: piece.line,
-                fast: fast_piece(t, piece.line, piece.start).map(|d| d.map(probe_doc)),
+                declined: fast.as_ref().err().copied(),
+                fast: fast.ok().map(|d| d.map(probe_doc)),
                 saphyr: saphyr_piece(t, piece.line, piece.start)
                     .map(|d| d.map(probe_doc))
                     .map_err(|e| e.into_iter().map(|e| e.code).collect()),
