@@ -180,6 +180,8 @@ fn one_table(objects: &[&Object], opts: &RenderOptions, wide: bool, with_kind: b
     let first = objects[0];
     let with_ns = opts.with_namespace && first.namespaced;
     let kind_cols = kinds::headers(&first.id.group, first.kind(), wide);
+    // Rendered objects name the kustomization (chart) folder they were built from.
+    let with_target = wide && objects.iter().any(|o| o.source.target.is_some());
     let mut table = Table::default();
     if !opts.no_headers {
         let mut h: Vec<String> = Vec::new();
@@ -188,6 +190,9 @@ fn one_table(objects: &[&Object], opts: &RenderOptions, wide: bool, with_kind: b
         }
         h.push("NAME".into());
         h.extend(kind_cols.iter().map(|s| s.to_string()));
+        if with_target {
+            h.push("TARGET".into());
+        }
         h.extend(opts.label_columns.iter().map(|k| label_header(k)));
         if opts.show_labels {
             h.push("LABELS".into());
@@ -205,6 +210,14 @@ fn one_table(objects: &[&Object], opts: &RenderOptions, wide: bool, with_kind: b
             o.name().to_owned()
         });
         row.extend(kinds::cells(o.as_view(), wide, opts.now));
+        if with_target {
+            row.push(
+                o.source
+                    .target
+                    .as_ref()
+                    .map_or_else(String::new, |t| t.display().to_string()),
+            );
+        }
         row.extend(opts.label_columns.iter().map(|k| {
             o.labels
                 .get(k.as_str())
