@@ -23,6 +23,13 @@ pub struct TuiArgs {
     /// Refuse files (and standard input) larger than this many bytes.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_SIZE)]
     pub max_file_size: u64,
+    /// Show what the input deploys: top-level kustomizations and Helm charts rendered in
+    /// place of the files they read.
+    #[arg(long)]
+    pub render: bool,
+    /// A values file for every Helm chart (repeatable; with --render).
+    #[arg(long = "helm-values", value_name = "FILE")]
+    pub helm_values: Vec<PathBuf>,
 }
 
 /// Runs the UI until the user quits or a signal arrives.
@@ -35,5 +42,10 @@ pub fn run(args: TuiArgs) -> ExitCode {
         },
         label_columns: args.labels.label_columns,
         show_labels: args.labels.show_labels,
+        render: crate::dataset::RenderRequest {
+            kustomize: Vec::new(),
+            render: args.render,
+            helm_values: args.helm_values,
+        },
     })
 }

@@ -232,3 +232,120 @@ pub fn summarize<'a>(plan: &Plan, loads: impl Iterator<Item = &'a FileLoad>) -> 
         cached: 0,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dataset::{DeltaKind, LiveSet};
+
+    fn copy_dir(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).expect("mkdir");
+        for e in std::fs::read_dir(from).expect("read_dir") {
+            let e = e.expect("entry");
+            if e.path().is_dir() {
+                copy_dir(&e.path(), &to.join(e.file_name()));
+            } else {
+                std::fs::copy(e.path(), to.join(e.file_name())).expect("copy");
+            }
+        }
+    }
+
+    /// A change to an input of a build rebuilds the builds that read it, and only those; the
+    /// result flows as per-object deltas. A new overlay is planned and built.
+    #[test]
+    fn a_changed_input_rebuilds_the_builds_that_read_it() {
+        if crate::render::which("kubectl").is_none() && crate::render::which("kustomize").is_none()
+        {
+            eprintln!("skipped: no kustomize");
+            return;
+        }
+        let dir = tempfile::tempdir().expect("tempdir");
+        // Builds are not cached in the user's cache dir (only tests of rendering build).
+        std::env::set_var("XDG_CACHE_HOME", dir.path().join("cache"));
+        let repo = dir.path().join("repo");
+        copy_dir(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/render/repo"),
+            &repo,
+        );
+        let req = RenderRequest {
+            render: true,
+            ..RenderRequest::default()
+        };
+        let mut live =
+            LiveSet::load_rendered(std::slice::from_ref(&repo), &LoadOptions::default(), &req)
+                .expect("load");
+        let names = |live: &LiveSet| -> Vec<String> {
+            let mut v: Vec<String> = live
+                .inventory()
+                .objects
+                .iter()
+                .map(|o| o.id.name.to_string())
+                .collect();
+            v.sort();
+            v
+        };
+        assert!(names(&live).contains(&"prod-guestbook-ui".to_owned()));
+        let summary = live.render_summary().expect("rendering");
+        assert_eq!(
+            (summary.kustomizations, summary.charts, summary.failed),
+            (4, 1, 1)
+        );
+
+        let patch = repo.join("overlays/prod/replicas.yaml");
+        std::fs::write(
+            &patch,
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: guestbook-ui\nspec:\n  replicas: 9\n",
+        )
+        .expect("write");
+        let deltas = live.apply(std::slice::from_ref(&patch));
+        let changed: Vec<(DeltaKind, String)> = deltas
+            .iter()
+            .map(|d| (d.kind, d.id.name.to_string()))
+            .collect();
+        assert_eq!(
+            changed,
+            [(DeltaKind::Modified, "prod-guestbook-ui".to_owned())]
+        );
+
+        // The base feeds both overlays (and the broken one, still broken).
+        let service = repo.join("base/service.yaml");
+        let text = std::fs::read_to_string(&service)
+            .expect("read")
+            .replace("port: 80", "port: 81");
+        std::fs::write(&service, text).expect("write");
+        let mut changed: Vec<String> = live
+            .apply(std::slice::from_ref(&service))
+            .iter()
+            .map(|d| d.id.name.to_string())
+            .collect();
+        changed.sort();
+        assert_eq!(changed, ["prod-guestbook-ui", "staging-guestbook-ui"]);
+
+        // A new overlay: planned, built, added; its kustomization is no object.
+        let qa = repo.join("overlays/qa");
+        std::fs::create_dir(&qa).expect("mkdir");
+        std::fs::write(
+            qa.join("kustomization.yaml"),
+            "namePrefix: qa-\nresources:\n- ../../base\n",
+        )
+        .expect("write");
+        let mut added: Vec<(DeltaKind, String)> = live
+            .apply(std::slice::from_ref(&qa))
+            .iter()
+            .map(|d| (d.kind, d.id.name.to_string()))
+            .collect();
+        added.sort();
+        assert_eq!(
+            added,
+            [
+                (DeltaKind::Added, "qa-guestbook-ui".to_owned()),
+                (DeltaKind::Added, "qa-guestbook-ui".to_owned())
+            ]
+        );
+        assert!(live
+            .inventory()
+            .problems
+            .iter()
+            .all(|p| !p.path.ends_with("overlays/qa/kustomization.yaml")));
+    }
+}

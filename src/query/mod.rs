@@ -6,7 +6,7 @@
 //! term    := label-requirement            kubectl label selector syntax: k=v, k!=v, k in (a,b), !k …
 //!          | field-requirement            metadata.name=x, spec.nodeName!=y, .any.path=v (`=`, `==`, `!=`, `\,` escapes)
 //!          | "~" text                     fuzzy match on the object name
-//! group   := "namespace" | "kind" | "owner" | label-key
+//! group   := "namespace" | "kind" | "owner" | "target" | label-key
 //! ```
 //!
 //! A term is a field requirement when its key starts with `metadata.`, `spec.`, `status.` or

@@ -21,6 +21,8 @@ pub struct UiOptions {
     pub load: LoadOptions,
     pub label_columns: Vec<String>,
     pub show_labels: bool,
+    /// Kustomizations and charts to render (`--render`).
+    pub render: crate::dataset::RenderRequest,
 }
 
 /// Runs the UI until the user quits or a signal arrives.
@@ -56,7 +58,13 @@ pub fn run(args: UiOptions) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    match runtime.block_on(event_loop::run(app, paths, args.load, args.poll)) {
+    match runtime.block_on(event_loop::run(
+        app,
+        paths,
+        args.load,
+        args.poll,
+        args.render,
+    )) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
             tracing::error!("ui failed: {e:#}");
