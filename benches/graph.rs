@@ -15,6 +15,7 @@ fn obj(v: serde_json::Value, path: &Arc<Path>, line: u32) -> Object {
         line,
         start: 0,
         end: 0,
+        target: None,
     };
     Object::from_value(v, span).expect("synthetic object")
 }

@@ -17,6 +17,7 @@ pub mod model;
 pub mod names;
 pub mod print;
 pub mod query;
+pub mod render;
 pub mod selector;
 pub mod terminal;
 pub mod ui;

@@ -140,6 +140,7 @@ fn the_core_has_no_terminal_and_no_front_end() {
         "validate",
         "print",
         "watch",
+        "render",
         "dataset",
     ] {
         let bad: Vec<_> = uses(&deps, core)

@@ -38,6 +38,7 @@ fn inventory(n: usize) -> Inventory {
                 line: i as u32 + 1,
                 start: 0,
                 end: 0,
+                target: None,
             };
             Object::from_value(value, span).unwrap()
         })

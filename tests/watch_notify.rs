@@ -257,6 +257,7 @@ fn follow_reports_initial_state_then_changes_and_stops() {
         pacing: None,
         link: false,
         watch: true,
+        render: Default::default(),
     };
     // What `get -w` prints: the first load's objects, then each change's deltas.
     let seen: Arc<Mutex<Vec<(DeltaKind, String)>>> = Arc::default();
@@ -313,6 +314,7 @@ fn follow_fails_on_a_missing_root() {
         pacing: None,
         link: false,
         watch: true,
+        render: Default::default(),
     };
     let r = follow(&config, &|_| true, &stop);
     let err = r.expect_err("a missing root cannot be watched");

@@ -21,7 +21,7 @@ const GRAMMAR: &[&str] = &[
     "  app=web  app==web  app!=web  app in (a,b)  app notin (a,b)  app  !app  n>3  n<3",
     "  metadata.name=x  metadata.namespace!=y  .spec.nodeName=n   field terms (=, ==, !=)",
     "  ~text       fuzzy match on the name",
-    "  | by KEY    group by a label key, or by namespace, kind, owner",
+    "  | by KEY    group by a label key, or by namespace, kind, owner, target",
     "  terms are separated by commas; an invalid text keeps the last result",
 ];
 

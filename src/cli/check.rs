@@ -9,8 +9,8 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
-use super::{paths_or_cwd, LoadArgs};
-use crate::dataset::{Dataset, Graph};
+use super::LoadArgs;
+use crate::dataset::Graph;
 use crate::diagnostic::{self, Diagnostic, Severity};
 use crate::gocompat::escape::{escape_line, escape_terminal};
 use crate::gocompat::quote::Quoted;
@@ -34,6 +34,8 @@ pub struct CheckArgs {
     pub output: CheckFormat,
     #[command(flatten)]
     pub load: LoadArgs,
+    #[command(flatten)]
+    pub render: crate::cli::RenderArgs,
 }
 
 /// Every load problem and finding of an inventory, in the diagnostics' order.
@@ -144,7 +146,13 @@ pub fn summary(inv: &Inventory, graph: &Graph, diagnostics: &[Diagnostic]) -> St
 }
 
 pub fn run(args: CheckArgs) -> ExitCode {
-    let data = Dataset::load(&paths_or_cwd(&args.paths), &args.load.options());
+    let data = match crate::cli::load_dataset(&args.paths, &args.render, &args.load) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("error: {}", crate::gocompat::escape::escape_terminal(&e));
+            return ExitCode::from(1);
+        }
+    };
     let (inv, graph) = (&data.inventory, &data.graph);
     let diagnostics = diagnostics(inv, graph);
     let mut out = std::io::stdout().lock();

@@ -84,6 +84,50 @@ impl LoadArgs {
     }
 }
 
+/// What to render: `-k DIR`, `--render`, `--helm-values` (get, tree, check; `--render`
+/// and `--helm-values` in the UI too).
+#[derive(Debug, Clone, Default, Args)]
+pub struct RenderArgs {
+    /// Process the kustomization directory: the objects `kustomize build DIR` produces
+    /// (repeatable), like `kubectl get -k`. Uses `kustomize` on PATH, else `kubectl
+    /// kustomize`.
+    #[arg(short = 'k', long = "kustomize", value_name = "DIR")]
+    pub kustomize: Vec<PathBuf>,
+    /// Show what the input deploys: every top-level kustomization (`kustomize build`) and
+    /// Helm chart (`helm template`) rendered in place of the files it reads; plain
+    /// manifests as they are.
+    #[arg(long)]
+    pub render: bool,
+    /// A values file for every Helm chart (repeatable; `helm template -f FILE`).
+    #[arg(long = "helm-values", value_name = "FILE")]
+    pub helm_values: Vec<PathBuf>,
+}
+
+impl RenderArgs {
+    /// The data layer's request; kubectl's error when `-k` comes with `-f`.
+    pub fn request(&self, files: &[PathBuf]) -> Result<crate::dataset::RenderRequest, String> {
+        if !files.is_empty() && !self.kustomize.is_empty() {
+            return Err("only one of -f or -k can be specified".to_owned());
+        }
+        Ok(crate::dataset::RenderRequest {
+            kustomize: self.kustomize.clone(),
+            render: self.render,
+            helm_values: self.helm_values.clone(),
+        })
+    }
+}
+
+/// Loads what a headless command shows: the files under `paths`, rendered as `render`
+/// asks; an error (usage, or a `-k` folder without a kustomization) is printed by the caller.
+pub fn load_dataset(
+    files: &[PathBuf],
+    render: &RenderArgs,
+    load: &LoadArgs,
+) -> Result<crate::dataset::Dataset, String> {
+    let req = render.request(files)?;
+    crate::dataset::Dataset::load_rendered(&paths_or_cwd(files), &load.options(), &req)
+}
+
 /// Paths given with `-f`, or `.` when none.
 pub fn paths_or_cwd(paths: &[PathBuf]) -> Vec<PathBuf> {
     if paths.is_empty() {

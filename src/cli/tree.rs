@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 use serde_json::{json, Value};
 
-use super::{paths_or_cwd, LoadArgs};
-use crate::dataset::{Dataset, EdgeKind};
+use super::LoadArgs;
+use crate::dataset::EdgeKind;
 use crate::dataset::{Direction, Tree, TreeNode, TreeOptions};
 use crate::gocompat::escape::escape_line;
 use crate::model::{Inventory, Object};
@@ -49,6 +49,8 @@ pub struct TreeArgs {
     pub output: TreeFormat,
     #[command(flatten)]
     pub load: LoadArgs,
+    #[command(flatten)]
+    pub render: crate::cli::RenderArgs,
 }
 
 /// Objects named by the TYPE/NAME arguments, in argument then load order.
@@ -371,7 +373,13 @@ pub fn render_json(out: &mut impl Write, inv: &Inventory, tree: &Tree) -> std::i
 }
 
 pub fn run(args: TreeArgs) -> ExitCode {
-    let data = Dataset::load(&paths_or_cwd(&args.paths), &args.load.options());
+    let data = match crate::cli::load_dataset(&args.paths, &args.render, &args.load) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("error: {}", crate::gocompat::escape::escape_terminal(&e));
+            return ExitCode::from(1);
+        }
+    };
     let (inv, graph) = (&data.inventory, &data.graph);
     let ns = args.namespace.as_deref();
     let starts = if args.targets.is_empty() {

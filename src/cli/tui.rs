@@ -38,6 +38,13 @@ pub struct TuiArgs {
     /// Start with this command line, as k9s's `-c` (`deploy`, `svc shop`, `ns`).
     #[arg(short = 'c', long = "command", value_name = "CMD")]
     pub start_command: Option<String>,
+    /// Show what the input deploys: top-level kustomizations and Helm charts rendered in
+    /// place of the files they read.
+    #[arg(long)]
+    pub render: bool,
+    /// A values file for every Helm chart (repeatable; with --render).
+    #[arg(long = "helm-values", value_name = "FILE")]
+    pub helm_values: Vec<PathBuf>,
 }
 
 /// Runs the UI until the user quits or a signal arrives; exits 2 without opening it when
@@ -58,6 +65,11 @@ pub fn run(args: TuiArgs) -> ExitCode {
         namespace: args.namespace,
         selector: args.selector,
         command: args.kind.or(args.start_command),
+        render: crate::dataset::RenderRequest {
+            kustomize: Vec::new(),
+            render: args.render,
+            helm_values: args.helm_values,
+        },
     })
 }
 

@@ -126,6 +126,7 @@ mod tests {
             line,
             start: 0,
             end: 0,
+            target: None,
         };
         match Object::from_value(raw, span) {
             Ok(o) => o,

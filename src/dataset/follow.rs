@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::change::Change;
@@ -13,8 +14,9 @@ use super::delta::Delta;
 use super::live::LiveSet;
 use super::load::{first_load, Pacing};
 use super::settle::{Settle, RECHECK};
+use super::render::{RenderRequest, Rendering};
 use super::Event;
-use crate::model::load::{is_stdin, load_file, LoadOptions};
+use crate::model::load::{discover, is_stdin, load_file, LoadOptions};
 use crate::watch::{WatchError, WatchEvent, Watcher};
 
 /// What following says when standard input is among the roots.
@@ -36,6 +38,8 @@ pub struct Follow {
     pub link: bool,
     /// Keep following the files after the first load.
     pub watch: bool,
+    /// Kustomizations and charts to render (`-k`, `--render`).
+    pub render: RenderRequest,
 }
 
 impl Follow {
@@ -48,7 +52,14 @@ impl Follow {
             pacing: Some(Pacing::default()),
             link: true,
             watch: true,
+            render: RenderRequest::default(),
         }
+    }
+
+    /// The same, rendering as `render` asks.
+    pub fn rendering(mut self, render: RenderRequest) -> Follow {
+        self.render = render;
+        self
     }
 }
 
@@ -79,25 +90,29 @@ pub fn follow(
     stop: &AtomicBool,
 ) -> Result<(), WatchError> {
     let opts = &config.opts;
-    let load = |f: &Path| load_file(f, opts);
+    let rendering = match prepare(config) {
+        Ok(r) => r,
+        Err(e) => {
+            let _ = send(Event::Notice(e));
+            return Ok(());
+        }
+    };
+    let load = |f: &Path| match &rendering {
+        Some(r) => r.load(f, opts),
+        None => load_file(f, opts),
+    };
+    let paths = config.render.roots(&config.paths);
     // A root that vanishes while loading is waited for, not an error.
-    let existed: Vec<PathBuf> = config
-        .paths
-        .iter()
-        .filter(|p| p.is_dir())
-        .cloned()
-        .collect();
-    let Some((mut live, _)) =
-        first_load(&config.paths, opts, config.pacing, config.link, &load, send)
-    else {
+    let existed: Vec<PathBuf> = paths.iter().filter(|p| p.is_dir()).cloned().collect();
+    let Some((live, _)) = first_load(&paths, opts, config.pacing, config.link, &load, send) else {
         return Ok(());
     };
+    let mut live = live.with_rendering(rendering);
     if !config.watch {
         return Ok(());
     }
     // Standard input was read once; only the other roots can change.
-    let (stdin, watched): (Vec<&PathBuf>, Vec<&PathBuf>) =
-        config.paths.iter().partition(|p| is_stdin(p));
+    let (stdin, watched): (Vec<&PathBuf>, Vec<&PathBuf>) = paths.iter().partition(|p| is_stdin(p));
     if !stdin.is_empty() && !send(Event::Notice(STDIN_NOTICE.to_owned())) {
         return Ok(());
     }
@@ -110,6 +125,20 @@ pub fn follow(
     // What changed between reading a file and watching it.
     let _ = tx.send(WatchEvent::Rescan);
     follow_live(&mut live, &rx, &mut roots, send, stop)
+}
+
+/// The rendering plan `config` asks for: `-k` folders (an error names one without a
+/// kustomization), or the plan of the walked input for `--render`.
+fn prepare(config: &Follow) -> Result<Option<Arc<Rendering>>, String> {
+    let req = &config.render;
+    if !req.is_on() {
+        return Ok(None);
+    }
+    if !req.kustomize.is_empty() {
+        return Rendering::explicit(req).map(|r| Some(Arc::new(r)));
+    }
+    let (files, _) = discover(&config.paths, &config.opts);
+    Ok(Some(Arc::new(Rendering::plan(&config.paths, &files, req))))
 }
 
 /// How long the watcher must be quiet before the directories of the last batches are walked

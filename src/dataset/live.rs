@@ -23,6 +23,7 @@ use std::time::SystemTime;
 use rayon::prelude::*;
 
 use super::delta::Delta;
+use super::render::{RenderRequest, Rendering};
 pub use super::snapshot::FilePatch;
 use super::snapshot::{FileData, Snapshot};
 use crate::diagnostic::{Diagnostic, Severity};
@@ -74,6 +75,8 @@ pub struct LiveSet {
     snap: Snapshot,
     /// How the last batch changed the snapshot's objects, when it was patched in place.
     last_patch: Option<Vec<FilePatch>>,
+    /// Kustomizations and charts rendered in place of the files they read.
+    render: Option<Arc<Rendering>>,
 }
 
 impl LiveSet {
@@ -86,6 +89,66 @@ impl LiveSet {
         live.files = live.read_files(found).into_iter().collect();
         live.snap = live.build();
         live
+    }
+
+    /// Loads everything under `paths` with rendering as `req` asks (`-k`: only the builds
+    /// of those folders; `--render`: top-level kustomizations and charts instead of the
+    /// files they read). An error is a `-k` folder without a kustomization, or no kustomize.
+    pub fn load_rendered(
+        paths: &[PathBuf],
+        opts: &LoadOptions,
+        req: &RenderRequest,
+    ) -> Result<LiveSet, String> {
+        if !req.is_on() {
+            return Ok(LiveSet::load(paths, opts));
+        }
+        let roots = req.roots(paths);
+        let (found, walk_problems, rendering) = if req.kustomize.is_empty() {
+            let (found, walk_problems) = discover(&roots, opts);
+            let rendering = Rendering::plan(&roots, &found, req);
+            (found, walk_problems, rendering)
+        } else {
+            let rendering = Rendering::explicit(req)?;
+            let found = rendering
+                .plan
+                .units
+                .iter()
+                .map(|u| u.manifest.clone())
+                .collect();
+            (found, Vec::new(), rendering)
+        };
+        let mut live = LiveSet::empty(&roots, opts, walk_problems);
+        live.render = Some(Arc::new(rendering));
+        Ok(live.filled(found))
+    }
+
+    /// How the builds went, when rendering.
+    pub fn render_summary(&self) -> Option<super::RenderSummary> {
+        let r = self.render.as_deref()?;
+        Some(super::render::summarize(
+            &r.plan,
+            self.files.values().map(|e| &e.load),
+        ))
+    }
+
+    /// Reads `found` into the files and builds the snapshot.
+    fn filled(mut self, mut found: Vec<PathBuf>) -> LiveSet {
+        found.sort();
+        found.dedup();
+        self.files = self.read_files(found).into_iter().collect();
+        self.snap = self.build();
+        self
+    }
+
+    /// Follows the input with `rendering` (the UI's first load built the loads through it).
+    pub fn with_rendering(mut self, rendering: Option<Arc<Rendering>>) -> LiveSet {
+        self.render = rendering;
+        self
+    }
+
+    /// The rendering plan, when rendering.
+    pub fn rendering(&self) -> Option<&Rendering> {
+        self.render.as_deref()
     }
 
     /// Builds the live set from loads already made (the UI's progressive first load:
@@ -123,6 +186,7 @@ impl LiveSet {
             walk_problems,
             snap: Snapshot::default(),
             last_patch: None,
+            render: None,
         }
     }
 
@@ -257,10 +321,14 @@ impl LiveSet {
     /// Reads `paths` in parallel; each result is merged with what the file showed before.
     fn read_files(&self, paths: Vec<PathBuf>) -> Vec<(PathBuf, FileEntry)> {
         let opts = &self.opts;
+        let render = self.render.as_deref();
         let loads: Vec<(PathBuf, FileLoad)> = paths
             .into_par_iter()
             .map(|p| {
-                let load = load_file(&p, opts);
+                let load = match render {
+                    Some(r) => r.load(&p, opts),
+                    None => load_file(&p, opts),
+                };
                 (p, load)
             })
             .collect();
@@ -277,8 +345,68 @@ impl LiveSet {
 
     /// Stores the batch's results and brings the snapshot up to date.
     fn commit(&mut self, removed: BTreeSet<PathBuf>, reread: Vec<PathBuf>) -> Vec<Delta> {
+        let reread = self.with_builds(&removed, reread);
         let entries = self.read_files(reread);
         self.commit_entries(removed, entries)
+    }
+
+    /// With rendering, what else a batch re-reads: the plan is made again when a
+    /// kustomization or chart changed or files came or went (files whose role changed are
+    /// re-read), and every build reading a changed or removed file runs again (its manifest
+    /// is re-read). Only those builds: the others keep their objects.
+    fn with_builds(
+        &mut self,
+        removed: &BTreeSet<PathBuf>,
+        mut reread: Vec<PathBuf>,
+    ) -> Vec<PathBuf> {
+        let Some(mut render) = self.render.clone() else {
+            return reread;
+        };
+        let touched: Vec<PathBuf> = removed.iter().chain(&reread).cloned().collect();
+        let structural = touched.iter().any(|p| {
+            crate::render::is_kustomization(p)
+                || p.file_name().is_some_and(|n| n == "Chart.yaml")
+                || removed.contains(p)
+                || !self.files.contains_key(p)
+        });
+        if structural {
+            let mut files: Vec<PathBuf> = self
+                .files
+                .keys()
+                .filter(|k| !removed.contains(*k))
+                .cloned()
+                .collect();
+            files.extend(
+                reread
+                    .iter()
+                    .filter(|p| !self.files.contains_key(*p))
+                    .cloned(),
+            );
+            files.sort();
+            files.dedup();
+            let next = Arc::new(render.replan(&files));
+            reread.extend(
+                files
+                    .iter()
+                    .filter(|f| render.role_changed(&next, f))
+                    .cloned(),
+            );
+            render = next;
+            self.render = Some(Arc::clone(&render));
+        }
+        for p in &touched {
+            reread.extend(
+                render
+                    .plan
+                    .units_reading(p)
+                    .into_iter()
+                    .map(|u| u.manifest.clone())
+                    .filter(|m| !removed.contains(m)),
+            );
+        }
+        let mut seen = HashSet::new();
+        reread.retain(|p| seen.insert(p.clone()));
+        reread
     }
 
     fn commit_entries(

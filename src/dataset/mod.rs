@@ -14,6 +14,7 @@ mod follow;
 mod live;
 mod load;
 mod settle;
+mod render;
 mod snapshot;
 
 use roaring::RoaringBitmap;
@@ -23,6 +24,7 @@ pub use delta::{Delta, DeltaKind};
 pub use follow::{follow, spawn, Follow};
 pub use live::{FilePatch, LiveSet};
 pub use load::{first_load, Pacing, Timeline};
+pub use render::{RenderRequest, RenderSummary, Rendering};
 
 /// What front ends may use of the graph and the index: the data layer's query surface.
 pub use crate::graph::hierarchy::{Direction, Tree, TreeNode, TreeOptions};
@@ -82,6 +84,34 @@ impl Dataset {
     pub fn load(paths: &[std::path::PathBuf], opts: &crate::model::load::LoadOptions) -> Dataset {
         Dataset::new(crate::model::load::load_paths(paths, opts))
     }
+
+    /// [`Dataset::load`] with rendering as `req` asks (kustomize builds and Helm charts
+    /// instead of the files they read); an error is a `-k` folder without a kustomization.
+    pub fn load_rendered(
+        paths: &[std::path::PathBuf],
+        opts: &crate::model::load::LoadOptions,
+        req: &RenderRequest,
+    ) -> Result<Dataset, String> {
+        if !req.is_on() {
+            return Ok(Dataset::load(paths, opts));
+        }
+        let live = LiveSet::load_rendered(paths, opts, req)?;
+        Ok(Dataset::new(live.inventory().clone()))
+    }
+}
+
+/// The inventory of `paths` rendered as `req` asks (no index, no graph: what `get` lists).
+pub fn load_inventory(
+    paths: &[std::path::PathBuf],
+    opts: &crate::model::load::LoadOptions,
+    req: &RenderRequest,
+) -> Result<Inventory, String> {
+    if !req.is_on() {
+        return Ok(crate::model::load::load_paths(paths, opts));
+    }
+    Ok(LiveSet::load_rendered(paths, opts, req)?
+        .inventory()
+        .clone())
 }
 
 /// What the data layer publishes, in order: `Progress`/`Partial` while loading, `Loaded`

@@ -153,6 +153,7 @@ mod tests {
                     line: i as u32 + 1,
                     start: 0,
                     end: 0,
+                    target: None,
                 };
                 Object::from_value(v, span).unwrap()
             })

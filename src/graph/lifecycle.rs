@@ -273,6 +273,7 @@ mod tests {
             line: 1,
             start: 0,
             end: 0,
+            target: None,
         };
         Object::from_value(v, span).unwrap()
     }

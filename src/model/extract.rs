@@ -324,6 +324,7 @@ mod tests {
             line: 1,
             start: 0,
             end: 0,
+            target: None,
         }
     }
 

@@ -140,14 +140,17 @@ pub fn resolve_scope(kinds: &KindRegistry, obj: &mut Object) -> Option<Diagnosti
 
 /// One warning per object whose identity was already seen, naming both places.
 pub fn duplicates(objects: &[Object]) -> Vec<Diagnostic> {
-    let mut first: HashMap<&ObjectId, &Object> =
+    // Per target: two overlays of one base deploy to different places, not twice.
+    type Key<'a> = (&'a ObjectId, Option<&'a std::path::Path>);
+    let mut first: HashMap<Key<'_>, &Object> =
         HashMap::with_capacity_and_hasher(objects.len(), Default::default());
     let mut out = Vec::new();
     for o in objects {
         if o.id.name.is_empty() {
             continue;
         }
-        match first.get(&o.id) {
+        let key = (&o.id, o.source.target.as_deref());
+        match first.get(&key) {
             Some(prev) => out.push(Diagnostic::new(
                 &o.source.path,
                 o.source.line,
@@ -157,7 +160,7 @@ pub fn duplicates(objects: &[Object]) -> Vec<Diagnostic> {
                 duplicate_message(o, prev),
             )),
             None => {
-                first.insert(&o.id, o);
+                first.insert(key, o);
             }
         }
     }

@@ -81,6 +81,9 @@ pub struct SourceSpan {
     /// Byte range of the document or list item in the file text.
     pub start: usize,
     pub end: usize,
+    /// For a rendered object, the kustomization (chart) folder whose build produced it:
+    /// `path` is then the file it originates from. `None` for objects read from files.
+    pub target: Option<Arc<Path>>,
 }
 
 impl fmt::Display for SourceSpan {

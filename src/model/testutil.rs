@@ -22,6 +22,7 @@ pub(crate) fn test_inventory_files(files: &[(&str, &[serde_json::Value])]) -> In
                 line: i as u32 + 1,
                 start: 0,
                 end: 0,
+                target: None,
             };
             Object::from_value(v.clone(), span).expect("test object")
         }));

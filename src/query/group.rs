@@ -10,6 +10,8 @@ pub enum GroupBy {
     Kind,
     /// The first owner reference (`Kind/name`).
     Owner,
+    /// The kustomization (chart) folder a rendered object was built from.
+    Target,
     /// A label key's value.
     Label(String),
 }
@@ -31,7 +33,8 @@ pub fn split_group(text: &str) -> Result<(usize, Option<GroupBy>), QueryError> {
     let key = rest.trim();
     if key.is_empty() || !rest.starts_with(char::is_whitespace) {
         return Err(QueryError {
-            message: "expected a label key, `namespace`, `kind` or `owner` after `by`".into(),
+            message: "expected a label key, `namespace`, `kind`, `owner` or `target` after `by`"
+                .into(),
             offset: at + 2 + (rest.len() - rest.trim_start().len()),
         });
     }
@@ -39,6 +42,7 @@ pub fn split_group(text: &str) -> Result<(usize, Option<GroupBy>), QueryError> {
         "namespace" => GroupBy::Namespace,
         "kind" => GroupBy::Kind,
         "owner" => GroupBy::Owner,
+        "target" => GroupBy::Target,
         k => GroupBy::Label(k.to_string()),
     };
     Ok((bar, Some(group)))
@@ -55,6 +59,11 @@ pub fn group_key(group: &GroupBy, obj: &Object) -> String {
             .first()
             .map(|o| format!("{}/{}", o.kind, o.name))
             .unwrap_or_else(|| "(no owner)".into()),
+        GroupBy::Target => obj
+            .source
+            .target
+            .as_ref()
+            .map_or_else(|| "(not rendered)".into(), |t| t.display().to_string()),
         GroupBy::Label(k) => obj
             .labels
             .get(k.as_str())

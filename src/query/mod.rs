@@ -7,7 +7,7 @@
 //!          | field-requirement            metadata.name=x, spec.nodeName!=y (`=`, `==`, `!=`, `\,` escapes)
 //!          | "." path op value            .a.b[0]=v, .a[*].b!=v, .metadata.annotations['a.b/c']=v
 //!          | "~" text                     fuzzy match on the object name
-//! group   := "namespace" | "kind" | "owner" | label-key
+//! group   := "namespace" | "kind" | "owner" | "target" | label-key
 //! ```
 //!
 //! A term is a field requirement when its key starts with `metadata.`, `spec.`, `status.` or

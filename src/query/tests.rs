@@ -84,6 +84,15 @@ fn group_key_names_groups() {
     assert_eq!(group_key(&GroupBy::Namespace, &objs[0]), "shop");
     assert_eq!(group_key(&GroupBy::Kind, &objs[2]), "Deployment");
     assert_eq!(group_key(&GroupBy::Owner, &objs[2]), "(no owner)");
+    assert_eq!(group_key(&GroupBy::Target, &objs[2]), "(not rendered)");
+    let mut rendered = objs[2].clone();
+    rendered.make_mut().source.target =
+        Some(std::sync::Arc::from(std::path::Path::new("overlays/prod")));
+    assert_eq!(group_key(&GroupBy::Target, &rendered), "overlays/prod");
+    assert_eq!(
+        crate::query::group::split_group("app=x | by target").map(|(_, g)| g),
+        Ok(Some(GroupBy::Target))
+    );
     assert_eq!(
         group_key(&GroupBy::Label("tier".into()), &objs[1]),
         "(tier not set)"

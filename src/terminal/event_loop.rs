@@ -24,10 +24,11 @@ pub async fn run(
     paths: Vec<PathBuf>,
     load: LoadOptions,
     poll: bool,
+    render: dataset::RenderRequest,
 ) -> anyhow::Result<u8> {
     let (tx, mut rx) = unbounded_channel();
     let send = move |event: dataset::Event| tx.send(Action::from(event)).is_ok();
-    dataset::spawn(Follow::ui(paths, load, poll), send);
+    dataset::spawn(Follow::ui(paths, load, poll).rendering(render), send);
     let mut terminal = term::enter().context("cannot use the terminal (/dev/tty)")?;
     let result = event_loop(&mut app, &mut terminal, &mut rx).await;
     term::restore();

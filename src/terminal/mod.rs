@@ -27,6 +27,8 @@ pub struct UiOptions {
     pub selector: Option<String>,
     /// `--kind` / `-c`: start with this command line (`po`, `deploy shop`).
     pub command: Option<String>,
+    /// Kustomizations and charts to render (`--render`).
+    pub render: crate::dataset::RenderRequest,
 }
 
 /// Runs the UI until the user quits or a signal arrives.
@@ -66,7 +68,13 @@ pub fn run(args: UiOptions) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    match runtime.block_on(event_loop::run(app, paths, args.load, args.poll)) {
+    match runtime.block_on(event_loop::run(
+        app,
+        paths,
+        args.load,
+        args.poll,
+        args.render,
+    )) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
             tracing::error!("ui failed: {e:#}");

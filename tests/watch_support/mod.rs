@@ -109,6 +109,7 @@ impl Harness {
             pacing: None,
             link: true,
             watch: true,
+            render: Default::default(),
         };
         let thread = {
             let stop = Arc::clone(&stop);

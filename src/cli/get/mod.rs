@@ -67,6 +67,8 @@ pub struct GetArgs {
     pub poll: bool,
     #[command(flatten)]
     pub load: LoadArgs,
+    #[command(flatten)]
+    pub render: crate::cli::RenderArgs,
 }
 
 /// `-o` values.
@@ -82,10 +84,27 @@ pub enum OutputArg {
 /// nothing could be loaded.
 pub fn run(args: GetArgs) -> ExitCode {
     let paths = paths_or_cwd(&args.files);
+    let req = match args.render.request(&args.files) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {}", escape_terminal(&e));
+            return ExitCode::from(1);
+        }
+    };
     if args.watch {
-        return run_watch(&args, &paths);
+        return run_watch(&args, &paths, &req);
     }
-    let inv = load_paths(&paths, &args.load.options());
+    let inv = if req.is_on() {
+        match crate::dataset::load_inventory(&paths, &args.load.options(), &req) {
+            Ok(inv) => inv,
+            Err(e) => {
+                eprintln!("error: {}", escape_terminal(&e));
+                return ExitCode::from(1);
+            }
+        }
+    } else {
+        load_paths(&paths, &args.load.options())
+    };
     report_problems(&inv);
     if inv.objects.is_empty() && (inv.files == 0 || inv.error_count() > 0) {
         eprintln!("error: nothing could be loaded from {}", show_paths(&paths));
@@ -110,12 +129,18 @@ pub fn run(args: GetArgs) -> ExitCode {
 }
 
 /// `get -w`: the kinds are resolved against the first load, then changes stream in.
-fn run_watch(args: &GetArgs, paths: &[PathBuf]) -> ExitCode {
+fn run_watch(args: &GetArgs, paths: &[PathBuf], req: &crate::dataset::RenderRequest) -> ExitCode {
     if paths.iter().any(|p| crate::model::load::is_stdin(p)) {
         eprintln!("error: --watch cannot follow standard input (-): it is read once");
         return ExitCode::from(1);
     }
-    let inv = load_paths(paths, &args.load.options());
+    let inv = match crate::dataset::load_inventory(paths, &args.load.options(), req) {
+        Ok(inv) => inv,
+        Err(e) => {
+            eprintln!("error: {}", escape_terminal(&e));
+            return ExitCode::from(1);
+        }
+    };
     report_problems(&inv);
     let prepared = parse_requests(&args.resources, &inv.kinds)
         .and_then(|reqs| {
@@ -144,7 +169,7 @@ fn run_watch(args: &GetArgs, paths: &[PathBuf]) -> ExitCode {
     opts.single_item = true;
     opts.kind_prefix = reqs.all_kinds || reqs.list.len() > 1;
     let printer = watch::WatchPrinter::new(&reqs, &query, opts, args.output_watch_events);
-    match watch::run(paths, &args.load.options(), args.poll, printer) {
+    match watch::run(paths, &args.load.options(), args.poll, req, printer) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {}", escape_terminal(&format!("{e:#}")));

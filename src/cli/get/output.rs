@@ -201,6 +201,8 @@ fn one_table(
 ) -> Table {
     let first = objects[0];
     let kind_cols = kinds::column_headers(&opts.kinds, &first.id.group, first.kind(), wide);
+    // Rendered objects name the kustomization (chart) folder they were built from.
+    let with_target = wide && objects.iter().any(|o| o.source.target.is_some());
     let mut table = Table::default();
     if !opts.no_headers {
         let mut h: Vec<String> = Vec::new();
@@ -209,6 +211,9 @@ fn one_table(
         }
         h.push("NAME".into());
         h.extend(kind_cols);
+        if with_target {
+            h.push("TARGET".into());
+        }
         h.extend(opts.label_columns.iter().map(|k| label_header(k)));
         if opts.show_labels {
             h.push("LABELS".into());
@@ -232,6 +237,14 @@ fn one_table(
             wide,
             opts.now,
         ));
+        if with_target {
+            row.push(
+                o.source
+                    .target
+                    .as_ref()
+                    .map_or_else(String::new, |t| t.display().to_string()),
+            );
+        }
         row.extend(opts.label_columns.iter().map(|k| {
             o.labels
                 .get(k.as_str())

@@ -170,6 +170,7 @@ pub fn run(
     paths: &[std::path::PathBuf],
     load: &crate::model::load::LoadOptions,
     poll: bool,
+    render: &crate::dataset::RenderRequest,
     printer: WatchPrinter<'_>,
 ) -> anyhow::Result<()> {
     let stop = Arc::new(AtomicBool::new(false));
@@ -183,6 +184,7 @@ pub fn run(
         pacing: None,
         link: false,
         watch: true,
+        render: render.clone(),
     };
     let printer = Mutex::new(printer);
     let print = |deltas: &[Delta]| {

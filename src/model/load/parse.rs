@@ -192,6 +192,7 @@ fn to_object(path: &Arc<Path>, value: Raw, pos: Pos) -> Result<Object, Problem> 
         line: pos.line,
         start: pos.start,
         end: pos.end,
+        target: None,
     };
     Object::from_raw(value, span).map_err(|e| {
         let (code, message) = match e {
