@@ -130,7 +130,7 @@ struct Parts {
     /// Grouped by dependent (`to`), in ownerReference order within one dependent.
     owner_edges: Vec<Edge>,
     /// Selector fields and what they matched, grouped by selecting object.
-    selections: Vec<selsets::Selection>,
+    selections: selsets::Selections,
     /// Every finding except the app-label ones, unsorted.
     findings: Vec<Diagnostic>,
     /// App-label findings (`apps`), which group objects across namespaces.

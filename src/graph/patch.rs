@@ -21,12 +21,10 @@
 //! (property-tested in `tests`).
 
 use std::ops::Range;
-use std::sync::Arc;
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 
 use super::keys::{self, Key, Keys};
-use super::selsets::Selection;
 use super::{apps, compute, Edge, Graph, Parts};
 use crate::model::{Inventory, Object};
 
@@ -282,20 +280,17 @@ impl Plan {
                 ..*e
             });
         parts.owner_edges = kept.chain(recomputed_edges).collect();
-        // Selections belong to the selecting object, likewise; each shared set is moved once, however many use it.
-        let mut kept_sets = SetMover::default();
-        let kept = old.selectors.selections().filter_map(|s| {
-            let from = shifted(&map, s.from).filter(|&f| !recomputed[f])?;
-            Some(kept_sets.moved(s, from, |i| shifted(&map, i)))
-        });
-        parts.selections = kept.collect();
-        let mut new_sets = SetMover::default();
-        for s in new_parts.selections.into_iter().filter(|s| owned(s.from)) {
-            let from = to_full(s.from);
-            let moved = new_sets.moved(s, from, |i| sub_to_full.get(i).copied());
-            parts.selections.push(moved);
-        }
-
+        // Selections belong to the selecting object, likewise; each set is moved once, in
+        // place.
+        parts.selections = old.selectors.into_selections().moved(
+            |from| shifted(&map, from).filter(|&f| !recomputed[f]),
+            |t| shifted(&map, t),
+        );
+        let recomputed_selections = new_parts.selections.moved(
+            |from| owned(from).then(|| to_full(from)),
+            |t| sub_to_full.get(t).copied(),
+        );
+        parts.selections.append(recomputed_selections);
         // Findings: non-app ones by namespace, app-label ones by instance.
         let in_instance = |full: usize| instances.contains(&keys.objects[full].instance);
         let mut kept_apps = Vec::new();
@@ -334,55 +329,6 @@ impl Plan {
             }
         }
         Graph::assemble(inv.objects.len(), parts, keys)
-    }
-}
-
-/// Moves selections to new positions, each distinct set once (by identity), so sets shared
-/// before stay shared.
-#[derive(Default)]
-struct SetMover {
-    /// By the address of the set before: that set (held, so that the address is not reused
-    /// while the mover lives) and the moved set.
-    moved: FxHashMap<usize, (Set, Set)>,
-}
-
-/// A matched set (see `selsets.rs`).
-type Set = Arc<[u32]>;
-
-impl SetMover {
-    /// `s` selected by `from`, its members moved by `to` (monotonic: sets stay ascending;
-    /// members without a position are left out).
-    fn moved(
-        &mut self,
-        s: Selection,
-        from: usize,
-        to: impl Fn(usize) -> Option<usize>,
-    ) -> Selection {
-        let move_all = |ids: &[u32]| -> Vec<u32> {
-            ids.iter()
-                .filter_map(|&i| to(i as usize))
-                .map(|i| i as u32)
-                .collect()
-        };
-        let targets = self
-            .moved
-            .entry(s.targets.as_ptr() as usize)
-            .or_insert_with(|| {
-                // Sets before the change's first position keep theirs: shared as they are.
-                let same = s
-                    .targets
-                    .iter()
-                    .all(|&i| to(i as usize) == Some(i as usize));
-                let moved = if same {
-                    s.targets.clone()
-                } else {
-                    Arc::from(move_all(&s.targets))
-                };
-                (s.targets.clone(), moved)
-            })
-            .1
-            .clone();
-        Selection::new(from, s.via, targets, move_all(&s.except))
     }
 }
 

@@ -9,11 +9,9 @@
 //! once and share what they matched (see `selsets.rs`): 5,000 Services with one selector
 //! cost one match and one set, not 5,000 of each.
 
-use std::sync::Arc;
-
 use rustc_hash::FxHashMap as HashMap;
 
-use super::selsets::Selection;
+use super::selsets::Selections;
 use super::Adjacency;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::gocompat::{self, quote::Quoted};
@@ -29,7 +27,7 @@ pub(super) fn resolve(
     inv: &Inventory,
     owners_of: &Adjacency,
     dependents_of: &Adjacency,
-) -> (Vec<Selection>, Vec<Diagnostic>) {
+) -> (Selections, Vec<Diagnostic>) {
     let pool = Pool::build(inv);
     let owned = Owned {
         owners_of,
@@ -150,30 +148,32 @@ type SetKey<'a> = (Class, &'a str, Canon);
 
 #[derive(Default)]
 struct Out<'a> {
-    selections: Vec<Selection>,
+    selections: Selections,
     findings: Vec<Diagnostic>,
-    /// Sets already matched, shared by equal selectors.
-    sets: HashMap<SetKey<'a>, Arc<[u32]>>,
+    /// Sets already matched (ids in `selections`), shared by equal selectors.
+    sets: HashMap<SetKey<'a>, u32>,
 }
 
 impl<'a> Out<'a> {
-    /// The set `key` matches: computed by `matching` (ascending positions) the first time.
-    fn matched(&mut self, key: SetKey<'a>, matching: impl FnOnce() -> Vec<usize>) -> Arc<[u32]> {
-        self.sets
-            .entry(key)
-            .or_insert_with(|| matching().into_iter().map(|i| i as u32).collect())
-            .clone()
+    /// The set `key` matches and its size: computed by `matching` (ascending positions)
+    /// the first time.
+    fn matched(&mut self, key: SetKey<'a>, matching: impl FnOnce() -> Vec<usize>) -> (u32, usize) {
+        let selections = &mut self.selections;
+        let id = *self.sets.entry(key).or_insert_with(|| {
+            selections.add_set(matching().into_iter().map(|i| i as u32).collect())
+        });
+        (id, self.selections.set(id).len())
     }
 
-    /// Object `from` selects `targets` but `except` through field `via`.
-    fn select(&mut self, from: usize, via: &'static str, targets: Arc<[u32]>, except: Vec<u32>) {
-        self.selections
-            .push(Selection::new(from, via, targets, except));
+    /// Object `from` selects set `set` but `except` through field `via`.
+    fn select(&mut self, from: usize, via: &'static str, set: u32, except: Vec<u32>) {
+        self.selections.select(from, via, set, except);
     }
 
     /// Object `from` selects the one object `to` through `via`.
     fn edge(&mut self, from: usize, to: usize, via: &'static str) {
-        self.select(from, via, Arc::from([to as u32]), Vec::new());
+        let set = self.selections.add_set(vec![to as u32]);
+        self.select(from, via, set, Vec::new());
     }
 
     fn finding(&mut self, i: usize, o: &Object, sev: Severity, code: &'static str, msg: String) {
@@ -401,10 +401,9 @@ fn pick_pods_and_templates<'a>(
     let templates = out.matched((Class::Templates, ns, Canon::labels(sel)), || {
         pool.templates(ns, sel)
     });
-    let picked = pods.len() + templates.len();
-    out.select(from, via, pods, Vec::new());
-    out.select(from, template_via(via), templates, Vec::new());
-    picked
+    out.select(from, via, pods.0, Vec::new());
+    out.select(from, template_via(via), templates.0, Vec::new());
+    pods.1 + templates.1
 }
 
 fn template_via(via: &'static str) -> &'static str {
@@ -466,8 +465,8 @@ fn workload<'a>(
     let pods = out.matched((Class::Pods, ns, Canon::labels(&sel)), || {
         pool.pods(ns, &sel)
     });
-    let except = owned.members(i, &pods);
-    out.select(i, "spec.selector", pods, except);
+    let except = owned.members(i, out.selections.set(pods.0));
+    out.select(i, "spec.selector", pods.0, except);
 }
 
 /// apps/v1 validation of a workload's selector against its own template
@@ -560,7 +559,7 @@ fn network_policy<'a>(
                     .filter(|&n| ns_sel.matches(&NamespaceLabels(&inv.objects[n])))
                     .collect()
             });
-            out.select(i, "namespaceSelector", namespaces, Vec::new());
+            out.select(i, "namespaceSelector", namespaces.0, Vec::new());
         }
     }
 }
@@ -639,7 +638,7 @@ fn pod_nodes<'a>(inv: &'a Inventory, pool: &Pool<'a>, i: usize, o: &'a Object, o
             })
             .collect()
     });
-    let fits = fitting.len();
+    let (fitting, fits) = fitting;
     out.select(
         i,
         "spec.nodeSelector/affinity (schedulable on)",

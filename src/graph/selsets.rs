@@ -8,8 +8,6 @@
 //! owns). Edges are produced on demand, in the order a list of pairs grouped by selecting
 //! object would hold them, so callers see the same edges as before.
 
-use std::sync::Arc;
-
 use rustc_hash::FxHashMap;
 
 use super::{Edge, EdgeKind};
@@ -20,21 +18,94 @@ pub(super) struct Selection {
     /// The selecting object.
     pub from: usize,
     pub via: &'static str,
-    /// The matched objects, ascending (shared between equal selectors).
-    pub targets: Arc<[u32]>,
-    /// Members of `targets` this selection does not select, ascending.
-    pub except: Box<[u32]>,
+    /// The matched set, in [`Selections::sets`].
+    pub set: u32,
+    /// Members of the set this selection does not select, ascending.
+    pub except: Vec<u32>,
 }
 
-impl Selection {
-    /// A selection of `targets` but the objects of `except` (both ascending).
-    pub fn new(from: usize, via: &'static str, targets: Arc<[u32]>, except: Vec<u32>) -> Self {
-        Selection {
+/// Selections and the sets they matched (each set ascending, shared by id between equal
+/// selectors): what computing a graph yields, before [`SelectorEdges::build`] indexes it.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Selections {
+    pub list: Vec<Selection>,
+    pub sets: Vec<Vec<u32>>,
+}
+
+impl Selections {
+    /// Adds a matched set (ascending); its id.
+    pub fn add_set(&mut self, members: Vec<u32>) -> u32 {
+        self.sets.push(members);
+        (self.sets.len() - 1) as u32
+    }
+
+    /// The members of set `id`.
+    pub fn set(&self, id: u32) -> &[u32] {
+        self.sets.get(id as usize).map_or(&[], Vec::as_slice)
+    }
+
+    /// Object `from` selects set `set` but `except` through field `via`.
+    pub fn select(&mut self, from: usize, via: &'static str, set: u32, except: Vec<u32>) {
+        self.list.push(Selection {
             from,
             via,
-            targets,
-            except: except.into_boxed_slice(),
+            set,
+            except,
+        });
+    }
+
+    /// The selections whose selecting object `from` moves to (`None`: left out), their
+    /// sets' and exceptions' members moved by `member` (monotonic, so sets stay ascending;
+    /// members without a position are left out). Each set is moved once, in place.
+    pub fn moved(
+        mut self,
+        from: impl Fn(usize) -> Option<usize>,
+        member: impl Fn(usize) -> Option<usize>,
+    ) -> Selections {
+        let move_all = |ids: &mut Vec<u32>| {
+            ids.retain_mut(|t| match member(*t as usize) {
+                Some(n) => {
+                    *t = n as u32;
+                    true
+                }
+                None => false,
+            })
+        };
+        let mut done = vec![false; self.sets.len()];
+        self.list.retain_mut(|s| {
+            let Some(f) = from(s.from) else {
+                return false;
+            };
+            s.from = f;
+            move_all(&mut s.except);
+            if let (Some(d), Some(set)) = (
+                done.get_mut(s.set as usize),
+                self.sets.get_mut(s.set as usize),
+            ) {
+                if !*d {
+                    *d = true;
+                    move_all(set);
+                }
+            }
+            true
+        });
+        // Sets no selection kept are not moved; free them.
+        for (set, d) in self.sets.iter_mut().zip(&done) {
+            if !d {
+                *set = Vec::new();
+            }
         }
+        self
+    }
+
+    /// Appends `other`'s selections and sets.
+    pub fn append(&mut self, other: Selections) {
+        let base = self.sets.len() as u32;
+        self.sets.extend(other.sets);
+        self.list.extend(other.list.into_iter().map(|s| Selection {
+            set: s.set + base,
+            ..s
+        }));
     }
 }
 
@@ -62,7 +133,7 @@ pub(super) struct SelectorEdges {
     seg_offsets: Vec<u32>,
     segs: Vec<Seg>,
     /// Distinct matched sets (equal contents are stored once).
-    sets: Vec<Arc<[u32]>>,
+    sets: Vec<Vec<u32>>,
     /// `users[user_offsets[s]..user_offsets[s + 1]]`: the selections of set `s`, ascending.
     user_offsets: Vec<u32>,
     users: Vec<u32>,
@@ -90,40 +161,47 @@ fn offsets(counts: impl Iterator<Item = usize>) -> Vec<u32> {
     out
 }
 
+const UNSEEN: u32 = u32::MAX;
+
 impl SelectorEdges {
     /// Indexes the selections of `n` objects. Selections are ordered by selecting object
     /// (stable: the order they were found in stays), selections matching nothing are
-    /// dropped, and equal sets are merged, so equal selections give equal results whether
-    /// they come from a build or a patch.
-    pub fn build(n: usize, mut selections: Vec<Selection>) -> SelectorEdges {
-        selections.sort_by_key(|s| s.from);
-        selections.retain(|s| !s.targets.is_empty());
-        let mut by_ptr: FxHashMap<usize, u32> = FxHashMap::default();
-        let mut by_content: FxHashMap<Arc<[u32]>, u32> = FxHashMap::default();
-        let mut sets: Vec<Arc<[u32]>> = Vec::new();
-        let mut segs = Vec::with_capacity(selections.len());
-        for s in selections {
-            // The pointer first: hashing one shared set's contents once, not once per user.
-            let ptr = s.targets.as_ptr() as usize;
-            let set = match by_ptr.get(&ptr) {
-                Some(&id) => id,
-                None => {
-                    let id = *by_content.entry(s.targets.clone()).or_insert_with(|| {
-                        sets.push(s.targets.clone());
-                        (sets.len() - 1) as u32
-                    });
-                    by_ptr.insert(ptr, id);
-                    id
+    /// dropped, and sets of equal contents are merged and numbered in order of first use,
+    /// so equal selections give equal results whether they come from a build or a patch.
+    pub fn build(n: usize, selections: Selections) -> SelectorEdges {
+        let Selections { mut list, mut sets } = selections;
+        list.sort_by_key(|s| s.from);
+        list.retain(|s| sets.get(s.set as usize).is_some_and(|m| !m.is_empty()));
+        // Input set id → stored set id; stored set id → input set id.
+        let mut stored = vec![UNSEEN; sets.len()];
+        let mut source: Vec<u32> = Vec::new();
+        {
+            let mut by_content: FxHashMap<&[u32], u32> = FxHashMap::default();
+            for s in &list {
+                let slot = &mut stored[s.set as usize];
+                if *slot == UNSEEN {
+                    *slot = *by_content
+                        .entry(sets[s.set as usize].as_slice())
+                        .or_insert_with(|| {
+                            source.push(s.set);
+                            (source.len() - 1) as u32
+                        });
                 }
-            };
-            segs.push(Seg {
+            }
+        }
+        let sets: Vec<Vec<u32>> = source
+            .iter()
+            .map(|&i| std::mem::take(&mut sets[i as usize]))
+            .collect();
+        let segs: Vec<Seg> = list
+            .into_iter()
+            .map(|s| Seg {
                 from: s.from as u32,
                 via: s.via,
-                set,
-                except: s.except,
-            });
-        }
-        drop(by_content);
+                set: stored[s.set as usize],
+                except: s.except.into_boxed_slice(),
+            })
+            .collect();
         let seg_offsets = offsets(count_by(n, segs.iter().map(|s| s.from as usize)).into_iter());
         let user_counts = count_by(sets.len(), segs.iter().map(|s| s.set as usize));
         let user_offsets = offsets(user_counts.into_iter());
@@ -181,14 +259,22 @@ impl SelectorEdges {
             .map(move |seg| edge(seg, obj))
     }
 
-    /// Every selection, as found (for a patch to carry over).
-    pub fn selections(&self) -> impl Iterator<Item = Selection> + '_ {
-        self.segs.iter().map(|seg| Selection {
-            from: seg.from as usize,
-            via: seg.via,
-            targets: self.sets[seg.set as usize].clone(),
-            except: seg.except.clone(),
-        })
+    /// Every selection and set, as found (for a patch to carry over).
+    pub fn into_selections(self) -> Selections {
+        let list = self
+            .segs
+            .into_iter()
+            .map(|seg| Selection {
+                from: seg.from as usize,
+                via: seg.via,
+                set: seg.set,
+                except: seg.except.into_vec(),
+            })
+            .collect();
+        Selections {
+            list,
+            sets: self.sets,
+        }
     }
 
     /// How many distinct sets are stored.
@@ -266,11 +352,12 @@ mod tests {
 
     /// The edges `selections` stand for as pairs, the way they were stored before sets: by
     /// selecting object (stable), each selection's members in order.
-    fn pairs(mut selections: Vec<Selection>) -> Vec<Edge> {
-        selections.sort_by_key(|s| s.from);
+    fn pairs(sel: &Selections) -> Vec<Edge> {
+        let mut list = sel.list.clone();
+        list.sort_by_key(|s| s.from);
         let mut out = Vec::new();
-        for s in &selections {
-            for &t in s.targets.iter() {
+        for s in &list {
+            for &t in sel.set(s.set) {
                 if t as usize != s.from && !s.except.contains(&t) {
                     out.push(Edge {
                         from: s.from,
@@ -283,29 +370,29 @@ mod tests {
         out
     }
 
-    /// Selections over `n` objects: sets drawn from a few shared ones and fresh copies of
-    /// them (equal contents, other allocations), with exceptions and self-members.
-    fn selections(n: usize, picks: &[(usize, usize, usize, u8)]) -> Vec<Selection> {
-        let shared: Vec<Arc<[u32]>> = (0..3)
-            .map(|k| (0..n as u32).filter(|t| (t + k) % (k + 2) == 0).collect())
-            .collect();
-        picks
-            .iter()
-            .map(|&(from, set, except, how)| {
-                let targets = match how % 3 {
-                    0 => shared[set % 3].clone(),
-                    1 => Arc::from(shared[set % 3].to_vec()),
-                    _ => Arc::from([(set % n) as u32]),
-                };
-                let except: Vec<u32> = targets
-                    .iter()
-                    .copied()
-                    .filter(|t| *t as usize % 5 == except % 5)
-                    .collect();
-                let via = if how % 2 == 0 { "a" } else { "b" };
-                Selection::new(from % n, via, targets, except)
-            })
-            .collect()
+    /// Selections over `n` objects: a few shared sets, copies of them (equal contents,
+    /// other ids) and singletons, with exceptions and self-members.
+    fn selections(n: usize, picks: &[(usize, usize, usize, u8)]) -> Selections {
+        let mut sel = Selections::default();
+        for k in 0..3u32 {
+            sel.add_set((0..n as u32).filter(|t| (t + k) % (k + 2) == 0).collect());
+        }
+        for &(from, set, except, how) in picks {
+            let id = match how % 3 {
+                0 => (set % 3) as u32,
+                1 => sel.add_set(sel.set((set % 3) as u32).to_vec()),
+                _ => sel.add_set(vec![(set % n) as u32]),
+            };
+            let except: Vec<u32> = sel
+                .set(id)
+                .iter()
+                .copied()
+                .filter(|t| *t as usize % 5 == except % 5)
+                .collect();
+            let via = if how % 2 == 0 { "a" } else { "b" };
+            sel.select(from % n, via, id, except);
+        }
+        sel
     }
 
     proptest! {
@@ -315,8 +402,8 @@ mod tests {
         ) {
             let n = 12;
             let sel = selections(n, &picks);
-            let expected = pairs(sel.clone());
-            let edges = SelectorEdges::build(n, sel);
+            let expected = pairs(&sel);
+            let edges = SelectorEdges::build(n, sel.clone());
             let selects: Vec<Edge> = (0..n).flat_map(|i| edges.selects(i)).collect();
             prop_assert_eq!(&selects, &expected);
             for t in 0..n {
@@ -325,19 +412,22 @@ mod tests {
                 prop_assert_eq!(by, want, "selected_by({})", t);
             }
             prop_assert!(edges.selects(n).next().is_none() && edges.selected_by(n).next().is_none());
+            // Carried over unchanged (a patch that moves nothing), the same index.
+            let again = edges.clone().into_selections().moved(Some, Some);
+            prop_assert_eq!(SelectorEdges::build(n, again), edges);
         }
     }
 
     #[test]
     fn equal_sets_are_stored_once() {
-        let set: Arc<[u32]> = Arc::from([1u32, 2, 3]);
-        let copy: Arc<[u32]> = Arc::from(set.to_vec());
-        let sel = vec![
-            Selection::new(0, "a", set.clone(), vec![]),
-            Selection::new(4, "a", copy, vec![2]),
-            Selection::new(5, "b", set, vec![]),
-            Selection::new(6, "b", Arc::from([]), vec![]),
-        ];
+        let mut sel = Selections::default();
+        let set = sel.add_set(vec![1, 2, 3]);
+        let copy = sel.add_set(vec![1, 2, 3]);
+        let empty = sel.add_set(Vec::new());
+        sel.select(0, "a", set, vec![]);
+        sel.select(4, "a", copy, vec![2]);
+        sel.select(5, "b", set, vec![]);
+        sel.select(6, "b", empty, vec![]);
         let edges = SelectorEdges::build(7, sel);
         assert_eq!(edges.sets.len(), 1);
         assert_eq!(
@@ -347,5 +437,29 @@ mod tests {
         );
         let from: Vec<usize> = edges.selected_by(2).map(|e| e.from).collect();
         assert_eq!(from, vec![0, 5]);
+    }
+
+    #[test]
+    fn moving_drops_what_is_gone_and_shifts_the_rest() {
+        let mut sel = Selections::default();
+        let set = sel.add_set(vec![1, 2, 3]);
+        sel.select(0, "a", set, vec![2]);
+        sel.select(3, "a", set, vec![]);
+        sel.select(4, "a", set, vec![]);
+        // Object 2 removed, 3 and 4 shift down by one; 4's selection is left out.
+        let moved = sel.moved(
+            |f| (f != 4).then(|| if f > 2 { f - 1 } else { f }),
+            |t| match t {
+                2 => None,
+                t if t > 2 => Some(t - 1),
+                t => Some(t),
+            },
+        );
+        let got: Vec<(usize, Vec<u32>, Vec<u32>)> = moved
+            .list
+            .iter()
+            .map(|s| (s.from, moved.set(s.set).to_vec(), s.except.clone()))
+            .collect();
+        assert_eq!(got, vec![(0, vec![1, 2], vec![]), (2, vec![1, 2], vec![])]);
     }
 }
