@@ -489,16 +489,17 @@ fn owner_section(out: &mut Vec<TextLine>, data: &Dataset, index: usize) {
 fn related(
     out: &mut Vec<TextLine>,
     title: &str,
-    edges: &[Edge],
+    edges: impl Iterator<Item = Edge>,
     other: impl Fn(&Edge) -> usize,
     data: &Dataset,
 ) {
     out.push(TextLine::one(Tone::Title, title));
-    if edges.is_empty() {
+    let mut edges = edges.peekable();
+    if edges.peek().is_none() {
         out.push(TextLine::one(Tone::Dim, "  <none>"));
     }
-    for e in edges.iter().take(MAX_RELATED) {
-        let Some(o) = data.inventory.objects.get(other(e)) else {
+    for e in edges.by_ref().take(MAX_RELATED) {
+        let Some(o) = data.inventory.objects.get(other(&e)) else {
             continue;
         };
         let via = match e.kind {
@@ -510,11 +511,9 @@ fn related(
             (Tone::Dim, format!("  via {via}")),
         ]));
     }
-    if edges.len() > MAX_RELATED {
-        out.push(TextLine::one(
-            Tone::Dim,
-            format!("  … {} more", edges.len() - MAX_RELATED),
-        ));
+    let more = edges.count();
+    if more > 0 {
+        out.push(TextLine::one(Tone::Dim, format!("  … {more} more")));
     }
 }
 

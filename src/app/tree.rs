@@ -131,7 +131,7 @@ impl App {
 /// Deployment) head the tree, so the owner chain shows under them.
 fn roots(graph: &Graph, top: usize, selectors: bool) -> Vec<usize> {
     let mut roots: Vec<usize> = if selectors {
-        graph.selected_by(top).iter().map(|e| e.from).collect()
+        graph.selected_by(top).map(|e| e.from).collect()
     } else {
         Vec::new()
     };

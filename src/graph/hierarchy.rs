@@ -72,29 +72,29 @@ pub struct Tree {
 /// Children of `obj`: owner edges, then (when `selectors`) selector edges whose target is
 /// not already reachable through the owner edges of another child (a Service selecting a
 /// Deployment, its ReplicaSet and its Pods lists only the Deployment).
-fn children<'g>(
-    graph: &'g Graph,
-    obj: usize,
-    opts: &TreeOptions,
-    selectors: bool,
-) -> Vec<(usize, &'g Edge)> {
-    let (owner_edges, sel_edges) = match opts.direction {
-        Direction::Down => (graph.dependents(obj), graph.selects(obj)),
-        Direction::Up => (graph.owners(obj), graph.selected_by(obj)),
+fn children(graph: &Graph, obj: usize, opts: &TreeOptions, selectors: bool) -> Vec<(usize, Edge)> {
+    let owner_edges = match opts.direction {
+        Direction::Down => graph.dependents(obj),
+        Direction::Up => graph.owners(obj),
     };
     let other = |e: &Edge| match opts.direction {
         Direction::Down => e.to,
         Direction::Up => e.from,
     };
-    let mut out: Vec<(usize, &Edge)> = owner_edges.iter().map(|e| (other(e), e)).collect();
-    if selectors && !sel_edges.is_empty() {
+    let mut out: Vec<(usize, Edge)> = owner_edges.iter().map(|e| (other(e), *e)).collect();
+    let sel_edges: Vec<Edge> = match (selectors, opts.direction) {
+        (false, _) => Vec::new(),
+        (true, Direction::Down) => graph.selects(obj).collect(),
+        (true, Direction::Up) => graph.selected_by(obj).collect(),
+    };
+    if !sel_edges.is_empty() {
         let mut shown: HashSet<usize> = HashSet::new();
         for &(c, _) in &out {
             shown.insert(c);
             owner_reach(graph, c, opts.direction, &mut shown);
         }
         let mut below: HashSet<usize> = HashSet::new();
-        for e in sel_edges {
+        for e in &sel_edges {
             let mut reach = HashSet::new();
             owner_reach(graph, other(e), opts.direction, &mut reach);
             reach.remove(&other(e));
@@ -104,7 +104,7 @@ fn children<'g>(
         out.extend(
             sel_edges
                 .iter()
-                .map(|e| (other(e), e))
+                .map(|e| (other(e), *e))
                 .filter(|(c, _)| !shown.contains(c) && !below.contains(c) && seen.insert(*c)),
         );
     }

@@ -1,8 +1,10 @@
 //! The relationship graph: ownerReference edges, selector edges, lifecycle and findings.
 //!
-//! Objects are referred to by their index in `Inventory.objects`. Edges are stored twice in
-//! compressed adjacency arrays (by source and by target), so every neighbour query is a
-//! slice and building is linear in objects + edges.
+//! Objects are referred to by their index in `Inventory.objects`. Owner edges are stored
+//! twice in compressed adjacency arrays (by source and by target), so every owner query is
+//! a slice. Selector edges are stored as shared matched sets (`selsets.rs`), so equal
+//! selectors cost one set however many objects carry them; building is linear in objects +
+//! owner edges + distinct sets.
 
 pub mod apps;
 mod cycles;
@@ -13,6 +15,7 @@ pub mod lifecycle;
 pub mod owners;
 mod patch;
 pub mod selectors;
+mod selsets;
 
 pub use lifecycle::{explain_finalizer, lifecycle, DeletionPolicy, FinalizerInfo, Lifecycle};
 pub use owners::OwnerStats;
@@ -113,8 +116,7 @@ pub struct Graph {
     len: usize,
     owners_of: Adjacency,
     dependents_of: Adjacency,
-    selects: Adjacency,
-    selected_by: Adjacency,
+    selectors: selsets::SelectorEdges,
     findings: Vec<Diagnostic>,
     /// How ownerReferences resolved, by the dependent's namespace (`""`: cluster-scoped).
     stats_by_ns: FxHashMap<Str, OwnerStats>,
@@ -127,8 +129,8 @@ pub struct Graph {
 struct Parts {
     /// Grouped by dependent (`to`), in ownerReference order within one dependent.
     owner_edges: Vec<Edge>,
-    /// Grouped by selecting object (`from`).
-    selector_edges: Vec<Edge>,
+    /// Selector fields and what they matched, grouped by selecting object.
+    selections: selsets::Selections,
     /// Every finding except the app-label ones, unsorted.
     findings: Vec<Diagnostic>,
     /// App-label findings (`apps`), which group objects across namespaces.
@@ -150,7 +152,6 @@ impl Graph {
     /// of one object in the order they were found, findings in the diagnostics' order.
     fn assemble(n: usize, mut parts: Parts, mut keys: keys::Keys) -> Graph {
         parts.owner_edges.sort_by_key(|e| e.to);
-        parts.selector_edges.sort_by_key(|e| e.from);
         let mut findings = parts.findings;
         findings.append(&mut parts.app_findings);
         diagnostic::sort(&mut findings);
@@ -165,13 +166,11 @@ impl Graph {
             }
         }
         let dependents_of = Adjacency::build(n, &parts.owner_edges, |e| e.from);
-        let selected_by = Adjacency::build(n, &parts.selector_edges, |e| e.to);
         Graph {
             len: n,
             owners_of: Adjacency::from_grouped(n, parts.owner_edges, |e| e.to),
             dependents_of,
-            selects: Adjacency::from_grouped(n, parts.selector_edges, |e| e.from),
-            selected_by,
+            selectors: selsets::SelectorEdges::build(n, parts.selections),
             findings,
             stats_by_ns: parts.stats_by_ns,
             keys,
@@ -198,14 +197,17 @@ impl Graph {
         self.dependents_of.get(obj)
     }
 
-    /// Selector edges from `obj` to what it selects.
-    pub fn selects(&self, obj: usize) -> &[Edge] {
-        self.selects.get(obj)
+    /// Selector edges from `obj` to what it selects, grouped by selector field in the order
+    /// the fields were found, each field's targets in load order. Made on demand from the
+    /// shared sets (nothing per edge is stored).
+    pub fn selects(&self, obj: usize) -> impl Iterator<Item = Edge> + '_ {
+        self.selectors.selects(obj)
     }
 
-    /// Selector edges from the objects that select `obj`.
-    pub fn selected_by(&self, obj: usize) -> &[Edge] {
-        self.selected_by.get(obj)
+    /// Selector edges from the objects that select `obj`, in their load order (an object
+    /// selecting it through two fields: in the order of [`Graph::selects`]).
+    pub fn selected_by(&self, obj: usize) -> impl Iterator<Item = Edge> + '_ {
+        self.selectors.selected_by(obj)
     }
 
     /// Objects with no resolved owner, in load order.
@@ -246,7 +248,7 @@ fn compute(inv: &Inventory, edges_of: Option<&[bool]>) -> Parts {
     let owners_of = Adjacency::build(n, &owner_edges, |e| e.to);
     let dependents_of = Adjacency::build(n, &owner_edges, |e| e.from);
     // Everything below depends only on the owner edges: run it on all cores.
-    let ((cyc, life), ((sel_edges, sel_findings), (app, valid))) = rayon::join(
+    let ((cyc, life), ((selections, sel_findings), (app, valid))) = rayon::join(
         || {
             rayon::join(
                 || cycles::findings(inv, &dependents_of),
@@ -255,7 +257,7 @@ fn compute(inv: &Inventory, edges_of: Option<&[bool]>) -> Parts {
         },
         || {
             rayon::join(
-                || selectors::resolve(inv, &owners_of),
+                || selectors::resolve(inv, &owners_of, &dependents_of),
                 || {
                     rayon::join(
                         || apps::findings(inv),
@@ -271,7 +273,7 @@ fn compute(inv: &Inventory, edges_of: Option<&[bool]>) -> Parts {
     findings.extend(valid);
     Parts {
         owner_edges,
-        selector_edges: sel_edges,
+        selections,
         findings,
         app_findings: app,
         stats_by_ns,

@@ -264,24 +264,33 @@ impl Plan {
         let owned = |sub_pos: usize| recomputed[to_full(sub_pos)];
 
         let mut parts = Parts::default();
-        // Owner edges belong to their dependent, selector edges to the selecting object:
-        // kept edges of kept objects (shifted), then the recomputed objects' edges.
-        let merge = |old: &[Edge], new: &[Edge], belongs_to: fn(&Edge) -> usize| -> Vec<Edge> {
-            let kept = old.iter().filter_map(|e| {
-                let (from, to) = (shifted(&map, e.from)?, shifted(&map, e.to)?);
-                let moved = Edge { from, to, ..*e };
-                (!recomputed[belongs_to(&moved)]).then_some(moved)
-            });
-            let recomputed_edges = new.iter().filter(|e| owned(belongs_to(e))).map(|e| Edge {
+        // Owner edges belong to their dependent: kept edges of kept objects (shifted), then
+        // the recomputed objects' edges.
+        let kept = old.owners_of.all().iter().filter_map(|e| {
+            let (from, to) = (shifted(&map, e.from)?, shifted(&map, e.to)?);
+            (!recomputed[to]).then_some(Edge { from, to, ..*e })
+        });
+        let recomputed_edges = new_parts
+            .owner_edges
+            .iter()
+            .filter(|e| owned(e.to))
+            .map(|e| Edge {
                 from: to_full(e.from),
                 to: to_full(e.to),
                 ..*e
             });
-            kept.chain(recomputed_edges).collect()
-        };
-        parts.owner_edges = merge(old.owners_of.all(), &new_parts.owner_edges, |e| e.to);
-        parts.selector_edges = merge(old.selects.all(), &new_parts.selector_edges, |e| e.from);
-
+        parts.owner_edges = kept.chain(recomputed_edges).collect();
+        // Selections belong to the selecting object, likewise; each set is moved once, in
+        // place.
+        parts.selections = old.selectors.into_selections().moved(
+            |from| shifted(&map, from).filter(|&f| !recomputed[f]),
+            |t| shifted(&map, t),
+        );
+        let recomputed_selections = new_parts.selections.moved(
+            |from| owned(from).then(|| to_full(from)),
+            |t| sub_to_full.get(t).copied(),
+        );
+        parts.selections.append(recomputed_selections);
         // Findings: non-app ones by namespace, app-label ones by instance.
         let in_instance = |full: usize| instances.contains(&keys.objects[full].instance);
         let mut kept_apps = Vec::new();
@@ -420,7 +429,9 @@ mod tests {
         ("apps/v1", "ReplicaSet"),
         ("apps/v1", "Deployment"),
         ("v1", "Service"),
+        ("v1", "Service"),
         ("v1", "ConfigMap"),
+        ("policy/v1", "PodDisruptionBudget"),
         ("networking.k8s.io/v1", "NetworkPolicy"),
         ("v1", "Namespace"),
         ("v1", "Node"),
@@ -482,23 +493,66 @@ mod tests {
         if rng.chance(15) {
             meta["deletionTimestamp"] = "2024-01-01T00:00:00Z".into();
         }
-        let app = rng.pick(&["web", "db"]);
-        let spec = match kind {
-            "Service" => json!({"selector": {"app": app}}),
-            "ReplicaSet" | "Deployment" => json!({
-                "selector": {"matchLabels": {"app": app}},
-                "template": {"metadata": {"labels": {"app": rng.pick(&["web", "db"])}}}}),
-            "Pod" if rng.chance(50) => json!({"nodeName": rng.pick(&["web", "x"])}),
-            "NetworkPolicy" => json!({
-                "podSelector": {"matchLabels": {"app": app}},
-                "ingress": [{"from": [{"namespaceSelector": {"matchLabels": {"app": app}}}]}]}),
-            _ => Value::Null,
-        };
         let mut o = json!({"apiVersion": api, "kind": kind, "metadata": meta});
+        let spec = spec(rng, kind);
         if !spec.is_null() {
             o["spec"] = spec;
         }
         o
+    }
+
+    /// A `metav1.LabelSelector` for `app`, written one of several ways: most pick the same
+    /// objects as `{matchLabels: {app: …}}`, so many selectors share one matched set,
+    /// equal or not.
+    fn label_selector(rng: &mut Rng, app: &str) -> Value {
+        let other = if app == "web" { "db" } else { "web" };
+        match rng.below(6) {
+            0 | 1 => json!({"matchLabels": {"app": app}}),
+            2 => json!({"matchExpressions": [{"key": "app", "operator": "In", "values": [app]}]}),
+            3 => {
+                json!({"matchExpressions": [{"key": "app", "operator": "In", "values": [other, app, app]}]})
+            }
+            4 => json!({"matchExpressions": [{"key": "app", "operator": "Exists"}]}),
+            _ => json!({"matchLabels": {"app": app},
+                "matchExpressions": [{"key": "tier", "operator": "NotIn", "values": ["be"]}]}),
+        }
+    }
+
+    /// A spec with the kind's selector (or reference) fields.
+    fn spec(rng: &mut Rng, kind: &str) -> Value {
+        let app = rng.pick(&["web", "db"]);
+        match kind {
+            "Service" => json!({"selector": {"app": app}}),
+            "ReplicaSet" | "Deployment" => json!({
+                "selector": label_selector(rng, app),
+                "template": {"metadata": {"labels": {"app": rng.pick(&["web", "db"])}}}}),
+            "Pod" if rng.chance(35) => json!({"nodeName": rng.pick(&["web", "x"])}),
+            "Pod" if rng.chance(50) => json!({"nodeSelector": {"app": app}}),
+            "NetworkPolicy" => json!({
+                "podSelector": label_selector(rng, app),
+                "ingress": [{"from": [
+                    {"namespaceSelector": label_selector(rng, app)},
+                    {"namespaceSelector": {"matchLabels": {"app": app}}}]}]}),
+            "PodDisruptionBudget" => json!({"selector": label_selector(rng, app)}),
+            _ => Value::Null,
+        }
+    }
+
+    /// An edit of one field of `o` that links it: its selector, its labels or its namespace.
+    fn edit(rng: &mut Rng, o: &mut Value) {
+        match rng.below(3) {
+            0 => {
+                let kind = o["kind"].as_str().unwrap_or("").to_string();
+                let spec = spec(rng, &kind);
+                if spec.is_null() {
+                    o.as_object_mut().map(|m| m.remove("spec"));
+                } else {
+                    o["spec"] = spec;
+                }
+            }
+            1 => o["metadata"]["labels"] = labels(rng),
+            _ => o["metadata"]["namespace"] = rng.pick(NAMESPACES).into(),
+        }
     }
 
     /// Objects of files `files`, each at its own path and lines (as a loader yields them).
@@ -526,8 +580,10 @@ mod tests {
                 // An edit of some objects, often keeping the count.
                 let mut docs = files[f].clone();
                 for d in docs.iter_mut() {
-                    if rng.chance(50) {
+                    if rng.chance(30) {
                         *d = object(&mut rng);
+                    } else if rng.chance(50) {
+                        edit(&mut rng, d);
                     }
                 }
                 docs
@@ -565,10 +621,7 @@ mod tests {
     /// What differs between a patched and a built graph, readably.
     fn diff(p: &Graph, b: &Graph) -> String {
         let mut out = String::new();
-        let adj = [
-            ("owners_of", &p.owners_of, &b.owners_of),
-            ("selects", &p.selects, &b.selects),
-        ];
+        let adj = [("owners_of", &p.owners_of, &b.owners_of)];
         for (name, x, y) in adj {
             if x != y {
                 out += &format!(
@@ -577,6 +630,14 @@ mod tests {
                     y.all()
                 );
             }
+        }
+        if p.selectors != b.selectors {
+            let all = |g: &Graph| -> Vec<Edge> { (0..g.len).flat_map(|i| g.selects(i)).collect() };
+            out += &format!(
+                "selectors:\n  patched {:?}\n  built   {:?}\n",
+                all(p),
+                all(b)
+            );
         }
         for f in p.findings.iter().filter(|f| !b.findings.contains(f)) {
             out += &format!("extra   {f:?}\n");

@@ -5,11 +5,14 @@
 //! workloads whose *pod template* carries matching labels: that is what it will select once
 //! applied. Candidates are found through a per-namespace `(key, value)` posting list (the
 //! first equality requirement of the selector), then checked against the whole selector, so
-//! building stays near-linear in objects.
+//! building stays near-linear in objects. Equal selectors of one namespace are evaluated
+//! once and share what they matched (see `selsets.rs`): 5,000 Services with one selector
+//! cost one match and one set, not 5,000 of each.
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::{Adjacency, Edge, EdgeKind};
+use super::selsets::Selections;
+use super::Adjacency;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::gocompat::{self, quote::Quoted};
 use crate::kinds::pod_template;
@@ -18,17 +21,25 @@ use crate::selector::{label_selector_from_value, map_selector, LabelGet, NodeSel
 use crate::selector::{Operator, Selector};
 use crate::value::{RawObject, RawRef};
 
-/// Selector edges (selecting object → selected object) and selector findings.
-/// `owners_of` keeps a workload's selector edges off the Pods it already owns.
-pub fn resolve(inv: &Inventory, owners_of: &Adjacency) -> (Vec<Edge>, Vec<Diagnostic>) {
+/// Selections (selecting object → what it matched) and selector findings. The owner edges
+/// (`owners_of`, `dependents_of`) keep a workload's selection off the Pods it already owns.
+pub(super) fn resolve(
+    inv: &Inventory,
+    owners_of: &Adjacency,
+    dependents_of: &Adjacency,
+) -> (Selections, Vec<Diagnostic>) {
     let pool = Pool::build(inv);
+    let owned = Owned {
+        owners_of,
+        dependents_of,
+    };
     let mut out = Out::default();
     for (i, o) in inv.objects.iter().enumerate() {
         match (&*o.id.group, &*o.id.kind) {
             ("", "Service") => service(&pool, i, o, &mut out),
             ("", "ReplicationController") => {
                 let sel = map_selector(o.get_path("spec.selector")).ok().flatten();
-                workload(inv, &pool, owners_of, i, o, sel, &mut out);
+                workload(&pool, &owned, i, o, sel, &mut out);
             }
             ("apps", "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet")
             | ("batch", "Job") => {
@@ -38,7 +49,7 @@ pub fn resolve(inv: &Inventory, owners_of: &Adjacency) -> (Vec<Edge>, Vec<Diagno
                         if &*o.id.group == "apps" && !(sel.is_none() && o.defaults_selector()) {
                             check_apps_selector(i, o, spec_selector, sel.as_ref(), &mut out);
                         }
-                        workload(inv, &pool, owners_of, i, o, sel, &mut out);
+                        workload(&pool, &owned, i, o, sel, &mut out);
                     }
                     Err(e) => out.finding(
                         i,
@@ -69,24 +80,100 @@ pub fn resolve(inv: &Inventory, owners_of: &Adjacency) -> (Vec<Edge>, Vec<Diagno
             _ => {}
         }
     }
-    (out.edges, out.findings)
+    (out.selections, out.findings)
 }
+
+/// What a selector picks from: the pool it searches.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Class {
+    Pods,
+    Templates,
+    Namespaces,
+    Nodes,
+}
+
+/// A selector in a form where equal selectors are equal: label requirements sorted, values
+/// sorted and de-duplicated; node scheduling constraints as their manifest text. One string
+/// each (length-prefixed parts, so no two selectors share one), to keep the cache small.
+#[derive(PartialEq, Eq, Hash)]
+enum Canon {
+    Labels(String),
+    Nodes(String),
+}
+
+impl Canon {
+    fn labels(sel: &Selector) -> Canon {
+        let mut reqs: Vec<String> = sel
+            .requirements()
+            .iter()
+            .map(|r| {
+                let mut values: Vec<&str> = r.values.iter().map(String::as_str).collect();
+                values.sort_unstable();
+                values.dedup();
+                let mut s = String::new();
+                part(&mut s, &r.key);
+                part(&mut s, r.operator.as_str());
+                for v in values {
+                    part(&mut s, v);
+                }
+                s
+            })
+            .collect();
+        reqs.sort_unstable();
+        let mut s = String::new();
+        for r in &reqs {
+            part(&mut s, r);
+        }
+        Canon::Labels(s)
+    }
+
+    fn nodes(node_selector: Option<RawRef<'_>>, affinity: Option<RawRef<'_>>) -> Canon {
+        let mut s = String::new();
+        for v in [node_selector, affinity] {
+            part(&mut s, &v.map(|v| v.to_string()).unwrap_or_default());
+        }
+        Canon::Nodes(s)
+    }
+}
+
+/// Appends `text` to `s` with its length before it.
+fn part(s: &mut String, text: &str) {
+    s.push_str(&text.len().to_string());
+    s.push(':');
+    s.push_str(text);
+}
+
+/// Which matched set a selector yields: what it searches, in which namespace, how.
+type SetKey<'a> = (Class, &'a str, Canon);
 
 #[derive(Default)]
-struct Out {
-    edges: Vec<Edge>,
+struct Out<'a> {
+    selections: Selections,
     findings: Vec<Diagnostic>,
+    /// Sets already matched (ids in `selections`), shared by equal selectors.
+    sets: HashMap<SetKey<'a>, u32>,
 }
 
-impl Out {
+impl<'a> Out<'a> {
+    /// The set `key` matches and its size: computed by `matching` (ascending positions)
+    /// the first time.
+    fn matched(&mut self, key: SetKey<'a>, matching: impl FnOnce() -> Vec<usize>) -> (u32, usize) {
+        let selections = &mut self.selections;
+        let id = *self.sets.entry(key).or_insert_with(|| {
+            selections.add_set(matching().into_iter().map(|i| i as u32).collect())
+        });
+        (id, self.selections.set(id).len())
+    }
+
+    /// Object `from` selects set `set` but `except` through field `via`.
+    fn select(&mut self, from: usize, via: &'static str, set: u32, except: Vec<u32>) {
+        self.selections.select(from, via, set, except);
+    }
+
+    /// Object `from` selects the one object `to` through `via`.
     fn edge(&mut self, from: usize, to: usize, via: &'static str) {
-        if from != to {
-            self.edges.push(Edge {
-                from,
-                to,
-                kind: EdgeKind::Selector { via },
-            });
-        }
+        let set = self.selections.add_set(vec![to as u32]);
+        self.select(from, via, set, Vec::new());
     }
 
     fn finding(&mut self, i: usize, o: &Object, sev: Severity, code: &'static str, msg: String) {
@@ -114,6 +201,47 @@ impl LabelGet for NamespaceLabels<'_> {
             None if key == "kubernetes.io/metadata.name" => Some(self.0.name()),
             None => None,
         }
+    }
+}
+
+/// The owner edges, to tell which Pods a workload owns.
+struct Owned<'g> {
+    owners_of: &'g Adjacency,
+    dependents_of: &'g Adjacency,
+}
+
+impl Owned<'_> {
+    /// Members of `set` that `w` owns directly or through an object it owns (a ReplicaSet,
+    /// a Job), ascending: from `w`'s dependents when they are fewer than the set's members,
+    /// else by looking at each member's owners.
+    fn members(&self, w: usize, set: &[u32]) -> Vec<u32> {
+        let direct = self.dependents_of.get(w);
+        let two_hops: usize = direct
+            .iter()
+            .map(|e| self.dependents_of.get(e.to).len())
+            .sum();
+        let mut out: Vec<u32> = if direct.len() + two_hops <= set.len() {
+            direct
+                .iter()
+                .flat_map(|e| {
+                    std::iter::once(e.to).chain(self.dependents_of.get(e.to).iter().map(|e| e.to))
+                })
+                .map(|p| p as u32)
+                .filter(|p| set.binary_search(p).is_ok())
+                .collect()
+        } else {
+            set.iter()
+                .copied()
+                .filter(|&p| {
+                    self.owners_of.get(p as usize).iter().any(|e| {
+                        e.from == w || self.owners_of.get(e.from).iter().any(|e2| e2.from == w)
+                    })
+                })
+                .collect()
+        };
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 }
 
@@ -240,7 +368,7 @@ impl<'a> Pool<'a> {
 }
 
 /// A `metav1.LabelSelector` field; an unparsable one is a finding and selects nothing.
-fn labeled(i: usize, o: &Object, path: &'static str, out: &mut Out) -> Option<Selector> {
+fn labeled(i: usize, o: &Object, path: &'static str, out: &mut Out<'_>) -> Option<Selector> {
     match label_selector_from_value(o.get_path(path)) {
         Ok(sel) => sel,
         Err(e) => {
@@ -260,24 +388,22 @@ fn labeled(i: usize, o: &Object, path: &'static str, out: &mut Out) -> Option<Se
 }
 
 /// Edges to the Pods and pod templates `sel` picks in `ns`; the number picked.
-fn pick_pods_and_templates(
-    pool: &Pool<'_>,
+fn pick_pods_and_templates<'a>(
+    pool: &Pool<'a>,
     from: usize,
-    ns: &str,
+    ns: &'a str,
     sel: Option<&Selector>,
     via: &'static str,
-    out: &mut Out,
+    out: &mut Out<'a>,
 ) -> usize {
     let Some(sel) = sel else { return 0 };
-    let pods = pool.pods(ns, sel);
-    let templates = pool.templates(ns, sel);
-    for &p in &pods {
-        out.edge(from, p, via);
-    }
-    for &t in &templates {
-        out.edge(from, t, template_via(via));
-    }
-    pods.len() + templates.len()
+    let pods = out.matched((Class::Pods, ns, Canon::labels(sel)), || pool.pods(ns, sel));
+    let templates = out.matched((Class::Templates, ns, Canon::labels(sel)), || {
+        pool.templates(ns, sel)
+    });
+    out.select(from, via, pods.0, Vec::new());
+    out.select(from, template_via(via), templates.0, Vec::new());
+    pods.1 + templates.1
 }
 
 fn template_via(via: &'static str) -> &'static str {
@@ -290,7 +416,7 @@ fn template_via(via: &'static str) -> &'static str {
 
 /// Service `spec.selector` → Pods and pod templates; a selector that picks nothing is
 /// reported (ExternalName Services and Services without a selector pick nothing by design).
-fn service(pool: &Pool<'_>, i: usize, o: &Object, out: &mut Out) {
+fn service<'a>(pool: &Pool<'a>, i: usize, o: &'a Object, out: &mut Out<'a>) {
     if o.get_str("spec.type") == Some("ExternalName") {
         return;
     }
@@ -324,27 +450,23 @@ fn service(pool: &Pool<'_>, i: usize, o: &Object, out: &mut Out) {
 
 /// A workload's `spec.selector` → its Pods (those it does not already own, directly or
 /// through a ReplicaSet/Job it owns).
-fn workload(
-    inv: &Inventory,
-    pool: &Pool<'_>,
-    owners_of: &Adjacency,
+fn workload<'a>(
+    pool: &Pool<'a>,
+    owned: &Owned<'_>,
     i: usize,
-    o: &Object,
+    o: &'a Object,
     sel: Option<Selector>,
-    out: &mut Out,
+    out: &mut Out<'a>,
 ) {
     let Some(sel) = sel.filter(|s| !s.is_empty()) else {
         return;
     };
-    for p in pool.pods(o.namespace(), &sel) {
-        let owned = owners_of
-            .get(p)
-            .iter()
-            .any(|e| e.from == i || owners_of.get(e.from).iter().any(|e2| e2.from == i));
-        if !owned && p < inv.objects.len() {
-            out.edge(i, p, "spec.selector");
-        }
-    }
+    let ns = o.namespace();
+    let pods = out.matched((Class::Pods, ns, Canon::labels(&sel)), || {
+        pool.pods(ns, &sel)
+    });
+    let except = owned.members(i, out.selections.set(pods.0));
+    out.select(i, "spec.selector", pods.0, except);
 }
 
 /// apps/v1 validation of a workload's selector against its own template
@@ -354,7 +476,7 @@ fn check_apps_selector(
     o: &Object,
     raw: Option<RawRef<'_>>,
     sel: Option<&Selector>,
-    out: &mut Out,
+    out: &mut Out<'_>,
 ) {
     let kind_lower = o.kind().to_ascii_lowercase();
     let Some(sel) = sel else {
@@ -399,7 +521,13 @@ fn check_apps_selector(
 
 /// NetworkPolicy `spec.podSelector` (empty = every Pod of the namespace) → Pods and pod
 /// templates; `namespaceSelector` of ingress `from` / egress `to` peers → Namespaces.
-fn network_policy(inv: &Inventory, pool: &Pool<'_>, i: usize, o: &Object, out: &mut Out) {
+fn network_policy<'a>(
+    inv: &'a Inventory,
+    pool: &Pool<'a>,
+    i: usize,
+    o: &'a Object,
+    out: &mut Out<'a>,
+) {
     let sel = labeled(i, o, "spec.podSelector", out);
     pick_pods_and_templates(
         pool,
@@ -424,17 +552,20 @@ fn network_policy(inv: &Inventory, pool: &Pool<'_>, i: usize, o: &Object, out: &
             let Ok(Some(ns_sel)) = label_selector_from_value(peer.get("namespaceSelector")) else {
                 continue;
             };
-            for &n in &pool.namespaces {
-                if ns_sel.matches(&NamespaceLabels(&inv.objects[n])) {
-                    out.edge(i, n, "namespaceSelector");
-                }
-            }
+            let namespaces = out.matched((Class::Namespaces, "", Canon::labels(&ns_sel)), || {
+                pool.namespaces
+                    .iter()
+                    .copied()
+                    .filter(|&n| ns_sel.matches(&NamespaceLabels(&inv.objects[n])))
+                    .collect()
+            });
+            out.select(i, "namespaceSelector", namespaces.0, Vec::new());
         }
     }
 }
 
 /// HorizontalPodAutoscaler `spec.scaleTargetRef` → the scaled object in the same namespace.
-fn hpa_target(pool: &Pool<'_>, i: usize, o: &Object, out: &mut Out) {
+fn hpa_target(pool: &Pool<'_>, i: usize, o: &Object, out: &mut Out<'_>) {
     let Some(target) = o.get_path("spec.scaleTargetRef") else {
         return;
     };
@@ -449,7 +580,7 @@ fn hpa_target(pool: &Pool<'_>, i: usize, o: &Object, out: &mut Out) {
 /// Pod → the Node it runs on (`spec.nodeName`), and → the Nodes of the input it can be
 /// scheduled on by `spec.nodeSelector` and required node affinity (component-helpers'
 /// `nodeaffinity.GetRequiredNodeAffinity`; taints and resources are not considered).
-fn pod_nodes(inv: &Inventory, pool: &Pool<'_>, i: usize, o: &Object, out: &mut Out) {
+fn pod_nodes<'a>(inv: &'a Inventory, pool: &Pool<'a>, i: usize, o: &'a Object, out: &mut Out<'a>) {
     if let Some(node) = o.get_str("spec.nodeName").filter(|n| !n.is_empty()) {
         if let Some(&n) = pool.by_id.get(&("", "Node", "", node)) {
             out.edge(i, n, "spec.nodeName");
@@ -469,9 +600,9 @@ fn pod_nodes(inv: &Inventory, pool: &Pool<'_>, i: usize, o: &Object, out: &mut O
             return;
         }
     };
-    let affinity =
+    let affinity_raw =
         o.get_path("spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution");
-    let affinity = match affinity {
+    let affinity = match affinity_raw {
         None => None,
         Some(v) if v.is_null() => None,
         Some(v) => match NodeSelector::from_value(v) {
@@ -491,20 +622,29 @@ fn pod_nodes(inv: &Inventory, pool: &Pool<'_>, i: usize, o: &Object, out: &mut O
     if node_selector.is_none() && affinity.is_none() {
         return;
     }
-    let mut fits = 0;
-    for &n in &pool.nodes {
-        let node = &inv.objects[n];
-        let ok = node_selector
-            .as_ref()
-            .is_none_or(|s| s.matches(&node.labels))
-            && affinity
-                .as_ref()
-                .is_none_or(|a| a.matches(node.name(), &node.labels));
-        if ok {
-            fits += 1;
-            out.edge(i, n, "spec.nodeSelector/affinity (schedulable on)");
-        }
-    }
+    let canon = Canon::nodes(o.get_path("spec.nodeSelector"), affinity_raw);
+    let fitting = out.matched((Class::Nodes, "", canon), || {
+        pool.nodes
+            .iter()
+            .copied()
+            .filter(|&n| {
+                let node = &inv.objects[n];
+                node_selector
+                    .as_ref()
+                    .is_none_or(|s| s.matches(&node.labels))
+                    && affinity
+                        .as_ref()
+                        .is_none_or(|a| a.matches(node.name(), &node.labels))
+            })
+            .collect()
+    });
+    let (fitting, fits) = fitting;
+    out.select(
+        i,
+        "spec.nodeSelector/affinity (schedulable on)",
+        fitting,
+        Vec::new(),
+    );
     if fits == 0 && !pool.nodes.is_empty() {
         out.finding(
             i,
@@ -692,6 +832,70 @@ mod tests {
                 ("np".into(), "mon".into(), "namespaceSelector"),
             ]
         );
+    }
+
+    #[test]
+    fn equal_selectors_share_one_matched_set_and_keep_their_own_exceptions() {
+        let pod = |name: &str, owner: Option<&str>| {
+            let mut p = json!({"apiVersion": "v1", "kind": "Pod",
+                "metadata": {"name": name, "namespace": "a", "labels": {"app": "x"}}});
+            if let Some(o) = owner {
+                p["metadata"]["ownerReferences"] = json!([{"apiVersion": "apps/v1",
+                    "kind": "ReplicaSet", "name": o, "uid": o, "controller": true}]);
+            }
+            p
+        };
+        let rs = |name: &str, sel: serde_json::Value| {
+            json!({"apiVersion": "apps/v1", "kind": "ReplicaSet",
+                "metadata": {"name": name, "namespace": "a", "uid": name},
+                "spec": {"selector": sel, "template": {"metadata": {"labels": {"app": "x"}}}}})
+        };
+        let svc = |name: &str| {
+            json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": name, "namespace": "a"},
+                "spec": {"selector": {"app": "x"}}})
+        };
+        let inv = test_inventory(&[
+            svc("s1"),
+            rs("r1", json!({"matchLabels": {"app": "x"}})),
+            pod("p1", Some("r1")),
+            svc("s2"),
+            rs(
+                "r2",
+                json!({"matchExpressions": [{"key": "app", "operator": "In", "values": ["x", "x"]}]}),
+            ),
+            pod("p2", None),
+            svc("s3"),
+        ]);
+        let g = Graph::build(&inv);
+        // Pods {p1, p2} and pod templates {r1, r2}, whichever way the selectors are written.
+        assert_eq!(g.selectors.set_count(), 2);
+        let e = edges(&g, &inv);
+        let pairs: Vec<(&str, &str)> = e.iter().map(|(a, b, _)| (a.as_str(), b.as_str())).collect();
+        assert_eq!(
+            pairs,
+            vec![
+                ("s1", "p1"),
+                ("s1", "p2"),
+                ("s1", "r1"),
+                ("s1", "r2"),
+                ("r1", "p2"),
+                ("s2", "p1"),
+                ("s2", "p2"),
+                ("s2", "r1"),
+                ("s2", "r2"),
+                ("r2", "p1"),
+                ("r2", "p2"),
+                ("s3", "p1"),
+                ("s3", "p2"),
+                ("s3", "r1"),
+                ("s3", "r2"),
+            ]
+        );
+        let by: Vec<&str> = g
+            .selected_by(2)
+            .map(|e| inv.objects[e.from].name())
+            .collect();
+        assert_eq!(by, vec!["s1", "s2", "r2", "s3"]);
     }
 
     #[test]
