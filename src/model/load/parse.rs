@@ -92,9 +92,10 @@ pub(super) fn parse_text(path: &Arc<Path>, text: &str) -> FileLoad {
     out
 }
 
-/// How many problems of one code one file lists; the rest are counted in one summary (a
-/// file of a million non-objects would otherwise hold and print a million lines).
-pub(super) const LISTED_PER_CODE: usize = 100;
+/// How many problems of one code one file lists (a real dump's 135 Events without a type
+/// are all listed); the rest are counted in one summary: a file of a million non-objects
+/// would otherwise hold and print a million lines.
+pub(super) const LISTED_PER_CODE: usize = 1000;
 
 /// Problems of one file by code: how many were listed, and the first one left out with how
 /// many more there were.
