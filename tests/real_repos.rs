@@ -48,7 +48,7 @@ fn extensions_deployments_are_deployments() {
     }
     // Listed with the Deployment columns (kubectl's printer for the resource).
     let (_, out, _) = run(&["get", "deploy", "-f", &fixture("legacy")]);
-    assert!(out.starts_with("NAMESPACE   NAME      READY"), "{out}");
+    assert!(out.starts_with("NAMESPACE   NAME   READY"), "{out}");
 }
 
 #[test]
@@ -59,7 +59,7 @@ fn legacy_and_current_groups_are_one_resource() {
     assert_eq!(
         lines,
         [
-            "legacy/web.yaml:49: warning: -: duplicate object Ingress.networking.k8s.io/shop/web: also defined at legacy/upgraded.yaml:2 (extensions/v1beta1 and networking.k8s.io/v1 are the same resource)"
+            "legacy/web.yaml:49:1: warning: Ingress.networking.k8s.io/shop/web: duplicate object Ingress.networking.k8s.io/shop/web: also defined at legacy/upgraded.yaml:2 (extensions/v1beta1 and networking.k8s.io/v1 are the same resource)"
         ],
         "{lines:#?}"
     );
@@ -100,7 +100,7 @@ fn labels_kubernetes_sets_itself_are_not_reserved() {
     assert_eq!(
         check("wellknown"),
         [
-            "wellknown/objects.yaml:66: note: ConfigMap/shop/mine: metadata.labels: \"kubernetes.io/team\": the kubernetes.io/ and k8s.io/ prefixes are reserved for Kubernetes core components"
+            "wellknown/objects.yaml:66:1: note: ConfigMap/shop/mine: metadata.labels: \"kubernetes.io/team\": the kubernetes.io/ and k8s.io/ prefixes are reserved for Kubernetes core components"
         ]
     );
 }
@@ -110,7 +110,7 @@ fn glued_lists_are_one_error_about_separators() {
     assert_eq!(
         check("glued"),
         [
-            "glued/lists.yaml:7: error: -: \"apiVersion\" is set again at lines 7 and 13 (first at line 1): 3 objects run together in one YAML document; the \"---\" separator lines between them are probably missing (the API server's strict decoding rejects this: key \"apiVersion\" already set in map)"
+            "glued/lists.yaml:7:1: error: -: \"apiVersion\" is set again at lines 7 and 13 (first at line 1): 3 objects run together in one YAML document; the \"---\" separator lines between them are probably missing (the API server's strict decoding rejects this: key \"apiVersion\" already set in map)"
         ]
     );
 }
@@ -121,8 +121,8 @@ fn jsonnet_is_noted_not_parsed() {
     assert_eq!(
         check("jsonnet"),
         [
-            format!("jsonnet:0: note: -: 1 Jsonnet library (*.libsonnet): {why}"),
-            format!("jsonnet/main.jsonnet:0: note: -: Jsonnet file: {why}"),
+            format!("jsonnet:0:0: note: -: 1 Jsonnet library (*.libsonnet): {why}"),
+            format!("jsonnet/main.jsonnet:0:0: note: -: Jsonnet file: {why}"),
         ]
     );
     // Named explicitly: the note, not YAML syntax errors.

@@ -188,12 +188,27 @@ fn copy_dir(from: &Path, to: &Path) {
 
 /// Object names in the table body: the word after a known kind.
 fn names(screen: &[String]) -> BTreeSet<String> {
+    // One kind shown: its kubectl columns, no KIND column; read NAME where the header has it.
+    let header: Vec<char> = screen[1].chars().collect();
+    let name_at = (0..header.len()).find(|&i| {
+        header[i..].starts_with(&['N', 'A', 'M', 'E'])
+            && (i == 0 || header[i - 1] == ' ')
+            && header.get(i + 4).is_none_or(|c| !c.is_ascii_alphabetic())
+    });
     screen[2..HEIGHT - 3]
         .iter()
         .filter_map(|l| {
             let words: Vec<&str> = l.split_whitespace().collect();
-            let k = words.iter().position(|w| KINDS.contains(w))?;
-            words.get(k + 1).map(|w| w.to_string())
+            if let Some(k) = words.iter().position(|w| KINDS.contains(w)) {
+                return words.get(k + 1).map(|w| w.to_string());
+            }
+            let cells: Vec<char> = l.chars().collect();
+            let name: String = cells
+                .get(name_at?..)?
+                .iter()
+                .take_while(|c| !c.is_whitespace())
+                .collect();
+            (!name.is_empty()).then_some(name)
         })
         .collect()
 }
@@ -312,7 +327,7 @@ fn the_kind_picker_shows_pod_columns_and_detail_searches() {
         "{}",
         screen[1]
     );
-    assert!(screen[0].contains("kind: Pod"), "{}", screen[0]);
+    assert!(screen[0].contains("pods › all namespaces"), "{}", screen[0]);
     // Space marks a row: the marker column and the header count.
     pane.key("Space");
     pane.wait_for("a mark", |s| {
