@@ -229,6 +229,7 @@ fn related(
         let via = match e.kind {
             EdgeKind::Selector { via } => via,
             EdgeKind::Owner { .. } => "ownerReferences",
+            EdgeKind::Ref { rel } => rel,
         };
         out.push(TextLine::of([
             (Tone::Plain, format!("  {}", o.id)),

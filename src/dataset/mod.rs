@@ -24,7 +24,7 @@ pub use live::{FilePatch, LiveSet};
 pub use load::{first_load, Pacing, Timeline};
 
 /// What front ends may use of the graph and the index: the data layer's query surface.
-pub use crate::graph::hierarchy::{Direction, Tree, TreeNode, TreeOptions};
+pub use crate::graph::hierarchy::{branch, Direction, Tree, TreeNode, TreeOptions};
 pub use crate::graph::{lifecycle, EdgeKind, Graph, PatchOutcome};
 pub use crate::index::LabelIndex;
 

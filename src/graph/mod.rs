@@ -12,6 +12,7 @@ mod keys;
 pub mod lifecycle;
 pub mod owners;
 mod patch;
+pub mod refs;
 pub mod selectors;
 
 pub use lifecycle::{explain_finalizer, lifecycle, DeletionPolicy, FinalizerInfo, Lifecycle};
@@ -47,6 +48,9 @@ pub enum EdgeKind {
     },
     /// A selector or reference field of `from` picks `to` (`spec.selector`, …).
     Selector { via: &'static str },
+    /// A field of `from` names `to` (`refs`): `rel` is the relationship as kube-lineage
+    /// names it (`volume`, `envFrom`, `serviceAccount`, `roleRef`, `backend` …).
+    Ref { rel: &'static str },
 }
 
 /// Edges grouped by one endpoint: `edges[offsets[i]..offsets[i + 1]]` belong to object `i`.
@@ -120,6 +124,8 @@ pub struct Graph {
     stats_by_ns: FxHashMap<Str, OwnerStats>,
     /// What a patch needs to find the objects a change reaches.
     keys: keys::Keys,
+    /// Reference edges (`refs`), added after the rest is assembled.
+    refs: refs::RefGraph,
 }
 
 /// What computing a graph yields before it is assembled (see [`Graph::assemble`]).
@@ -142,7 +148,7 @@ impl Graph {
     /// diagnostics' order.
     pub fn build(inv: &Inventory) -> Graph {
         let (parts, keys) = rayon::join(|| compute(inv, None), || keys::Keys::build(&inv.objects));
-        Graph::assemble(inv.objects.len(), parts, keys)
+        Graph::assemble(inv.objects.len(), parts, keys).link_refs(inv)
     }
 
     /// Sorts the parts into adjacency arrays and the finding order. A full build and a
@@ -175,6 +181,7 @@ impl Graph {
             findings,
             stats_by_ns: parts.stats_by_ns,
             keys,
+            refs: refs::RefGraph::default(),
         }
     }
 

@@ -286,6 +286,9 @@ impl Plan {
         let in_instance = |full: usize| instances.contains(&keys.objects[full].instance);
         let mut kept_apps = Vec::new();
         for f in old.findings {
+            if super::refs::is_ref_finding(f.code) {
+                continue;
+            }
             let Some(new) = f.object_index().and_then(|i| shifted(&map, i)) else {
                 continue;
             };
@@ -319,7 +322,7 @@ impl Plan {
                 parts.stats_by_ns.insert(ns, stats);
             }
         }
-        Graph::assemble(inv.objects.len(), parts, keys)
+        Graph::assemble(inv.objects.len(), parts, keys).link_refs(inv)
     }
 }
 

@@ -1,0 +1,246 @@
+//! Resolving references against the inventory: edges, dangling references, and the
+//! selection-like links (ClusterRole aggregation, Service → EndpointSlices, StatefulSet
+//! claim templates → their PVCs).
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::pod::{items, str_at};
+use super::{extract, findings, Dangling, Ref, RefGraph, Target};
+use crate::diagnostic::Diagnostic;
+use crate::graph::{Adjacency, Edge, EdgeKind, Graph};
+use crate::model::{Inventory, Object, ObjectId};
+use crate::selector::label_selector_from_value;
+use crate::value::{intern, RawRef};
+
+/// Past this many references in one object, duplicates are found with a set.
+const LINEAR_DEDUP: usize = 16;
+/// Replicas of a StatefulSet whose claims are looked for.
+const MAX_CLAIM_ORDINALS: i64 = 1000;
+
+/// What the links of every object are resolved against.
+struct Lookup<'a> {
+    by_id: FxHashMap<Target<'a>, usize>,
+    /// EndpointSlices by (namespace, `kubernetes.io/service-name` label).
+    slices: FxHashMap<(&'a str, &'a str), Vec<usize>>,
+    cluster_roles: Vec<usize>,
+}
+
+impl<'a> Lookup<'a> {
+    fn build(inv: &'a Inventory) -> Lookup<'a> {
+        let mut by_id = FxHashMap::default();
+        by_id.reserve(inv.objects.len());
+        let mut slices: FxHashMap<(&str, &str), Vec<usize>> = FxHashMap::default();
+        let mut cluster_roles = Vec::new();
+        for (i, o) in inv.objects.iter().enumerate() {
+            let id = &o.id;
+            by_id
+                .entry(Target {
+                    group: &id.group,
+                    kind: &id.kind,
+                    namespace: &id.namespace,
+                    name: &id.name,
+                })
+                .or_insert(i);
+            match (&*id.group, &*id.kind) {
+                ("discovery.k8s.io", "EndpointSlice") => {
+                    if let Some(svc) = o.labels.get("kubernetes.io/service-name") {
+                        slices.entry((&id.namespace, svc)).or_default().push(i);
+                    }
+                }
+                ("rbac.authorization.k8s.io", "ClusterRole") => cluster_roles.push(i),
+                _ => {}
+            }
+        }
+        Lookup {
+            by_id,
+            slices,
+            cluster_roles,
+        }
+    }
+}
+
+/// The edges of one object, deduplicated by (target, relationship) in field order.
+struct ObjectEdges {
+    from: usize,
+    edges: Vec<Edge>,
+    start: usize,
+    seen: FxHashSet<(usize, &'static str)>,
+}
+
+impl ObjectEdges {
+    fn add(&mut self, to: usize, rel: &'static str) -> bool {
+        if to == self.from {
+            return false;
+        }
+        let mine = &self.edges[self.start..];
+        let dup = if mine.len() < LINEAR_DEDUP {
+            mine.iter()
+                .any(|e| e.to == to && e.kind == EdgeKind::Ref { rel })
+        } else {
+            if self.seen.is_empty() {
+                self.seen.extend(mine.iter().filter_map(|e| match e.kind {
+                    EdgeKind::Ref { rel } => Some((e.to, rel)),
+                    _ => None,
+                }));
+            }
+            !self.seen.insert((to, rel))
+        };
+        if !dup {
+            if !self.seen.is_empty() {
+                self.seen.insert((to, rel));
+            }
+            self.edges.push(Edge {
+                from: self.from,
+                to,
+                kind: EdgeKind::Ref { rel },
+            });
+        }
+        !dup
+    }
+
+    fn next_object(&mut self, from: usize) {
+        self.from = from;
+        self.start = self.edges.len();
+        self.seen.clear();
+    }
+}
+
+/// Every reference edge of `inv`, dangling references, and the reference findings.
+pub fn link(inv: &Inventory, graph: &Graph) -> (RefGraph, Vec<Diagnostic>) {
+    let n = inv.objects.len();
+    let lookup = Lookup::build(inv);
+    let mut out = ObjectEdges {
+        from: 0,
+        edges: Vec::new(),
+        start: 0,
+        seen: FxHashSet::default(),
+    };
+    let mut dangling = Vec::new();
+    let mut found = Vec::new();
+    let mut used = vec![false; n];
+    let mut buf: Vec<Ref<'_>> = Vec::new();
+    for (i, o) in inv.objects.iter().enumerate() {
+        out.next_object(i);
+        buf.clear();
+        extract(o, &mut buf);
+        for r in &mut buf {
+            r.target.namespace = scoped_namespace(inv, r.target, o.namespace());
+            match lookup.by_id.get(&r.target) {
+                Some(&t) => {
+                    out.add(t, r.rel);
+                    if r.rel != "involvedObject" {
+                        used[t] = true;
+                    }
+                    if let Some(port) = r.port {
+                        found.extend(findings::port(i, o, r, port, &inv.objects[t]));
+                    }
+                }
+                None => {
+                    dangling.push(Dangling {
+                        from: i,
+                        rel: r.rel,
+                        target: object_id(r.target),
+                    });
+                    if !r.optional {
+                        found.extend(findings::missing(i, o, r));
+                    }
+                }
+            }
+        }
+        selections(inv, &lookup, o, &mut out, &mut used);
+        if o.id.group.is_empty() && &*o.id.kind == "Service" {
+            found.extend(findings::target_ports(inv, graph, i, o));
+        }
+    }
+    found.extend(findings::unused(inv, &used));
+    let edges = out.edges;
+    let used_by = Adjacency::build(n, &edges, |e| e.to);
+    let refs = RefGraph {
+        uses: Adjacency::from_grouped(n, edges, |e| e.from),
+        used_by,
+        dangling,
+    };
+    (refs, found)
+}
+
+/// The namespace a reference resolves in: none for a cluster-scoped kind (Event
+/// `involvedObject`s and typed backends may name one), the referrer's when a namespaced
+/// kind's reference has none.
+fn scoped_namespace<'a>(inv: &Inventory, t: Target<'a>, own: &'a str) -> &'a str {
+    match inv.kinds.is_namespaced(t.group, t.kind) {
+        Some(false) => "",
+        Some(true) if t.namespace.is_empty() => own,
+        _ => t.namespace,
+    }
+}
+
+fn object_id(t: Target<'_>) -> ObjectId {
+    ObjectId {
+        group: intern(t.group),
+        kind: intern(t.kind),
+        namespace: intern(t.namespace),
+        name: intern(t.name),
+    }
+}
+
+/// Links made by selection rather than by one name.
+fn selections(
+    inv: &Inventory,
+    lookup: &Lookup<'_>,
+    o: &Object,
+    out: &mut ObjectEdges,
+    used: &mut [bool],
+) {
+    match (&*o.id.group, &*o.id.kind) {
+        ("", "Service") => {
+            let slices = lookup.slices.get(&(o.namespace(), o.name()));
+            for &s in slices.into_iter().flatten() {
+                out.add(s, "endpointSlice");
+            }
+        }
+        ("rbac.authorization.k8s.io", "ClusterRole") => {
+            let selectors = o
+                .get_path("aggregationRule.clusterRoleSelectors")
+                .and_then(RawRef::as_array);
+            for sel in selectors.into_iter().flatten() {
+                let Ok(Some(sel)) = label_selector_from_value(Some(sel)) else {
+                    continue;
+                };
+                if sel.is_empty() {
+                    continue;
+                }
+                for &c in &lookup.cluster_roles {
+                    if sel.matches(&inv.objects[c].labels) && out.add(c, "aggregation") {
+                        used[c] = true;
+                    }
+                }
+            }
+        }
+        ("apps", "StatefulSet") => {
+            let replicas = o
+                .get_path("spec.replicas")
+                .and_then(RawRef::as_i64)
+                .unwrap_or(1)
+                .clamp(0, MAX_CLAIM_ORDINALS);
+            for (_, t) in items(o.get_path("spec.volumeClaimTemplates")) {
+                let Some(claim) = t.get("metadata").and_then(|m| str_at(m, "name")) else {
+                    continue;
+                };
+                for ordinal in 0..replicas {
+                    let name = format!("{claim}-{}-{ordinal}", o.name());
+                    let target = Target {
+                        group: "",
+                        kind: "PersistentVolumeClaim",
+                        namespace: o.namespace(),
+                        name: &name,
+                    };
+                    if let Some(&c) = lookup.by_id.get(&target) {
+                        out.add(c, "volumeClaimTemplate");
+                        used[c] = true;
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+}
