@@ -166,6 +166,7 @@ fn summary(data: &Dataset, index: usize) -> Vec<TextLine> {
         data,
     );
     related(&mut out, "Selects:", graph.selects(index), |e| e.to, data);
+    super::uses::sections(&mut out, data, index);
     out.push(TextLine::of([
         (Tone::Title, "Source: ".into()),
         (Tone::Plain, obj.source.to_string()),

@@ -428,6 +428,11 @@ mod tests {
         ("v1", "Namespace"),
         ("v1", "Node"),
         ("rbac.authorization.k8s.io/v1", "ClusterRole"),
+        ("v1", "Secret"),
+        ("v1", "ServiceAccount"),
+        ("rbac.authorization.k8s.io/v1", "RoleBinding"),
+        ("rbac.authorization.k8s.io/v1", "Role"),
+        ("networking.k8s.io/v1", "Ingress"),
     ];
     const NAMES: &[&str] = &["web", "db", "x", "a", "b"];
     const NAMESPACES: &[&str] = &["a", "b", "c", "d"];
@@ -487,11 +492,16 @@ mod tests {
         }
         let app = rng.pick(&["web", "db"]);
         let spec = match kind {
-            "Service" => json!({"selector": {"app": app}}),
+            "Service" => json!({"selector": {"app": app},
+                "ports": [{"port": 80, "targetPort": rng.pick(&["http", "m"])}]}),
             "ReplicaSet" | "Deployment" => json!({
                 "selector": {"matchLabels": {"app": app}},
-                "template": {"metadata": {"labels": {"app": rng.pick(&["web", "db"])}}}}),
+                "template": {"metadata": {"labels": {"app": rng.pick(&["web", "db"])}},
+                    "spec": pod_spec(rng)}}),
             "Pod" if rng.chance(50) => json!({"nodeName": rng.pick(&["web", "x"])}),
+            "Pod" => pod_spec(rng),
+            "Ingress" => json!({"rules": [{"http": {"paths": [{"backend": {"service": {
+                "name": rng.pick(NAMES), "port": {"number": if rng.chance(50) { 80 } else { 81 }}}}}]}}]}),
             "NetworkPolicy" => json!({
                 "podSelector": {"matchLabels": {"app": app}},
                 "ingress": [{"from": [{"namespaceSelector": {"matchLabels": {"app": app}}}]}]}),
@@ -501,7 +511,20 @@ mod tests {
         if !spec.is_null() {
             o["spec"] = spec;
         }
+        if kind == "RoleBinding" {
+            o["roleRef"] = json!({"kind": "Role", "name": rng.pick(NAMES)});
+            o["subjects"] = json!([{"kind": "ServiceAccount", "name": rng.pick(NAMES),
+                "namespace": rng.pick(NAMESPACES)}]);
+        }
         o
+    }
+
+    /// A pod spec naming a ConfigMap, a Secret and a ServiceAccount, with a named port.
+    fn pod_spec(rng: &mut Rng) -> Value {
+        json!({"serviceAccountName": rng.pick(NAMES),
+            "volumes": [{"name": "v", "configMap": {"name": rng.pick(NAMES)}}],
+            "containers": [{"name": "c", "envFrom": [{"secretRef": {"name": rng.pick(NAMES)}}],
+                "ports": [{"name": rng.pick(&["http", "m"])}]}]})
     }
 
     /// Objects of files `files`, each at its own path and lines (as a loader yields them).
@@ -571,6 +594,7 @@ mod tests {
         let adj = [
             ("owners_of", &p.owners_of, &b.owners_of),
             ("selects", &p.selects, &b.selects),
+            ("uses", &p.refs.uses, &b.refs.uses),
         ];
         for (name, x, y) in adj {
             if x != y {

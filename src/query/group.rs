@@ -10,6 +10,11 @@ pub enum GroupBy {
     Kind,
     /// The first owner reference (`Kind/name`).
     Owner,
+    /// The objects of a kind it references by name (`| by serviceaccount`, see `refs.rs`).
+    Uses {
+        group: &'static str,
+        kind: &'static str,
+    },
     /// A label key's value.
     Label(String),
 }
@@ -39,7 +44,10 @@ pub fn split_group(text: &str) -> Result<(usize, Option<GroupBy>), QueryError> {
         "namespace" => GroupBy::Namespace,
         "kind" => GroupBy::Kind,
         "owner" => GroupBy::Owner,
-        k => GroupBy::Label(k.to_string()),
+        k => match super::refs::groupable(k) {
+            Some((group, kind)) => GroupBy::Uses { group, kind },
+            None => GroupBy::Label(k.to_string()),
+        },
     };
     Ok((bar, Some(group)))
 }
@@ -55,6 +63,7 @@ pub fn group_key(group: &GroupBy, obj: &Object) -> String {
             .first()
             .map(|o| format!("{}/{}", o.kind, o.name))
             .unwrap_or_else(|| "(no owner)".into()),
+        GroupBy::Uses { group, kind } => super::refs::group_key(group, kind, obj),
         GroupBy::Label(k) => obj
             .labels
             .get(k.as_str())

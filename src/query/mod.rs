@@ -6,7 +6,9 @@
 //! term    := label-requirement            kubectl label selector syntax: k=v, k!=v, k in (a,b), !k …
 //!          | field-requirement            metadata.name=x, spec.nodeName!=y, .any.path=v (`=`, `==`, `!=`, `\,` escapes)
 //!          | "~" text                     fuzzy match on the object name
-//! group   := "namespace" | "kind" | "owner" | label-key
+//!          | ("uses" | "usedby") "(" TYPE "/" [ NAMESPACE "/" ] NAME ")"
+//!                                         objects using / used by that object (`refs.rs`)
+//! group   := "namespace" | "kind" | "owner" | referenced-kind | label-key
 //! ```
 //!
 //! A term is a field requirement when its key starts with `metadata.`, `spec.`, `status.` or
@@ -22,12 +24,14 @@ mod fields;
 mod fuzzy;
 mod group;
 mod labels;
+mod refs;
 mod terms;
 
 use roaring::RoaringBitmap;
 
+use crate::graph::Graph;
 use crate::index::LabelIndex;
-use crate::model::Object;
+use crate::model::{Inventory, Object};
 
 pub use fuzzy::fuzzy_indices;
 pub use group::{group_key, GroupBy};
@@ -52,6 +56,8 @@ impl std::error::Error for QueryError {}
 pub struct Query {
     labels: Option<labels::LabelFilter>,
     fields: Vec<fields::FieldTerm>,
+    /// `uses(…)`/`usedby(…)` terms, evaluated by [`Query::filter_linked`].
+    refs: Vec<refs::RefTerm>,
     /// The `~text` term, if any.
     pub fuzzy: Option<String>,
     /// The `| by …` clause, if any.
@@ -78,6 +84,10 @@ impl Query {
                     });
                 }
                 query.fuzzy = Some(rest.trim().to_string());
+            } else if refs::is_ref_term(trimmed) {
+                query
+                    .refs
+                    .push(refs::RefTerm::parse(trimmed, seg.offset + lead)?);
             } else if fields::is_field_term(trimmed) {
                 let term = fields::FieldTerm::parse(trimmed, seg.offset + lead)?;
                 query.fields.push(term);
@@ -95,6 +105,7 @@ impl Query {
     pub fn is_empty(&self) -> bool {
         self.labels.is_none()
             && self.fields.is_empty()
+            && self.refs.is_empty()
             && self.fuzzy.as_deref().is_none_or(str::is_empty)
             && self.group.is_none()
     }
@@ -121,6 +132,24 @@ impl Query {
                     && fuzzy.is_none_or(|p| matcher.matches(&o.id.name, p))
             })
         });
+        out
+    }
+}
+
+impl Query {
+    /// [`Query::filter`], then the reference terms against `graph` (`filter` alone ignores
+    /// them: they need the graph).
+    pub fn filter_linked(
+        &self,
+        inv: &Inventory,
+        index: &LabelIndex,
+        universe: &RoaringBitmap,
+        graph: &Graph,
+    ) -> RoaringBitmap {
+        let mut out = self.filter(&inv.objects, index, universe);
+        for t in &self.refs {
+            t.retain(inv, graph, &mut out);
+        }
         out
     }
 }

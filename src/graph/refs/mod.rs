@@ -142,7 +142,7 @@ pub struct Dangling {
 /// The reference edges of one inventory.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RefGraph {
-    uses: Adjacency,
+    pub(in crate::graph) uses: Adjacency,
     used_by: Adjacency,
     /// Grouped by referencing object, in field order.
     dangling: Vec<Dangling>,
