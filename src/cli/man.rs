@@ -39,7 +39,8 @@ const GRAMMAR: &[&str] = &[
     "         | field requirement        metadata.name=x  metadata.namespace!=y  spec.nodeName=n  status.phase=Running",
     "         | \".\" path op value        .spec.replicas=3  (any JSON path, every kind)",
     "         | \"~\" text                 fuzzy match on the name",
-    "group   := \"namespace\" | \"kind\" | \"owner\" | label-key",
+    "         | (\"uses\" | \"usedby\") \"(\" TYPE \"/\" [NAMESPACE \"/\"] NAME \")\"   what uses / is used by that object",
+    "group   := \"namespace\" | \"kind\" | \"owner\" | referenced kind (serviceaccount, configmap, secret, pvc …) | label-key",
 ];
 
 /// The keymap's modes, in the order the help overlay lists them.

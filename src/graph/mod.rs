@@ -147,8 +147,11 @@ impl Graph {
     /// name/label/annotation/ownerReference validation from `validate`), in the
     /// diagnostics' order.
     pub fn build(inv: &Inventory) -> Graph {
-        let (parts, keys) = rayon::join(|| compute(inv, None), || keys::Keys::build(&inv.objects));
-        Graph::assemble(inv.objects.len(), parts, keys).link_refs(inv)
+        let ((parts, keys), linked) = rayon::join(
+            || rayon::join(|| compute(inv, None), || keys::Keys::build(&inv.objects)),
+            || refs::link_all(inv),
+        );
+        Graph::assemble(inv.objects.len(), parts, keys).with_refs(inv, linked)
     }
 
     /// Sorts the parts into adjacency arrays and the finding order. A full build and a

@@ -246,7 +246,7 @@ impl Plan {
     }
 
     /// Recomputes what the plan covers and merges it with what `old` keeps.
-    fn apply(self, old: Graph, inv: &Inventory) -> Graph {
+    fn apply(self, mut old: Graph, inv: &Inventory) -> Graph {
         let Plan {
             map,
             keys,
@@ -285,8 +285,11 @@ impl Plan {
         // Findings: non-app ones by namespace, app-label ones by instance.
         let in_instance = |full: usize| instances.contains(&keys.objects[full].instance);
         let mut kept_apps = Vec::new();
+        let old_refs = std::mem::take(&mut old.refs);
+        let mut old_ref_findings = Vec::new();
         for f in old.findings {
             if super::refs::is_ref_finding(f.code) {
+                old_ref_findings.push(f);
                 continue;
             }
             let Some(new) = f.object_index().and_then(|i| shifted(&map, i)) else {
@@ -322,7 +325,14 @@ impl Plan {
                 parts.stats_by_ns.insert(ns, stats);
             }
         }
-        Graph::assemble(inv.objects.len(), parts, keys).link_refs(inv)
+        let shift = |old: usize| shifted(&map, old);
+        Graph::assemble(inv.objects.len(), parts, keys).patch_refs(
+            inv,
+            old_refs,
+            old_ref_findings,
+            &shift,
+            &recomputed,
+        )
     }
 }
 

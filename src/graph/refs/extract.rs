@@ -24,9 +24,20 @@ pub fn extract<'a>(o: &'a Object, out: &mut Vec<Ref<'a>>) {
         ("", "PersistentVolume") => volume(root, out),
         (RBAC, "RoleBinding" | "ClusterRoleBinding") => binding(root, ns, out),
         ("networking.k8s.io", "Ingress") => ingress(root, ns, out),
-        (GATEWAY, "Gateway") => gateway(root, ns, out),
+        // Gateway API kinds are namespaced; without their CRD in the input the registry
+        // may guess otherwise, and the API server would put them in `default`.
+        (GATEWAY, "Gateway") => gateway(root, or_default(ns), out),
         (GATEWAY, "HTTPRoute" | "GRPCRoute" | "TLSRoute" | "TCPRoute" | "UDPRoute") => {
-            route(root, ns, out)
+            route(root, or_default(ns), out)
+        }
+        ("storage.k8s.io", "StorageClass") => storage_class(root, out),
+        ("apps", "StatefulSet") => {
+            let start = out.len();
+            if let Some(path) = pod_template("apps", "StatefulSet") {
+                let spec = o.get_path(path).and_then(|t| t.get("spec"));
+                pod::spec(spec, ns, template_site(path), out);
+                drop_claim_template_volumes(o, spec, start, out);
+            }
         }
         ("apiregistration.k8s.io", "APIService") => api_service(root, out),
         (
@@ -41,6 +52,71 @@ pub fn extract<'a>(o: &'a Object, out: &mut Vec<Ref<'a>>) {
                 pod::spec(spec, ns, template_site(path), out);
             }
         }
+    }
+}
+
+fn or_default(ns: &str) -> &str {
+    if ns.is_empty() {
+        "default"
+    } else {
+        ns
+    }
+}
+
+/// A StatefulSet's pod volumes named like one of its `volumeClaimTemplates` are replaced by
+/// the claim the controller creates for each Pod: they name no PVC of their own.
+fn drop_claim_template_volumes(
+    o: &Object,
+    spec: Option<RawRef<'_>>,
+    start: usize,
+    out: &mut Vec<Ref<'_>>,
+) {
+    let templates: Vec<&str> = items(o.get_path("spec.volumeClaimTemplates"))
+        .filter_map(|(_, t)| t.get("metadata").and_then(|m| str_at(m, "name")))
+        .collect();
+    if templates.is_empty() {
+        return;
+    }
+    let replaced: Vec<u32> = items(spec.and_then(|s| s.get("volumes")))
+        .filter(|(_, v)| str_at(*v, "name").is_some_and(|n| templates.contains(&n)))
+        .filter_map(|(i, _)| u32::try_from(i).ok())
+        .collect();
+    let mut tail = out.split_off(start);
+    tail.retain(|r| !r.site.volume().is_some_and(|v| replaced.contains(&v)));
+    out.append(&mut tail);
+}
+
+/// StorageClass → the Secrets its provisioner parameters name (`*secretName` /
+/// `*secret-name`, with the matching `*Namespace` / `*namespace` parameter, else `default`).
+fn storage_class<'a>(root: RawRef<'a>, out: &mut Vec<Ref<'a>>) {
+    let Some(params) = root.get("parameters").and_then(RawRef::as_object) else {
+        return;
+    };
+    for (key, value) in params {
+        let Some(name) = value.as_str().filter(|v| !v.is_empty()) else {
+            continue;
+        };
+        let ns_key = if let Some(prefix) = key.strip_suffix("secretName") {
+            format!("{prefix}secretNamespace")
+        } else if let Some(prefix) = key.strip_suffix("SecretName") {
+            format!("{prefix}SecretNamespace")
+        } else if let Some(prefix) = key.strip_suffix("secret-name") {
+            format!("{prefix}secret-namespace")
+        } else {
+            continue;
+        };
+        let ns = params
+            .get(&ns_key)
+            .and_then(RawRef::as_str)
+            .filter(|n| !n.is_empty())
+            .unwrap_or("default");
+        push(
+            out,
+            "secret",
+            target("", "Secret", ns, name),
+            Site::at("parameters"),
+            None,
+        );
     }
 }
 

@@ -15,7 +15,7 @@ use crate::gocompat::quote::Quoted;
 use crate::graph::findings::list_some;
 use crate::graph::Graph;
 use crate::kinds::pod_template;
-use crate::model::{Inventory, Object};
+use crate::model::{Inventory, Object, ObjectId};
 use crate::value::RawRef;
 
 /// A reference names an object the input does not hold.
@@ -34,6 +34,9 @@ pub fn is_ref_finding(code: &str) -> bool {
 
 /// ClusterRoles every cluster has (the `system:` ones aside).
 const BUILTIN_CLUSTER_ROLES: [&str; 4] = ["cluster-admin", "admin", "edit", "view"];
+/// Roles the API server's bootstrap policy creates in `kube-system` (the `system:` ones
+/// aside).
+const BUILTIN_ROLES: [&str; 1] = ["extension-apiserver-authentication-reader"];
 
 /// The finding for a missing, non-optional target of `r`, if that target is reported.
 pub fn missing(i: usize, o: &Object, r: &Ref<'_>) -> Option<Diagnostic> {
@@ -76,6 +79,12 @@ pub fn missing(i: usize, o: &Object, r: &Ref<'_>) -> Option<Diagnostic> {
             Severity::Warning,
             format!("{site}: no PriorityClass with name {} was found", t.name),
         ),
+        ("rbac.authorization.k8s.io", "Role")
+            if t.namespace == "kube-system"
+                && (t.name.starts_with("system:") || BUILTIN_ROLES.contains(&t.name)) =>
+        {
+            return None
+        }
         ("rbac.authorization.k8s.io", "Role") => (
             Severity::Warning,
             format!("{site}: role.rbac.authorization.k8s.io {name} not found"),
@@ -142,8 +151,10 @@ pub fn port(i: usize, o: &Object, r: &Ref<'_>, port: Port<'_>, svc: &Object) -> 
     ))
 }
 
-/// A Service's named `targetPort`s that a Pod or pod template it selects declares in no
-/// container (the endpoints controller finds no port for it, so it gets no endpoint).
+/// A Service's named `targetPort`s that no container of the Pods and pod templates it
+/// selects declares (the endpoints controller finds no port for them, so the Service gets
+/// no endpoint). One selected object declaring it is enough: a selector that also catches
+/// unrelated Pods is another problem.
 pub fn target_ports(inv: &Inventory, graph: &Graph, i: usize, svc: &Object) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     if svc.get_str("spec.type") == Some("ExternalName") {
@@ -157,15 +168,23 @@ pub fn target_ports(inv: &Inventory, graph: &Graph, i: usize, svc: &Object) -> V
             continue;
         }
         let mut lacking = Vec::new();
+        let mut declared = false;
         for e in graph.selects(i) {
             let Some(target) = inv.objects.get(e.to) else {
                 continue;
             };
-            if declares(target, name) == Some(false) {
-                lacking.push(target.id.to_string());
+            match declares(target, name) {
+                Some(true) => declared = true,
+                Some(false) => {
+                    let id = target.id.to_string();
+                    if !lacking.contains(&id) {
+                        lacking.push(id);
+                    }
+                }
+                None => {}
             }
         }
-        if !lacking.is_empty() {
+        if !declared && !lacking.is_empty() {
             let message = format!(
                 "spec.ports[{p}].targetPort: no container of {} declares a port named {}",
                 list_some(&lacking, 3),
@@ -203,11 +222,11 @@ const UNREFERENCED_SECRET_TYPES: [&str; 3] = [
 /// the cluster or a controller uses without a reference (`kube-root-ca.crt`, the `default`
 /// ServiceAccount, token Secrets) and those a custom resource of their namespace names in
 /// any field (an operator may use them: `serviceAccountName` of a Prometheus, …).
-pub fn unused(inv: &Inventory, used: &[bool]) -> Vec<Diagnostic> {
+pub fn unused(inv: &Inventory, used: &FxHashSet<&ObjectId>) -> Vec<Diagnostic> {
     let mentioned = mentions(inv);
     let mut out = Vec::new();
     for (i, o) in inv.objects.iter().enumerate() {
-        if used.get(i).copied().unwrap_or(true) || !o.id.group.is_empty() {
+        if !o.id.group.is_empty() || used.contains(&o.id) {
             continue;
         }
         let noun = match &*o.id.kind {

@@ -18,7 +18,7 @@ const LINEAR_DEDUP: usize = 16;
 const MAX_CLAIM_ORDINALS: i64 = 1000;
 
 /// What the links of every object are resolved against.
-struct Lookup<'a> {
+pub struct Lookup<'a> {
     by_id: FxHashMap<Target<'a>, usize>,
     /// EndpointSlices by (namespace, `kubernetes.io/service-name` label).
     slices: FxHashMap<(&'a str, &'a str), Vec<usize>>,
@@ -26,13 +26,17 @@ struct Lookup<'a> {
 }
 
 impl<'a> Lookup<'a> {
-    fn build(inv: &'a Inventory) -> Lookup<'a> {
+    /// The objects of the namespaces `keep` accepts (`""`: cluster scope).
+    pub fn build(inv: &'a Inventory, keep: impl Fn(&str) -> bool) -> Lookup<'a> {
         let mut by_id = FxHashMap::default();
         by_id.reserve(inv.objects.len());
         let mut slices: FxHashMap<(&str, &str), Vec<usize>> = FxHashMap::default();
         let mut cluster_roles = Vec::new();
         for (i, o) in inv.objects.iter().enumerate() {
             let id = &o.id;
+            if !keep(&id.namespace) {
+                continue;
+            }
             by_id
                 .entry(Target {
                     group: &id.group,
@@ -105,60 +109,134 @@ impl ObjectEdges {
     }
 }
 
-/// Every reference edge of `inv`, dangling references, and the reference findings.
-pub fn link(inv: &Inventory, graph: &Graph) -> (RefGraph, Vec<Diagnostic>) {
-    let n = inv.objects.len();
-    let lookup = Lookup::build(inv);
+/// What linking some objects (their references as sources) yields.
+#[derive(Default)]
+pub struct Linked {
+    /// Grouped by source, ascending, in field order.
+    pub edges: Vec<Edge>,
+    /// Grouped by source, ascending.
+    pub dangling: Vec<Dangling>,
+    /// The sources with a reference into a namespace other than their own.
+    pub cross: Vec<usize>,
+    /// Missing-target, port and target-port findings, by source.
+    pub findings: Vec<Diagnostic>,
+}
+
+/// Links the references of `sources` (ascending) against the objects `lookup` holds (the
+/// target-port findings, which need the selector edges, are added by `with_refs`).
+pub fn link_sources(
+    inv: &Inventory,
+    lookup: &Lookup<'_>,
+    sources: impl Iterator<Item = usize>,
+) -> Linked {
     let mut out = ObjectEdges {
         from: 0,
         edges: Vec::new(),
         start: 0,
         seen: FxHashSet::default(),
     };
-    let mut dangling = Vec::new();
-    let mut found = Vec::new();
-    let mut used = vec![false; n];
+    let mut linked = Linked::default();
     let mut buf: Vec<Ref<'_>> = Vec::new();
-    for (i, o) in inv.objects.iter().enumerate() {
+    // The registry's lookup allocates its key: ask once per kind.
+    let mut scopes: FxHashMap<(&str, &str), Option<bool>> = FxHashMap::default();
+    for i in sources {
+        let Some(o) = inv.objects.get(i) else {
+            continue;
+        };
         out.next_object(i);
         buf.clear();
         extract(o, &mut buf);
+        let mut cross = false;
         for r in &mut buf {
-            r.target.namespace = scoped_namespace(inv, r.target, o.namespace());
+            let scope = *scopes
+                .entry((r.target.group, r.target.kind))
+                .or_insert_with(|| inv.kinds.is_namespaced(r.target.group, r.target.kind));
+            r.target.namespace = scoped_namespace(scope, r.target, o.namespace());
+            cross |= !r.target.namespace.is_empty() && r.target.namespace != o.namespace();
             match lookup.by_id.get(&r.target) {
                 Some(&t) => {
                     out.add(t, r.rel);
-                    if r.rel != "involvedObject" {
-                        used[t] = true;
-                    }
                     if let Some(port) = r.port {
-                        found.extend(findings::port(i, o, r, port, &inv.objects[t]));
+                        linked
+                            .findings
+                            .extend(findings::port(i, o, r, port, &inv.objects[t]));
                     }
                 }
                 None => {
-                    dangling.push(Dangling {
+                    linked.dangling.push(Dangling {
                         from: i,
                         rel: r.rel,
                         target: object_id(r.target),
                     });
                     if !r.optional {
-                        found.extend(findings::missing(i, o, r));
+                        linked.findings.extend(findings::missing(i, o, r));
                     }
                 }
             }
         }
-        selections(inv, &lookup, o, &mut out, &mut used);
-        if o.id.group.is_empty() && &*o.id.kind == "Service" {
-            found.extend(findings::target_ports(inv, graph, i, o));
+        if cross {
+            linked.cross.push(i);
+        }
+        selections(inv, lookup, o, &mut out);
+    }
+    linked.edges = out.edges;
+    linked
+}
+
+/// The references of every object of `inv` (needs no other part of the graph, so a build
+/// links them while it computes the rest).
+pub fn link_all(inv: &Inventory) -> Linked {
+    let lookup = Lookup::build(inv, |_| true);
+    link_sources(inv, &lookup, 0..inv.objects.len())
+}
+
+/// Target-port findings of the Services among `sources`.
+pub fn target_ports(
+    inv: &Inventory,
+    graph: &Graph,
+    sources: impl Iterator<Item = usize>,
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for i in sources {
+        if let Some(o) = inv.objects.get(i) {
+            if o.id.group.is_empty() && &*o.id.kind == "Service" {
+                out.extend(findings::target_ports(inv, graph, i, o));
+            }
+        }
+    }
+    out
+}
+
+/// The reference graph of `edges` (grouped by source, ascending) with the unused findings
+/// added; the findings sorted.
+pub fn assemble(
+    inv: &Inventory,
+    edges: Vec<Edge>,
+    dangling: Vec<Dangling>,
+    cross: Vec<bool>,
+    mut found: Vec<Diagnostic>,
+) -> (RefGraph, Vec<Diagnostic>) {
+    let n = inv.objects.len();
+    // By identity: a duplicate of a used object (another file's copy) is used too.
+    let mut used: FxHashSet<&ObjectId> = FxHashSet::default();
+    for e in &edges {
+        // An Event reporting on an object does not use it.
+        if e.kind
+            != (EdgeKind::Ref {
+                rel: "involvedObject",
+            })
+        {
+            used.extend(inv.objects.get(e.to).map(|o| &o.id));
         }
     }
     found.extend(findings::unused(inv, &used));
-    let edges = out.edges;
+    crate::diagnostic::sort(&mut found);
     let used_by = Adjacency::build(n, &edges, |e| e.to);
     let refs = RefGraph {
         uses: Adjacency::from_grouped(n, edges, |e| e.from),
         used_by,
         dangling,
+        cross,
     };
     (refs, found)
 }
@@ -166,8 +244,8 @@ pub fn link(inv: &Inventory, graph: &Graph) -> (RefGraph, Vec<Diagnostic>) {
 /// The namespace a reference resolves in: none for a cluster-scoped kind (Event
 /// `involvedObject`s and typed backends may name one), the referrer's when a namespaced
 /// kind's reference has none.
-fn scoped_namespace<'a>(inv: &Inventory, t: Target<'a>, own: &'a str) -> &'a str {
-    match inv.kinds.is_namespaced(t.group, t.kind) {
+fn scoped_namespace<'a>(namespaced: Option<bool>, t: Target<'a>, own: &'a str) -> &'a str {
+    match namespaced {
         Some(false) => "",
         Some(true) if t.namespace.is_empty() => own,
         _ => t.namespace,
@@ -184,13 +262,7 @@ fn object_id(t: Target<'_>) -> ObjectId {
 }
 
 /// Links made by selection rather than by one name.
-fn selections(
-    inv: &Inventory,
-    lookup: &Lookup<'_>,
-    o: &Object,
-    out: &mut ObjectEdges,
-    used: &mut [bool],
-) {
+fn selections(inv: &Inventory, lookup: &Lookup<'_>, o: &Object, out: &mut ObjectEdges) {
     match (&*o.id.group, &*o.id.kind) {
         ("", "Service") => {
             let slices = lookup.slices.get(&(o.namespace(), o.name()));
@@ -210,8 +282,8 @@ fn selections(
                     continue;
                 }
                 for &c in &lookup.cluster_roles {
-                    if sel.matches(&inv.objects[c].labels) && out.add(c, "aggregation") {
-                        used[c] = true;
+                    if sel.matches(&inv.objects[c].labels) {
+                        out.add(c, "aggregation");
                     }
                 }
             }
@@ -236,7 +308,6 @@ fn selections(
                     };
                     if let Some(&c) = lookup.by_id.get(&target) {
                         out.add(c, "volumeClaimTemplate");
-                        used[c] = true;
                     }
                 }
             }

@@ -18,12 +18,14 @@
 mod extract;
 mod findings;
 mod link;
+mod patch;
 mod pod;
 
 use std::fmt;
 
 pub use extract::extract;
 pub use findings::is_ref_finding;
+pub(super) use link::{link_all, Linked};
 
 use super::{Adjacency, Edge, EdgeKind, Graph};
 use crate::model::{Inventory, ObjectId};
@@ -96,6 +98,14 @@ impl Site {
         self
     }
 
+    /// The index of the pod volume this site is in, if it is one (`volumes[2]…`).
+    pub fn volume(&self) -> Option<u32> {
+        match self.steps[0] {
+            ("volumes", i) => Some(i),
+            _ => None,
+        }
+    }
+
     /// The last, unindexed part (`configMap`, `secretRef`).
     pub fn tail(mut self, tail: &'static str) -> Site {
         self.tail = tail;
@@ -146,13 +156,24 @@ pub struct RefGraph {
     used_by: Adjacency,
     /// Grouped by referencing object, in field order.
     dangling: Vec<Dangling>,
+    /// Per object: a reference of it names another namespace (a patch relinks it whichever
+    /// namespaces change).
+    cross: Vec<bool>,
 }
 
 impl Graph {
-    /// Adds the reference edges and their findings (see the module docs). Both a build
-    /// and a patch end here, after `assemble`.
-    pub(super) fn link_refs(mut self, inv: &Inventory) -> Graph {
-        let (refs, mut findings) = link::link(inv, &self);
+    /// Adds the reference edges `linked` (of every object, see [`link_all`]) and their
+    /// findings, after `assemble`.
+    pub(super) fn with_refs(mut self, inv: &Inventory, mut linked: Linked) -> Graph {
+        let n = inv.objects.len();
+        let ports = link::target_ports(inv, &self, 0..n);
+        linked.findings.extend(ports);
+        let mut cross = vec![false; n];
+        for &i in &linked.cross {
+            cross[i] = true;
+        }
+        let (refs, mut findings) =
+            link::assemble(inv, linked.edges, linked.dangling, cross, linked.findings);
         self.refs = refs;
         if !findings.is_empty() {
             self.findings.append(&mut findings);

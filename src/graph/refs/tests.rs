@@ -255,9 +255,10 @@ fn bindings_resolve_roles_and_subjects_with_rbac_namespace_rules() {
     // The Role of namespace b does not satisfy a RoleBinding of namespace a.
     assert_eq!(
         findings(&g),
-        vec![
-            ("ref-missing", "roleRef: role.rbac.authorization.k8s.io \"reader\" not found".to_string()),
-        ]
+        vec![(
+            "ref-missing",
+            "roleRef: role.rbac.authorization.k8s.io \"reader\" not found".to_string()
+        ),]
     );
 }
 
@@ -626,4 +627,70 @@ fn relationships_name_every_edge_between_two_objects() {
     assert_eq!(g.used_by(1).len(), 2);
     assert_eq!(g.dangling_of(0).len(), 1);
     assert!(g.dangling_of(1).is_empty());
+}
+
+#[test]
+fn claim_template_volumes_storage_class_secrets_and_duplicates() {
+    let inv = test_inventory(&[
+        obj(
+            "apps/v1",
+            "StatefulSet",
+            "a",
+            "db",
+            json!({"spec": {"replicas": 1,
+            "volumeClaimTemplates": [{"metadata": {"name": "data"}}],
+            "template": {"spec": {"serviceAccountName": "db", "volumes": [
+                {"name": "data", "persistentVolumeClaim": {"claimName": "data"}},
+                {"name": "scratch", "persistentVolumeClaim": {"claimName": "scratch"}}]}}}}),
+        ),
+        obj(
+            "storage.k8s.io/v1",
+            "StorageClass",
+            "",
+            "ceph",
+            json!({"parameters": {
+            "adminSecretName": "ceph-admin", "adminSecretNamespace": "kube-system",
+            "csi.storage.k8s.io/provisioner-secret-name": "csi-prov", "pool": "kube"}}),
+        ),
+        secret("kube-system", "ceph-admin"),
+        sa("a", "db"),
+        sa("a", "db"),
+        obj(
+            "gateway.networking.k8s.io/v1",
+            "HTTPRoute",
+            "",
+            "r",
+            json!({"spec": {
+            "rules": [{"backendRefs": [{"name": "web", "port": 80}]}]}}),
+        ),
+        obj(
+            "v1",
+            "Service",
+            "default",
+            "web",
+            json!({"spec": {"ports": [{"port": 80}]}}),
+        ),
+    ]);
+    let g = Graph::build(&inv);
+    assert_eq!(
+        edges(&g, &inv),
+        vec![
+            s("StatefulSet/a/db", "ServiceAccount/a/db", "serviceAccount"),
+            s(
+                "StorageClass//ceph",
+                "Secret/kube-system/ceph-admin",
+                "secret"
+            ),
+            s("HTTPRoute//r", "Service/default/web", "backendRef"),
+        ]
+    );
+    // The volume named like the claim template is the controller's claim; the other one
+    // names a PVC of its own. The copy of the ServiceAccount counts as used.
+    assert_eq!(
+        findings(&g),
+        vec![
+            ("ref-missing", "spec.template.spec.volumes[1].persistentVolumeClaim: persistentvolumeclaim \"scratch\" not found".to_string()),
+            ("ref-missing", "parameters: secret \"default/csi-prov\" not found".into()),
+        ]
+    );
 }
