@@ -5,6 +5,10 @@
 //! PVs, built-in ClusterRoles and PriorityClasses, the `kube-root-ca.crt` ConfigMap, the
 //! `default` ServiceAccount) are never reported missing. Missing Secrets are notes: they are
 //! often created out of band (sealed secrets, external-secrets, CI).
+//!
+//! An object whose controller is in the input and has a pod template (a ReplicaSet of a
+//! Deployment, a Pod of a ReplicaSet) reports no missing target: its controller's template
+//! holds the same reference and reports it once (see `link.rs`).
 
 use rustc_hash::FxHashSet;
 
@@ -12,7 +16,6 @@ use super::pod::items;
 use super::{Port, Ref};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::gocompat::quote::Quoted;
-use crate::graph::findings::list_some;
 use crate::graph::Graph;
 use crate::kinds::pod_template;
 use crate::model::{Inventory, Object, ObjectId};
@@ -43,10 +46,12 @@ pub fn missing(i: usize, o: &Object, r: &Ref<'_>) -> Option<Diagnostic> {
     let t = r.target;
     let (name, site) = (Quoted(t.name), r.site);
     // A target in another namespace is named with it.
-    let qualified = if t.namespace != o.namespace() && !t.namespace.is_empty() {
-        Quoted(&format!("{}/{}", t.namespace, t.name)).to_string()
-    } else {
-        name.to_string()
+    let qualified = || {
+        if t.namespace != o.namespace() && !t.namespace.is_empty() {
+            Quoted(&format!("{}/{}", t.namespace, t.name)).to_string()
+        } else {
+            name.to_string()
+        }
     };
     let (severity, message) = match (t.group, t.kind) {
         ("", "ConfigMap") if t.name == "kube-root-ca.crt" => return None,
@@ -56,7 +61,7 @@ pub fn missing(i: usize, o: &Object, r: &Ref<'_>) -> Option<Diagnostic> {
         ),
         ("", "Secret") => (
             Severity::Note,
-            format!("{site}: secret {qualified} not found"),
+            format!("{site}: secret {} not found", qualified()),
         ),
         ("", "ServiceAccount") if t.name == "default" => return None,
         ("", "ServiceAccount") if r.rel == "serviceAccount" => (
@@ -68,7 +73,7 @@ pub fn missing(i: usize, o: &Object, r: &Ref<'_>) -> Option<Diagnostic> {
         ),
         ("", "ServiceAccount") => (
             Severity::Note,
-            format!("{site}: serviceaccount {qualified} not found"),
+            format!("{site}: serviceaccount {} not found", qualified()),
         ),
         ("", "PersistentVolumeClaim") => (
             Severity::Warning,
@@ -109,11 +114,11 @@ pub fn missing(i: usize, o: &Object, r: &Ref<'_>) -> Option<Diagnostic> {
         ),
         ("", "Service") => (
             Severity::Warning,
-            format!("{site}: service {qualified} not found"),
+            format!("{site}: service {} not found", qualified()),
         ),
         ("gateway.networking.k8s.io", "Gateway") => (
             Severity::Note,
-            format!("{site}: gateway {qualified} not found"),
+            format!("{site}: gateway {} not found", qualified()),
         ),
         _ => return None,
     };
@@ -167,27 +172,30 @@ pub fn target_ports(inv: &Inventory, graph: &Graph, i: usize, svc: &Object) -> V
         if name.is_empty() || name.bytes().all(|b| b.is_ascii_digit()) {
             continue;
         }
-        let mut lacking = Vec::new();
+        let mut lacking: Vec<&Object> = Vec::new();
         let mut declared = false;
         for e in graph.selects(i) {
             let Some(target) = inv.objects.get(e.to) else {
                 continue;
             };
             match declares(target, name) {
-                Some(true) => declared = true,
-                Some(false) => {
-                    let id = target.id.to_string();
-                    if !lacking.contains(&id) {
-                        lacking.push(id);
-                    }
+                Some(true) => {
+                    declared = true;
+                    break;
                 }
-                None => {}
+                Some(false) if !lacking.iter().any(|l| l.id == target.id) => lacking.push(target),
+                _ => {}
             }
         }
         if !declared && !lacking.is_empty() {
+            // Only the names shown are formatted.
+            let shown: Vec<String> = lacking.iter().take(3).map(|o| o.id.to_string()).collect();
+            let mut objects = shown.join(", ");
+            if lacking.len() > shown.len() {
+                objects.push_str(&format!(" and {} more", lacking.len() - shown.len()));
+            }
             let message = format!(
-                "spec.ports[{p}].targetPort: no container of {} declares a port named {}",
-                list_some(&lacking, 3),
+                "spec.ports[{p}].targetPort: no container of {objects} declares a port named {}",
                 Quoted(name)
             );
             out.push(svc.finding(i, Severity::Warning, TARGET_PORT, message));
@@ -258,11 +266,14 @@ fn token_like(secret: &Object) -> bool {
             .is_some()
 }
 
-/// Strings found anywhere in custom resources, by namespace (bounded per object).
+/// Names an object may use without a reference field, by namespace: strings anywhere in
+/// custom resources (bounded per object), and the words of container `args` and `command`
+/// (`--configmap=$(POD_NAMESPACE)/ingress-nginx-controller`).
 fn mentions(inv: &Inventory) -> FxHashSet<(&str, &str)> {
     let mut out = FxHashSet::default();
     for o in &inv.objects {
         if crate::kinds::is_builtin(&o.id.group, &o.id.kind) {
+            command_words(o, &mut out);
             continue;
         }
         let mut budget = 10_000usize;
@@ -282,4 +293,31 @@ fn mentions(inv: &Inventory) -> FxHashSet<(&str, &str)> {
         }
     }
     out
+}
+
+/// The words (runs of name characters) of the `args` and `command` of a Pod's or pod
+/// template's containers.
+fn command_words<'a>(o: &'a Object, out: &mut FxHashSet<(&'a str, &'a str)>) {
+    let spec = match (&*o.id.group, &*o.id.kind) {
+        ("", "Pod") => o.get_path("spec"),
+        (g, k) => pod_template(g, k)
+            .and_then(|p| o.get_path(p))
+            .and_then(|t| t.get("spec")),
+    };
+    let Some(spec) = spec else { return };
+    for list in ["initContainers", "containers"] {
+        for (_, c) in items(spec.get(list)) {
+            for field in ["args", "command"] {
+                for (_, word) in items(c.get(field)) {
+                    let Some(text) = word.as_str() else { continue };
+                    let is_name = |ch: char| ch.is_ascii_alphanumeric() || ch == '-' || ch == '.';
+                    out.extend(
+                        text.split(|ch: char| !is_name(ch))
+                            .filter(|w| !w.is_empty())
+                            .map(|w| (o.namespace(), w)),
+                    );
+                }
+            }
+        }
+    }
 }

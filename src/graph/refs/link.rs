@@ -8,7 +8,8 @@ use super::pod::{items, str_at};
 use super::{extract, findings, Dangling, Ref, RefGraph, Target};
 use crate::diagnostic::Diagnostic;
 use crate::graph::{Adjacency, Edge, EdgeKind, Graph};
-use crate::model::{Inventory, Object, ObjectId};
+use crate::kinds::pod_template;
+use crate::model::{group_of, Inventory, Object, ObjectId};
 use crate::selector::label_selector_from_value;
 use crate::value::{intern, RawRef};
 
@@ -147,6 +148,7 @@ pub fn link_sources(
         buf.clear();
         extract(o, &mut buf);
         let mut cross = false;
+        let controlled = controlled(o, lookup);
         for r in &mut buf {
             let scope = *scopes
                 .entry((r.target.group, r.target.kind))
@@ -168,7 +170,7 @@ pub fn link_sources(
                         rel: r.rel,
                         target: object_id(r.target),
                     });
-                    if !r.optional {
+                    if !r.optional && !controlled {
                         linked.findings.extend(findings::missing(i, o, r));
                     }
                 }
@@ -239,6 +241,23 @@ pub fn assemble(
         cross,
     };
     (refs, found)
+}
+
+/// Whether a controller of `o` in the input has a pod template: the template's references
+/// are `o`'s, and a missing one is reported once, at the controller (the Deployment, not
+/// its ReplicaSet and each Pod).
+fn controlled(o: &Object, lookup: &Lookup<'_>) -> bool {
+    o.owner_refs.iter().any(|r| {
+        let group = group_of(&r.api_version);
+        r.controller == Some(true)
+            && pod_template(group, &r.kind).is_some()
+            && lookup.by_id.contains_key(&Target {
+                group,
+                kind: &r.kind,
+                namespace: o.namespace(),
+                name: &r.name,
+            })
+    })
 }
 
 /// The namespace a reference resolves in: none for a cluster-scoped kind (Event

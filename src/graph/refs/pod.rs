@@ -20,30 +20,45 @@ const VOLUME_SECRET_REFS: [(&str, &str); 8] = [
 const CONTAINER_LISTS: [&str; 3] = ["initContainers", "containers", "ephemeralContainers"];
 
 /// The pod spec at `spec` of an object in `ns`; `site` is where the spec is written.
+///
+/// Each mapping is read in one pass over its entries (a lookup per field costs a scan per
+/// field, and this runs for every Pod and workload); references come out in a fixed order:
+/// volumes, containers (init, regular, ephemeral), pull secrets, ServiceAccount, classes.
 pub fn spec<'a>(spec: Option<RawRef<'a>>, ns: &'a str, site: Site, out: &mut Vec<Ref<'a>>) {
-    let Some(spec) = spec.filter(|s| s.is_object()) else {
+    let Some(fields) = spec.and_then(RawRef::as_object) else {
         return;
     };
+    let mut f = SpecFields::default();
+    for (key, v) in fields {
+        match key {
+            "volumes" => f.volumes = Some(v),
+            "initContainers" => f.lists[0] = Some(v),
+            "containers" => f.lists[1] = Some(v),
+            "ephemeralContainers" => f.lists[2] = Some(v),
+            "imagePullSecrets" => f.pull = Some(v),
+            "serviceAccountName" => f.sa = v.as_str().filter(|s| !s.is_empty()),
+            "serviceAccount" => f.sa_deprecated = v.as_str().filter(|s| !s.is_empty()),
+            "priorityClassName" => f.priority = v.as_str().filter(|s| !s.is_empty()),
+            "runtimeClassName" => f.runtime = v.as_str().filter(|s| !s.is_empty()),
+            _ => {}
+        }
+    }
     let mut r = Refs { ns, out };
-    volumes(spec, site, &mut r);
-    for list in CONTAINER_LISTS {
-        for (c, container) in items(spec.get(list)) {
+    volumes(f.volumes, site, &mut r);
+    for (list, containers) in CONTAINER_LISTS.iter().zip(f.lists) {
+        for (c, container) in items(containers) {
             container_refs(container, site.step(list, c), &mut r);
         }
     }
-    for (i, s) in items(spec.get("imagePullSecrets")) {
-        r.named(
-            "imagePullSecret",
-            "",
-            "Secret",
-            s,
-            "name",
-            site.step("imagePullSecrets", i),
-        );
+    for (i, s) in items(f.pull) {
+        let at = site.step("imagePullSecrets", i);
+        r.named("imagePullSecret", "", "Secret", s, "name", at);
     }
-    let sa = ["serviceAccountName", "serviceAccount"]
-        .iter()
-        .find_map(|f| Some((*f, str_at(spec, f)?)));
+    let sa = match (f.sa, f.sa_deprecated) {
+        (Some(name), _) => Some(("serviceAccountName", name)),
+        (None, Some(name)) => Some(("serviceAccount", name)),
+        (None, None) => None,
+    };
     match sa {
         Some((field, name)) => r.push(
             "serviceAccount",
@@ -62,7 +77,7 @@ pub fn spec<'a>(spec: Option<RawRef<'a>>, ns: &'a str, site: Site, out: &mut Vec
             true,
         ),
     }
-    if let Some(pc) = str_at(spec, "priorityClassName") {
+    if let Some(pc) = f.priority {
         let site = site.tail("priorityClassName");
         r.cluster(
             "priorityClass",
@@ -72,57 +87,87 @@ pub fn spec<'a>(spec: Option<RawRef<'a>>, ns: &'a str, site: Site, out: &mut Vec
             site,
         );
     }
-    if let Some(rc) = str_at(spec, "runtimeClassName") {
+    if let Some(rc) = f.runtime {
         let site = site.tail("runtimeClassName");
         r.cluster("runtimeClass", "node.k8s.io", "RuntimeClass", rc, site);
     }
 }
 
+/// The fields of a pod spec that hold references.
+#[derive(Default)]
+struct SpecFields<'a> {
+    volumes: Option<RawRef<'a>>,
+    lists: [Option<RawRef<'a>>; 3],
+    pull: Option<RawRef<'a>>,
+    sa: Option<&'a str>,
+    sa_deprecated: Option<&'a str>,
+    priority: Option<&'a str>,
+    runtime: Option<&'a str>,
+}
+
 /// Volumes: ConfigMaps and Secrets (directly, projected, or as a volume plugin's
 /// credentials) and PVCs.
-fn volumes<'a>(spec: RawRef<'a>, site: Site, r: &mut Refs<'a, '_>) {
-    for (v, vol) in items(spec.get("volumes")) {
+fn volumes<'a>(volumes: Option<RawRef<'a>>, site: Site, r: &mut Refs<'a, '_>) {
+    for (v, vol) in items(volumes) {
         let at = site.step("volumes", v);
-        if let Some(cm) = vol.get("configMap") {
+        for (source, src) in vol.as_object().into_iter().flatten() {
+            match source {
+                "name" => {}
+                "configMap" => {
+                    r.named("volume", "", "ConfigMap", src, "name", at.tail("configMap"))
+                }
+                "secret" => r.named("volume", "", "Secret", src, "secretName", at.tail("secret")),
+                "persistentVolumeClaim" => r.named(
+                    "pvc",
+                    "",
+                    "PersistentVolumeClaim",
+                    src,
+                    "claimName",
+                    at.tail("persistentVolumeClaim"),
+                ),
+                "azureFile" => {
+                    if let Some(name) = str_at(src, "secretName") {
+                        r.push("volume", "", "Secret", name, at.tail("azureFile"), false);
+                    }
+                }
+                "projected" => projected(src, at, r),
+                _ => {
+                    let plugin = VOLUME_SECRET_REFS.iter().find(|(s, _)| *s == source);
+                    if let Some((source, field)) = plugin {
+                        if let Some(s) = src.get(field) {
+                            r.named("volume", "", "Secret", s, "name", at.tail(source));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The ConfigMaps and Secrets of a projected volume.
+fn projected<'a>(projected: RawRef<'a>, at: Site, r: &mut Refs<'a, '_>) {
+    for (p, source) in items(projected.get("sources")) {
+        let at = at.step("sources", p);
+        if let Some(cm) = source.get("configMap") {
             r.named("volume", "", "ConfigMap", cm, "name", at.tail("configMap"));
         }
-        if let Some(s) = vol.get("secret") {
-            r.named("volume", "", "Secret", s, "secretName", at.tail("secret"));
-        }
-        if let Some(claim) = vol.get("persistentVolumeClaim") {
-            r.named(
-                "pvc",
-                "",
-                "PersistentVolumeClaim",
-                claim,
-                "claimName",
-                at.tail("persistentVolumeClaim"),
-            );
-        }
-        if let Some(name) = vol.get("azureFile").and_then(|a| str_at(a, "secretName")) {
-            r.push("volume", "", "Secret", name, at.tail("azureFile"), false);
-        }
-        for (source, field) in VOLUME_SECRET_REFS {
-            if let Some(s) = vol.get(source).and_then(|s| s.get(field)) {
-                r.named("volume", "", "Secret", s, "name", at.tail(source));
-            }
-        }
-        let sources = vol.get("projected").and_then(|p| p.get("sources"));
-        for (p, source) in items(sources) {
-            let at = at.step("sources", p);
-            if let Some(cm) = source.get("configMap") {
-                r.named("volume", "", "ConfigMap", cm, "name", at.tail("configMap"));
-            }
-            if let Some(s) = source.get("secret") {
-                r.named("volume", "", "Secret", s, "name", at.tail("secret"));
-            }
+        if let Some(s) = source.get("secret") {
+            r.named("volume", "", "Secret", s, "name", at.tail("secret"));
         }
     }
 }
 
 /// A container's `envFrom` and `env[].valueFrom` ConfigMaps and Secrets.
 fn container_refs<'a>(container: RawRef<'a>, site: Site, r: &mut Refs<'a, '_>) {
-    for (e, from) in items(container.get("envFrom")) {
+    let (mut env, mut env_from) = (None, None);
+    for (key, v) in container.as_object().into_iter().flatten() {
+        match key {
+            "env" => env = Some(v),
+            "envFrom" => env_from = Some(v),
+            _ => {}
+        }
+    }
+    for (e, from) in items(env_from) {
         let at = site.step("envFrom", e);
         if let Some(cm) = from.get("configMapRef") {
             r.named(
@@ -138,7 +183,7 @@ fn container_refs<'a>(container: RawRef<'a>, site: Site, r: &mut Refs<'a, '_>) {
             r.named("envFrom", "", "Secret", s, "name", at.tail("secretRef"));
         }
     }
-    for (e, var) in items(container.get("env")) {
+    for (e, var) in items(env) {
         let Some(value_from) = var.get("valueFrom") else {
             continue;
         };

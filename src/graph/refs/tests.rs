@@ -555,6 +555,15 @@ fn unused_notes_spare_well_known_and_operator_named_objects() {
         ),
         cm("a", "lonely"),
         sa("b", "prometheus"),
+        cm("a", "controller-config"),
+        obj(
+            "apps/v1",
+            "Deployment",
+            "a",
+            "ctl",
+            json!({"spec": {"template": {"spec": {"containers": [
+            {"name": "c", "args": ["--configmap=$(POD_NAMESPACE)/controller-config"]}]}}}}),
+        ),
     ]);
     let g = Graph::build(&inv);
     let unused: Vec<String> = g
@@ -693,4 +702,44 @@ fn claim_template_volumes_storage_class_secrets_and_duplicates() {
             ("ref-missing", "parameters: secret \"default/csi-prov\" not found".into()),
         ]
     );
+}
+
+#[test]
+fn a_missing_reference_is_reported_at_the_controller_whose_template_holds_it() {
+    let spec = json!({"serviceAccountName": "ghost"});
+    let owned = |kind: &str, name: &str, owner_kind: &str, owner: &str| {
+        obj(
+            if kind == "Pod" { "v1" } else { "apps/v1" },
+            kind,
+            "a",
+            name,
+            json!({
+            "metadata": {"ownerReferences": [{"apiVersion": "apps/v1", "kind": owner_kind,
+                "name": owner, "uid": "u", "controller": true}]},
+            "spec": if kind == "Pod" { spec.clone() } else { json!({"template": {"spec": spec.clone()}}) }}),
+        )
+    };
+    let inv = test_inventory(&[
+        obj(
+            "apps/v1",
+            "Deployment",
+            "a",
+            "web",
+            json!({"spec": {"template": {"spec": spec.clone()}}}),
+        ),
+        owned("ReplicaSet", "web-1", "Deployment", "web"),
+        owned("Pod", "web-1-x", "ReplicaSet", "web-1"),
+        owned("Pod", "stray", "ReplicaSet", "gone"),
+    ]);
+    let g = Graph::build(&inv);
+    let about: Vec<String> = g
+        .findings()
+        .iter()
+        .filter(|f| f.code == "ref-missing")
+        .filter_map(|f| f.object_index())
+        .map(|i| name(&inv, i))
+        .collect();
+    // The Pod whose controller is not in the input reports for itself.
+    assert_eq!(about, vec!["Deployment/a/web", "Pod/a/stray"]);
+    assert_eq!(g.dangling().len(), 4);
 }
