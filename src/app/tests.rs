@@ -690,3 +690,81 @@ fn the_first_load_events_end_with_a_fresh_loads_data() {
         fresh.inventory.problems.len() + fresh.graph.findings().len()
     );
 }
+
+/// An app over a Pod using a ConfigMap and a missing Secret, plus an unrelated Pod.
+fn app_with_references() -> App {
+    let text = "\
+apiVersion: v1\nkind: Pod\nmetadata: {name: user, namespace: shop}\nspec: {volumes: [{name: v, configMap: {name: cfg}}, {name: s, secret: {secretName: gone}}]}\n---
+apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg, namespace: shop}\n---
+apiVersion: v1\nkind: Pod\nmetadata: {name: other, namespace: shop}\n";
+    let objects = parse_text(&Arc::from(Path::new("r.yaml")), text).objects;
+    let inventory = crate::model::Inventory::of(objects, crate::kinds::KindRegistry::builtin());
+    let mut app = App::new(Keymap::load(None).unwrap(), Options::default(), 0);
+    app.update(Action::Resize(120, 30));
+    app.update(Action::Loaded(Box::new(Dataset::new(inventory))));
+    app
+}
+
+#[test]
+fn reference_terms_filter_and_group_in_the_bar() {
+    let mut app = app_with_references();
+    app.bar.text = "uses(cm/cfg)".into();
+    app.refilter();
+    assert_eq!(visible_names(&app), vec!["user"]);
+    app.bar.text = "usedby(pod/shop/user)".into();
+    app.refilter();
+    assert_eq!(visible_names(&app), vec!["cfg"]);
+    app.bar.text = "uses(secret/gone)".into();
+    app.refilter();
+    assert_eq!(
+        visible_names(&app),
+        vec!["user"],
+        "a missing target still matches"
+    );
+    app.bar.text = "uses(cm/shop)".into();
+    app.refilter();
+    assert!(visible_names(&app).is_empty());
+    app.bar.text = "| by configmap".into();
+    app.refilter();
+    assert_eq!(
+        visible_names(&app),
+        vec![
+            "[(no ConfigMap) 2]",
+            "cfg",
+            "other",
+            "[ConfigMap/cfg 1]",
+            "user"
+        ]
+    );
+}
+
+#[test]
+fn the_tree_toggles_reference_edges_and_the_detail_lists_them() {
+    let mut app = app_with_references();
+    app.bar.text = "~user".into();
+    app.refilter();
+    app.update(Action::OpenTree);
+    let objs = |app: &App| -> Vec<usize> {
+        let t = app.tree.as_ref().unwrap();
+        t.tree.nodes().iter().map(|n| n.obj).collect()
+    };
+    assert_eq!(objs(&app), vec![0]);
+    app.update(Action::ToggleRefs);
+    assert!(app.tree.as_ref().unwrap().refs);
+    assert_eq!(objs(&app), vec![0, 1]);
+    app.update(Action::OpenDetail);
+    let summary: Vec<String> = app
+        .detail
+        .as_ref()
+        .unwrap()
+        .summary
+        .iter()
+        .map(|l| l.0.iter().map(|(_, t)| t.as_str()).collect())
+        .collect();
+    let at = summary.iter().position(|l| l == "Uses:").unwrap();
+    assert_eq!(summary[at + 1], "  ConfigMap/shop/cfg  via volume");
+    assert_eq!(
+        summary[at + 2],
+        "  Secret/shop/gone  via volume  not found in the input"
+    );
+}
