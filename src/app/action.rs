@@ -69,6 +69,8 @@ pub enum Action {
     ToggleNode,
     /// Show or hide selector edges in the tree.
     ToggleSelectors,
+    /// Show or hide reference edges (what uses which ConfigMap, Secret …) in the tree.
+    ToggleRefs,
     /// Collapse or expand every group.
     ToggleAllGroups,
     Problems,
@@ -215,6 +217,7 @@ impl Action {
             OpenTree => "owner tree of the object",
             ToggleNode => "collapse/expand the node",
             ToggleSelectors => "show/hide selector edges",
+            ToggleRefs => "show/hide reference edges (ConfigMaps, Secrets, SA …)",
             ToggleAllGroups => "collapse/expand all groups",
             Problems => "load problems",
             Help => "this help",

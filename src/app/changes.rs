@@ -145,7 +145,8 @@ impl App {
     /// Rebuilds the tree around `root` from the current graph, keeping `sel` selected when
     /// it is still in the tree.
     fn reopen_tree(&mut self, root: u32, sel: Option<u32>, selectors: bool) {
-        let mut t = TreeState::open(&self.data.graph, root, selectors);
+        let refs = self.tree.as_ref().is_some_and(|t| t.refs);
+        let mut t = TreeState::open_with(&self.data.graph, root, selectors, refs);
         if let Some(s) = sel {
             if let Some(pos) = t
                 .tree

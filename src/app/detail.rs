@@ -441,6 +441,7 @@ fn summary(data: &Dataset, index: usize, now: i64) -> Vec<TextLine> {
         data,
     );
     related(&mut out, "Selects:", graph.selects(index), |e| e.to, data);
+    super::uses::sections(&mut out, data, index);
     out.push(TextLine::of([
         (Tone::Title, "Source: ".into()),
         (Tone::Plain, obj.source.to_string()),
@@ -505,6 +506,7 @@ fn related(
         let via = match e.kind {
             EdgeKind::Selector { via } => via,
             EdgeKind::Owner { .. } => "ownerReferences",
+            EdgeKind::Ref { rel } => rel,
         };
         out.push(TextLine::of([
             (Tone::Plain, format!("  {}", o.id)),

@@ -21,7 +21,9 @@ const GRAMMAR: &[&str] = &[
     "  app=web  app==web  app!=web  app in (a,b)  app notin (a,b)  app  !app  n>3  n<3",
     "  metadata.name=x  metadata.namespace!=y  .spec.nodeName=n   field terms (=, ==, !=)",
     "  ~text       fuzzy match on the name",
+    "  uses(cm/app-config)  usedby(deploy/shop/web)   what uses / is used by an object",
     "  | by KEY    group by a label key, or by namespace, kind, owner, target",
+    "  | by serviceaccount   group by a referenced object (configmap, secret, pvc, …)",
     "  terms are separated by commas; an invalid text keeps the last result",
 ];
 

@@ -19,6 +19,7 @@ mod scroll;
 mod table;
 mod text;
 mod tree;
+mod uses;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -544,9 +545,9 @@ impl App {
     fn apply_query(&mut self) {
         let universe = self.universe();
         let data = Arc::clone(&self.data);
-        self.table.matched = self
-            .query
-            .filter(&data.inventory.objects, &data.index, &universe);
+        self.table.matched =
+            self.query
+                .filter_linked(&data.inventory, &data.index, &universe, &data.graph);
         self.table
             .rebuild(&data.inventory.objects, self.query.group.as_ref());
     }

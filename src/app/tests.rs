@@ -704,6 +704,20 @@ fn app_of(text: &str) -> App {
     app
 }
 
+/// An app over a Pod using a ConfigMap and a missing Secret, plus an unrelated Pod.
+fn app_with_references() -> App {
+    let text = "\
+apiVersion: v1\nkind: Pod\nmetadata: {name: user, namespace: shop}\nspec: {volumes: [{name: v, configMap: {name: cfg}}, {name: s, secret: {secretName: gone}}]}\n---
+apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg, namespace: shop}\n---
+apiVersion: v1\nkind: Pod\nmetadata: {name: other, namespace: shop}\n";
+    let objects = parse_text(&Arc::from(Path::new("r.yaml")), text).objects;
+    let inventory = crate::model::Inventory::of(objects, crate::kinds::KindRegistry::builtin());
+    let mut app = App::new(Keymap::load(None).unwrap(), Options::default(), 0);
+    app.update(Action::Resize(120, 30));
+    app.update(Action::Loaded(Box::new(Dataset::new(inventory))));
+    app
+}
+
 fn titles_of(app: &App) -> Vec<String> {
     titles(&app.table.columns)
 }
@@ -883,4 +897,67 @@ fn detail_tabs_decode_a_secret_escaped_and_reindent_a_json_item() {
     app.update(Action::ShowDescribe);
     assert_eq!(app.detail.as_ref().unwrap().tab, DetailTab::Describe);
     assert!(app.detail.as_ref().unwrap().lines()[1].contains("Name:"));
+}
+#[test]
+fn reference_terms_filter_and_group_in_the_bar() {
+    let mut app = app_with_references();
+    app.bar.line.set("uses(cm/cfg)");
+    app.refilter();
+    assert_eq!(visible_names(&app), vec!["user"]);
+    app.bar.line.set("usedby(pod/shop/user)");
+    app.refilter();
+    assert_eq!(visible_names(&app), vec!["cfg"]);
+    app.bar.line.set("uses(secret/gone)");
+    app.refilter();
+    assert_eq!(
+        visible_names(&app),
+        vec!["user"],
+        "a missing target still matches"
+    );
+    app.bar.line.set("uses(cm/shop)");
+    app.refilter();
+    assert!(visible_names(&app).is_empty());
+    app.bar.line.set("| by configmap");
+    app.refilter();
+    assert_eq!(
+        visible_names(&app),
+        vec![
+            "[(no ConfigMap) 2]",
+            "cfg",
+            "other",
+            "[ConfigMap/cfg 1]",
+            "user"
+        ]
+    );
+}
+
+#[test]
+fn the_tree_toggles_reference_edges_and_the_detail_lists_them() {
+    let mut app = app_with_references();
+    app.bar.line.set("~user");
+    app.refilter();
+    app.update(Action::OpenTree);
+    let objs = |app: &App| -> Vec<usize> {
+        let t = app.tree.as_ref().unwrap();
+        t.tree.nodes().iter().map(|n| n.obj).collect()
+    };
+    assert_eq!(objs(&app), vec![0]);
+    app.update(Action::ToggleRefs);
+    assert!(app.tree.as_ref().unwrap().refs);
+    assert_eq!(objs(&app), vec![0, 1]);
+    app.update(Action::OpenDetail);
+    let summary: Vec<String> = app
+        .detail
+        .as_ref()
+        .unwrap()
+        .summary
+        .iter()
+        .map(|l| l.0.iter().map(|(_, t)| t.as_str()).collect())
+        .collect();
+    let at = summary.iter().position(|l| l == "Uses:").unwrap();
+    assert_eq!(summary[at + 1], "  ConfigMap/shop/cfg  via volume");
+    assert_eq!(
+        summary[at + 2],
+        "  Secret/shop/gone  via volume  not found in the input"
+    );
 }

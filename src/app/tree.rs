@@ -14,6 +14,8 @@ pub struct TreeState {
     pub tree: Tree,
     /// Include selector edges (Service → Deployment …).
     pub selectors: bool,
+    /// Include reference edges (Deployment → ConfigMap …).
+    pub refs: bool,
     /// Position among the visible nodes.
     pub selected: usize,
     pub offset: usize,
@@ -22,10 +24,16 @@ pub struct TreeState {
 impl TreeState {
     /// The tree from `object`'s topmost owner down, with `object` selected.
     pub fn open(graph: &Graph, object: u32, selectors: bool) -> TreeState {
+        TreeState::open_with(graph, object, selectors, false)
+    }
+
+    /// [`TreeState::open`], with reference edges when `refs`.
+    pub fn open_with(graph: &Graph, object: u32, selectors: bool, refs: bool) -> TreeState {
         let root = top_owner(graph, object as usize);
         let opts = TreeOptions {
             direction: Direction::Down,
             selectors,
+            refs,
             ..TreeOptions::default()
         };
         let tree = Tree::build(graph, &roots(graph, root, selectors), &opts);
@@ -37,6 +45,7 @@ impl TreeState {
             object,
             tree,
             selectors,
+            refs,
             selected,
             offset: 0,
         }
@@ -75,7 +84,8 @@ impl App {
         // fills when the graph arrives (`App::relink_views`).
         if let Some(i) = self.table.selected_object() {
             let selectors = self.tree.as_ref().is_some_and(|t| t.selectors);
-            let mut tree = TreeState::open(&self.data.graph, i, selectors);
+            let refs = self.tree.as_ref().is_some_and(|t| t.refs);
+            let mut tree = TreeState::open_with(&self.data.graph, i, selectors, refs);
             tree.move_by(0, self.screen.view_height());
             self.tree = Some(tree);
             self.mode = Mode::Tree;
@@ -104,7 +114,15 @@ impl App {
             }
             Action::ToggleSelectors => {
                 let object = t.selected_object().unwrap_or(t.object);
-                let mut fresh = TreeState::open(&self.data.graph, object, !t.selectors);
+                let mut fresh =
+                    TreeState::open_with(&self.data.graph, object, !t.selectors, t.refs);
+                fresh.move_by(0, height);
+                *t = fresh;
+            }
+            Action::ToggleRefs => {
+                let object = t.selected_object().unwrap_or(t.object);
+                let mut fresh =
+                    TreeState::open_with(&self.data.graph, object, t.selectors, !t.refs);
                 fresh.move_by(0, height);
                 *t = fresh;
             }

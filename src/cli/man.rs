@@ -40,7 +40,8 @@ const GRAMMAR: &[&str] = &[
     "         | \".\" path op value        .spec.replicas=3  .spec.template.spec.containers[*].image=nginx",
     "                                      .metadata.annotations['a.b/c']!=x  (kubectl JSONPath: [N], [*], ['key'])",
     "         | \"~\" text                 fuzzy match on the name",
-    "group   := \"namespace\" | \"kind\" | \"owner\" | label-key",
+    "         | (\"uses\" | \"usedby\") \"(\" TYPE \"/\" [NAMESPACE \"/\"] NAME \")\"   what uses / is used by that object",
+    "group   := \"namespace\" | \"kind\" | \"owner\" | referenced kind (serviceaccount, configmap, secret, pvc …) | label-key",
 ];
 
 /// The keymap's modes, in the order the help overlay lists them.

@@ -8,8 +8,8 @@ use clap::{Args, ValueEnum};
 use serde_json::{json, Value};
 
 use super::LoadArgs;
-use crate::dataset::EdgeKind;
-use crate::dataset::{Direction, Tree, TreeNode, TreeOptions};
+use crate::dataset::{branch, Direction, Tree, TreeNode, TreeOptions};
+use crate::dataset::{EdgeKind, Graph};
 use crate::gocompat::escape::escape_line;
 use crate::model::{Inventory, Object};
 
@@ -17,6 +17,9 @@ use crate::model::{Inventory, Object};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum TreeFormat {
     Text,
+    /// Text with a RELATIONSHIPS column naming the edges into each row (kube-lineage's
+    /// `-o wide`).
+    Wide,
     Json,
 }
 
@@ -40,6 +43,18 @@ pub struct TreeArgs {
     /// Walk upward, from dependents to their owners.
     #[arg(long)]
     pub owners: bool,
+    /// Follow reference edges instead of ownerReferences: what each object uses by name
+    /// (ConfigMaps, Secrets, ServiceAccount, PVCs, Roles, Services …), drawn with dotted
+    /// branches. With --selectors, selector edges too.
+    #[arg(long)]
+    pub refs: bool,
+    /// Walk every edge backwards: what owns, selects or uses each object (with --refs:
+    /// what uses it).
+    #[arg(long)]
+    pub reverse: bool,
+    /// Follow owner, selector and reference edges.
+    #[arg(long)]
+    pub all: bool,
     /// Show file:line of each object.
     #[arg(long)]
     pub show_source: bool,
@@ -125,6 +140,8 @@ fn edge_label(edge: Option<EdgeKind>, up: bool) -> String {
         Some(EdgeKind::Owner { by_uid: false, .. }) => " (owner by name)".into(),
         Some(EdgeKind::Selector { via }) if up => format!(" (selects it via {via})"),
         Some(EdgeKind::Selector { via }) => format!(" (selected via {via})"),
+        Some(EdgeKind::Ref { rel }) if up => format!(" (uses it via {rel})"),
+        Some(EdgeKind::Ref { rel }) => format!(" (used via {rel})"),
         _ => String::new(),
     }
 }
@@ -158,13 +175,7 @@ impl Guides {
             return String::new();
         }
         self.open.truncate(node.depth - 1);
-        let selector = matches!(node.edge, Some(EdgeKind::Selector { .. }));
-        let branch = match (node.last, selector) {
-            (false, false) => "├─ ",
-            (true, false) => "└─ ",
-            (false, true) => "├╌ ",
-            (true, true) => "└╌ ",
-        };
+        let branch = branch(node.edge, node.last);
         let s = if node.depth > MAX_DRAWN_DEPTH {
             format!("[depth {}] {branch}", node.depth)
         } else {
@@ -180,20 +191,51 @@ impl Guides {
     }
 }
 
-/// Writes the tree as aligned text rows (NAMESPACE, NAME, STATUS, INFO, and SOURCE if
-/// asked). Cells are gathered first (without guides, which are drawn while writing) because
-/// column widths depend on every row.
+/// What `-o wide` adds: the RELATIONSHIPS column, from the graph's edges of the families the
+/// tree follows.
+#[derive(Clone, Copy)]
+pub struct Relationships<'g> {
+    pub graph: &'g Graph,
+    pub opts: TreeOptions,
+}
+
+impl Relationships<'_> {
+    /// The relationships between a node and its parent, as kube-lineage prints them
+    /// (`[envFrom volume]`); empty for a root.
+    fn cell(&self, tree: &Tree, node: &TreeNode) -> String {
+        let Some(parent) = node.parent.and_then(|p| tree.node(p)) else {
+            return String::new();
+        };
+        let (from, to) = match self.opts.direction {
+            Direction::Down => (parent.obj, node.obj),
+            Direction::Up => (node.obj, parent.obj),
+        };
+        let o = &self.opts;
+        let names = self
+            .graph
+            .relationships(from, to, o.owners, o.selectors, o.refs);
+        format!("[{}]", names.join(" "))
+    }
+}
+
+/// Writes the tree as aligned text rows (NAMESPACE, NAME, STATUS, INFO, RELATIONSHIPS with
+/// `wide`, and SOURCE if asked). Cells are gathered first (without guides, which are drawn
+/// while writing) because column widths depend on every row.
 pub fn render_text(
     out: &mut impl Write,
     inv: &Inventory,
     tree: &Tree,
     up: bool,
     show_source: bool,
+    wide: Option<Relationships<'_>>,
 ) -> std::io::Result<()> {
     let mut header: Vec<String> = ["NAMESPACE", "NAME", "STATUS", "INFO"]
         .iter()
         .map(|s| s.to_string())
         .collect();
+    if wide.is_some() {
+        header.push("RELATIONSHIPS".into());
+    }
     if show_source {
         header.push("SOURCE".into());
     }
@@ -208,6 +250,9 @@ pub fn render_text(
             name.push_str(" (cycle)");
         }
         let mut row = vec![o.id.namespace.to_string(), name, status(o), info(o)];
+        if let Some(w) = &wide {
+            row.push(w.cell(tree, node));
+        }
         if show_source {
             row.push(o.source.to_string());
         }
@@ -253,7 +298,7 @@ fn write_row(
 }
 
 /// One node as JSON with an empty `children` (spliced in by [`render_json`]).
-fn node_json(inv: &Inventory, n: &TreeNode) -> Value {
+fn node_json(inv: &Inventory, graph: &Graph, tree: &Tree, n: &TreeNode) -> Value {
     let o = &inv.objects[n.obj];
     let lc = crate::dataset::lifecycle(o);
     let edge = match n.edge {
@@ -264,6 +309,20 @@ fn node_json(inv: &Inventory, n: &TreeNode) -> Value {
         }) => json!({"type": "owner", "byUid": by_uid, "controller": controller,
             "blockOwnerDeletion": block_owner_deletion}),
         Some(EdgeKind::Selector { via }) => json!({"type": "selector", "via": via}),
+        Some(EdgeKind::Ref { rel }) => {
+            let both = n.parent.and_then(|p| tree.node(p)).map(|p| (p.obj, n.obj));
+            // The edge's own direction, whichever way the tree walks.
+            let all = both
+                .map(|(a, b)| {
+                    let mut names = graph.relationships(a, b, false, false, true);
+                    if names.is_empty() {
+                        names = graph.relationships(b, a, false, false, true);
+                    }
+                    names
+                })
+                .unwrap_or_default();
+            json!({"type": "reference", "relationship": rel, "relationships": all})
+        }
         None => Value::Null,
     };
     json!({
@@ -306,7 +365,12 @@ fn write_indented(out: &mut impl Write, text: &str, indent: usize) -> std::io::R
 /// would, without recursion and without holding the document: each node's fields are
 /// serialized alone and its children are written between them. Past
 /// [`MAX_DRAWN_DEPTH`] levels the indentation stops growing (the JSON stays valid).
-pub fn render_json(out: &mut impl Write, inv: &Inventory, tree: &Tree) -> std::io::Result<()> {
+pub fn render_json(
+    out: &mut impl Write,
+    inv: &Inventory,
+    graph: &Graph,
+    tree: &Tree,
+) -> std::io::Result<()> {
     /// A node whose children are being written: what follows them, its indentation, the
     /// next child, where its subtree ends and whether a child was written.
     struct Open {
@@ -335,7 +399,7 @@ pub fn render_json(out: &mut impl Write, inv: &Inventory, tree: &Tree) -> std::i
                 let Some(n) = tree.node(i) else { break };
                 out.write_all(b"\n")?;
                 out.write_all(" ".repeat(indent).as_bytes())?;
-                let text = serde_json::to_string_pretty(&node_json(inv, n))
+                let text = serde_json::to_string_pretty(&node_json(inv, graph, tree, n))
                     .map_err(std::io::Error::other)?;
                 match text.find(CHILDREN_KEY) {
                     Some(at) if n.has_children(i) => {
@@ -382,12 +446,9 @@ pub fn run(args: TreeArgs) -> ExitCode {
     };
     let (inv, graph) = (&data.inventory, &data.graph);
     let ns = args.namespace.as_deref();
+    let up = args.owners || args.reverse;
     let starts = if args.targets.is_empty() {
-        let all = if args.owners {
-            graph.leaves()
-        } else {
-            graph.roots()
-        };
+        let all = if up { graph.leaves() } else { graph.roots() };
         all.into_iter()
             .filter(|&i| ns.is_none_or(|ns| *inv.objects[i].id.namespace == *ns))
             .collect()
@@ -401,24 +462,26 @@ pub fn run(args: TreeArgs) -> ExitCode {
         }
     };
     let opts = TreeOptions {
-        direction: if args.owners {
-            Direction::Up
-        } else {
-            Direction::Down
-        },
-        selectors: args.selectors,
+        direction: if up { Direction::Up } else { Direction::Down },
+        selectors: args.selectors || args.all,
+        owners: !args.refs || args.all,
+        refs: args.refs || args.all,
         ..TreeOptions::default()
     };
     // Without targets, cycle members (which no root reaches) are shown too.
-    let tree = if args.targets.is_empty() && !args.owners && ns.is_none() {
+    let tree = if args.targets.is_empty() && !up && ns.is_none() {
         Tree::build_all(graph, &starts, &opts)
     } else {
         Tree::build(graph, &starts, &opts)
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let written = match args.output {
-        TreeFormat::Text => render_text(&mut out, inv, &tree, args.owners, args.show_source),
-        TreeFormat::Json => render_json(&mut out, inv, &tree),
+        TreeFormat::Text => render_text(&mut out, inv, &tree, up, args.show_source, None),
+        TreeFormat::Wide => {
+            let wide = Relationships { graph, opts };
+            render_text(&mut out, inv, &tree, up, args.show_source, Some(wide))
+        }
+        TreeFormat::Json => render_json(&mut out, inv, graph, &tree),
     };
     match written.and_then(|()| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {

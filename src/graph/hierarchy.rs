@@ -23,6 +23,10 @@ pub struct TreeOptions {
     pub direction: Direction,
     /// Include selector edges.
     pub selectors: bool,
+    /// Include ownerReference edges (the default; `tree --refs` alone leaves them out).
+    pub owners: bool,
+    /// Include reference edges (`refs`: what an object uses, or with `Up` what uses it).
+    pub refs: bool,
     /// Stop adding nodes past this many (a guard against pathological fan-out).
     pub max_nodes: usize,
 }
@@ -32,6 +36,8 @@ impl Default for TreeOptions {
         TreeOptions {
             direction: Direction::Down,
             selectors: false,
+            owners: true,
+            refs: false,
             max_nodes: 2_000_000,
         }
     }
@@ -81,7 +87,14 @@ fn children(graph: &Graph, obj: usize, opts: &TreeOptions, selectors: bool) -> V
         Direction::Down => e.to,
         Direction::Up => e.from,
     };
-    let mut out: Vec<(usize, Edge)> = owner_edges.iter().map(|e| (other(e), *e)).collect();
+    let mut out: Vec<(usize, Edge)> = if opts.owners {
+        owner_edges.iter().map(|e| (other(e), *e)).collect()
+    } else {
+        Vec::new()
+    };
+    if opts.refs {
+        add_refs(graph, obj, opts.direction, &mut out);
+    }
     let sel_edges: Vec<Edge> = match (selectors, opts.direction) {
         (false, _) => Vec::new(),
         (true, Direction::Down) => graph.selects(obj).collect(),
@@ -109,6 +122,22 @@ fn children(graph: &Graph, obj: usize, opts: &TreeOptions, selectors: bool) -> V
         );
     }
     out
+}
+
+/// Reference edges of `obj`, one per other object (its first relationship: the others are
+/// named by `Graph::relationships`), skipping objects already children.
+fn add_refs(graph: &Graph, obj: usize, direction: Direction, out: &mut Vec<(usize, Edge)>) {
+    let (edges, other): (&[Edge], fn(&Edge) -> usize) = match direction {
+        Direction::Down => (graph.uses(obj), |e| e.to),
+        Direction::Up => (graph.used_by(obj), |e| e.from),
+    };
+    let mut seen: HashSet<usize> = out.iter().map(|(c, _)| *c).collect();
+    out.extend(
+        edges
+            .iter()
+            .map(|e| (other(e), *e))
+            .filter(|(c, _)| seen.insert(*c)),
+    );
 }
 
 /// Objects reachable from `start` through owner edges in `direction` (a few levels deep).
@@ -254,7 +283,8 @@ impl Tree {
     }
 
     /// Box-drawing guides before node `i`'s label: `│  ` per open ancestor level, then
-    /// `├─ `/`└─ ` for an owner edge or `├╌ `/`└╌ ` for a selector edge; roots get none.
+    /// `├─ `/`└─ ` for an owner edge, `├╌ `/`└╌ ` for a selector edge or `├┄ `/`└┄ ` for a
+    /// reference edge; roots get none.
     pub fn guides(&self, i: usize) -> String {
         let Some(node) = self.nodes.get(i) else {
             return String::new();
@@ -273,14 +303,20 @@ impl Tree {
         }
         levels.reverse();
         let mut s = levels.concat();
-        let selector = matches!(node.edge, Some(EdgeKind::Selector { .. }));
-        s.push_str(match (node.last, selector) {
-            (false, false) => "├─ ",
-            (true, false) => "└─ ",
-            (false, true) => "├╌ ",
-            (true, true) => "└╌ ",
-        });
+        s.push_str(branch(node.edge, node.last));
         s
+    }
+}
+
+/// The branch drawn before a node reached through `edge`.
+pub fn branch(edge: Option<EdgeKind>, last: bool) -> &'static str {
+    match (edge, last) {
+        (Some(EdgeKind::Selector { .. }), false) => "├╌ ",
+        (Some(EdgeKind::Selector { .. }), true) => "└╌ ",
+        (Some(EdgeKind::Ref { .. }), false) => "├┄ ",
+        (Some(EdgeKind::Ref { .. }), true) => "└┄ ",
+        (_, false) => "├─ ",
+        (_, true) => "└─ ",
     }
 }
 

@@ -14,6 +14,7 @@ mod keys;
 pub mod lifecycle;
 pub mod owners;
 mod patch;
+pub mod refs;
 pub mod selectors;
 mod selsets;
 
@@ -50,6 +51,9 @@ pub enum EdgeKind {
     },
     /// A selector or reference field of `from` picks `to` (`spec.selector`, …).
     Selector { via: &'static str },
+    /// A field of `from` names `to` (`refs`): `rel` is the relationship as kube-lineage
+    /// names it (`volume`, `envFrom`, `serviceAccount`, `roleRef`, `backend` …).
+    Ref { rel: &'static str },
 }
 
 /// Edges grouped by one endpoint: `edges[offsets[i]..offsets[i + 1]]` belong to object `i`.
@@ -122,6 +126,8 @@ pub struct Graph {
     stats_by_ns: FxHashMap<Str, OwnerStats>,
     /// What a patch needs to find the objects a change reaches.
     keys: keys::Keys,
+    /// Reference edges (`refs`), added after the rest is assembled.
+    refs: refs::RefGraph,
 }
 
 /// What computing a graph yields before it is assembled (see [`Graph::assemble`]).
@@ -143,8 +149,11 @@ impl Graph {
     /// name/label/annotation/ownerReference validation from `validate`), in the
     /// diagnostics' order.
     pub fn build(inv: &Inventory) -> Graph {
-        let (parts, keys) = rayon::join(|| compute(inv, None), || keys::Keys::build(&inv.objects));
-        Graph::assemble(inv.objects.len(), parts, keys)
+        let ((parts, keys), linked) = rayon::join(
+            || rayon::join(|| compute(inv, None), || keys::Keys::build(&inv.objects)),
+            || refs::link_all(inv),
+        );
+        Graph::assemble(inv.objects.len(), parts, keys).with_refs(inv, linked)
     }
 
     /// Sorts the parts into adjacency arrays and the finding order. A full build and a
@@ -174,6 +183,7 @@ impl Graph {
             findings,
             stats_by_ns: parts.stats_by_ns,
             keys,
+            refs: refs::RefGraph::default(),
         }
     }
 

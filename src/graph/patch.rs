@@ -246,7 +246,7 @@ impl Plan {
     }
 
     /// Recomputes what the plan covers and merges it with what `old` keeps.
-    fn apply(self, old: Graph, inv: &Inventory) -> Graph {
+    fn apply(self, mut old: Graph, inv: &Inventory) -> Graph {
         let Plan {
             map,
             keys,
@@ -294,7 +294,13 @@ impl Plan {
         // Findings: non-app ones by namespace, app-label ones by instance.
         let in_instance = |full: usize| instances.contains(&keys.objects[full].instance);
         let mut kept_apps = Vec::new();
+        let old_refs = std::mem::take(&mut old.refs);
+        let mut old_ref_findings = Vec::new();
         for f in old.findings {
+            if super::refs::is_ref_finding(f.code) {
+                old_ref_findings.push(f);
+                continue;
+            }
             let Some(new) = f.object_index().and_then(|i| shifted(&map, i)) else {
                 continue;
             };
@@ -328,7 +334,14 @@ impl Plan {
                 parts.stats_by_ns.insert(ns, stats);
             }
         }
-        Graph::assemble(inv.objects.len(), parts, keys)
+        let shift = |old: usize| shifted(&map, old);
+        Graph::assemble(inv.objects.len(), parts, keys).patch_refs(
+            inv,
+            old_refs,
+            old_ref_findings,
+            &shift,
+            &recomputed,
+        )
     }
 }
 
@@ -436,6 +449,11 @@ mod tests {
         ("v1", "Namespace"),
         ("v1", "Node"),
         ("rbac.authorization.k8s.io/v1", "ClusterRole"),
+        ("v1", "Secret"),
+        ("v1", "ServiceAccount"),
+        ("rbac.authorization.k8s.io/v1", "RoleBinding"),
+        ("rbac.authorization.k8s.io/v1", "Role"),
+        ("networking.k8s.io/v1", "Ingress"),
     ];
     const NAMES: &[&str] = &["web", "db", "x", "a", "b"];
     const NAMESPACES: &[&str] = &["a", "b", "c", "d"];
@@ -498,6 +516,11 @@ mod tests {
         if !spec.is_null() {
             o["spec"] = spec;
         }
+        if kind == "RoleBinding" {
+            o["roleRef"] = json!({"kind": "Role", "name": rng.pick(NAMES)});
+            o["subjects"] = json!([{"kind": "ServiceAccount", "name": rng.pick(NAMES),
+                "namespace": rng.pick(NAMESPACES)}]);
+        }
         o
     }
 
@@ -522,12 +545,17 @@ mod tests {
     fn spec(rng: &mut Rng, kind: &str) -> Value {
         let app = rng.pick(&["web", "db"]);
         match kind {
-            "Service" => json!({"selector": {"app": app}}),
+            "Service" => json!({"selector": {"app": app},
+                "ports": [{"port": 80, "targetPort": rng.pick(&["http", "m"])}]}),
             "ReplicaSet" | "Deployment" => json!({
                 "selector": label_selector(rng, app),
-                "template": {"metadata": {"labels": {"app": rng.pick(&["web", "db"])}}}}),
+                "template": {"metadata": {"labels": {"app": rng.pick(&["web", "db"])}},
+                    "spec": pod_spec(rng)}}),
             "Pod" if rng.chance(35) => json!({"nodeName": rng.pick(&["web", "x"])}),
             "Pod" if rng.chance(50) => json!({"nodeSelector": {"app": app}}),
+            "Pod" => pod_spec(rng),
+            "Ingress" => json!({"rules": [{"http": {"paths": [{"backend": {"service": {
+                "name": rng.pick(NAMES), "port": {"number": if rng.chance(50) { 80 } else { 81 }}}}}]}}]}),
             "NetworkPolicy" => json!({
                 "podSelector": label_selector(rng, app),
                 "ingress": [{"from": [
@@ -553,6 +581,14 @@ mod tests {
             1 => o["metadata"]["labels"] = labels(rng),
             _ => o["metadata"]["namespace"] = rng.pick(NAMESPACES).into(),
         }
+    }
+
+    /// A pod spec naming a ConfigMap, a Secret and a ServiceAccount, with a named port.
+    fn pod_spec(rng: &mut Rng) -> Value {
+        json!({"serviceAccountName": rng.pick(NAMES),
+            "volumes": [{"name": "v", "configMap": {"name": rng.pick(NAMES)}}],
+            "containers": [{"name": "c", "envFrom": [{"secretRef": {"name": rng.pick(NAMES)}}],
+                "ports": [{"name": rng.pick(&["http", "m"])}]}]})
     }
 
     /// Objects of files `files`, each at its own path and lines (as a loader yields them).
@@ -621,7 +657,10 @@ mod tests {
     /// What differs between a patched and a built graph, readably.
     fn diff(p: &Graph, b: &Graph) -> String {
         let mut out = String::new();
-        let adj = [("owners_of", &p.owners_of, &b.owners_of)];
+        let adj = [
+            ("owners_of", &p.owners_of, &b.owners_of),
+            ("uses", &p.refs.uses, &b.refs.uses),
+        ];
         for (name, x, y) in adj {
             if x != y {
                 out += &format!(

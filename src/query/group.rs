@@ -12,6 +12,11 @@ pub enum GroupBy {
     Owner,
     /// The kustomization (chart) folder a rendered object was built from.
     Target,
+    /// The objects of a kind it references by name (`| by serviceaccount`, see `refs.rs`).
+    Uses {
+        group: &'static str,
+        kind: &'static str,
+    },
     /// A label key's value.
     Label(String),
 }
@@ -43,7 +48,10 @@ pub fn split_group(text: &str) -> Result<(usize, Option<GroupBy>), QueryError> {
         "kind" => GroupBy::Kind,
         "owner" => GroupBy::Owner,
         "target" => GroupBy::Target,
-        k => GroupBy::Label(k.to_string()),
+        k => match super::refs::groupable(k) {
+            Some((group, kind)) => GroupBy::Uses { group, kind },
+            None => GroupBy::Label(k.to_string()),
+        },
     };
     Ok((bar, Some(group)))
 }
@@ -64,6 +72,7 @@ pub fn group_key(group: &GroupBy, obj: &Object) -> String {
             .target
             .as_ref()
             .map_or_else(|| "(not rendered)".into(), |t| t.display().to_string()),
+        GroupBy::Uses { group, kind } => super::refs::group_key(group, kind, obj),
         GroupBy::Label(k) => obj
             .labels
             .get(k.as_str())

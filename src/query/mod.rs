@@ -7,7 +7,9 @@
 //!          | field-requirement            metadata.name=x, spec.nodeName!=y (`=`, `==`, `!=`, `\,` escapes)
 //!          | "." path op value            .a.b[0]=v, .a[*].b!=v, .metadata.annotations['a.b/c']=v
 //!          | "~" text                     fuzzy match on the object name
-//! group   := "namespace" | "kind" | "owner" | "target" | label-key
+//!          | ("uses" | "usedby") "(" TYPE "/" [ NAMESPACE "/" ] NAME ")"
+//!                                         objects using / used by that object (`refs.rs`)
+//! group   := "namespace" | "kind" | "owner" | "target" | referenced-kind | label-key
 //! ```
 //!
 //! A term is a field requirement when its key starts with `metadata.`, `spec.`, `status.` or
@@ -24,12 +26,14 @@ mod fields;
 mod fuzzy;
 mod group;
 mod labels;
+mod refs;
 mod terms;
 
 use roaring::RoaringBitmap;
 
+use crate::graph::Graph;
 use crate::index::LabelIndex;
-use crate::model::Object;
+use crate::model::{Inventory, Object};
 
 pub use fuzzy::fuzzy_indices;
 pub use group::{group_key, GroupBy};
@@ -54,6 +58,8 @@ impl std::error::Error for QueryError {}
 pub struct Query {
     labels: Option<labels::LabelFilter>,
     fields: Vec<fields::FieldTerm>,
+    /// `uses(…)`/`usedby(…)` terms, evaluated by [`Query::filter_linked`].
+    refs: Vec<refs::RefTerm>,
     /// The `~text` term, if any.
     pub fuzzy: Option<String>,
     /// The `| by …` clause, if any.
@@ -80,6 +86,10 @@ impl Query {
                     });
                 }
                 query.fuzzy = Some(rest.trim().to_string());
+            } else if refs::is_ref_term(trimmed) {
+                query
+                    .refs
+                    .push(refs::RefTerm::parse(trimmed, seg.offset + lead)?);
             } else if fields::is_field_term(trimmed) {
                 let term = fields::FieldTerm::parse(trimmed, seg.offset + lead)?;
                 query.fields.push(term);
@@ -97,6 +107,7 @@ impl Query {
     pub fn is_empty(&self) -> bool {
         self.labels.is_none()
             && self.fields.is_empty()
+            && self.refs.is_empty()
             && self.fuzzy.as_deref().is_none_or(str::is_empty)
             && self.group.is_none()
     }
@@ -123,6 +134,24 @@ impl Query {
                     && fuzzy.is_none_or(|p| matcher.matches(&o.id.name, p))
             })
         });
+        out
+    }
+}
+
+impl Query {
+    /// [`Query::filter`], then the reference terms against `graph` (`filter` alone ignores
+    /// them: they need the graph).
+    pub fn filter_linked(
+        &self,
+        inv: &Inventory,
+        index: &LabelIndex,
+        universe: &RoaringBitmap,
+        graph: &Graph,
+    ) -> RoaringBitmap {
+        let mut out = self.filter(&inv.objects, index, universe);
+        for t in &self.refs {
+            t.retain(inv, graph, &mut out);
+        }
         out
     }
 }

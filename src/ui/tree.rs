@@ -36,6 +36,9 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         if let Some(EdgeKind::Selector { via }) = node.edge {
             spans.push(Span::styled(format!("  (selects via {via})"), theme.dim));
         }
+        if let Some(EdgeKind::Ref { rel }) = node.edge {
+            spans.push(Span::styled(format!("  (used via {rel})"), theme.dim));
+        }
         if obj.is_terminating() {
             spans.push(Span::styled("  Terminating", theme.warning));
         }
@@ -70,10 +73,11 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         Some(o) => format!(
             " Owner tree of {}{} ",
             o.id,
-            if t.selectors {
-                " (+ selector edges)"
-            } else {
-                ""
+            match (t.selectors, t.refs) {
+                (true, true) => " (+ selector and reference edges)",
+                (true, false) => " (+ selector edges)",
+                (false, true) => " (+ reference edges)",
+                (false, false) => "",
             }
         ),
         None => " Owner tree ".into(),

@@ -1,0 +1,338 @@
+//! Resolving references against the inventory: edges, dangling references, and the
+//! selection-like links (ClusterRole aggregation, Service → EndpointSlices, StatefulSet
+//! claim templates → their PVCs).
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::pod::{items, str_at};
+use super::{extract, findings, Dangling, Ref, RefGraph, Target};
+use crate::diagnostic::Diagnostic;
+use crate::graph::{Adjacency, Edge, EdgeKind, Graph};
+use crate::kinds::pod_template;
+use crate::model::{group_of, Inventory, Object, ObjectId};
+use crate::selector::label_selector_from_value;
+use crate::value::{intern, RawRef};
+
+/// Past this many references in one object, duplicates are found with a set.
+const LINEAR_DEDUP: usize = 16;
+/// Replicas of a StatefulSet whose claims are looked for.
+const MAX_CLAIM_ORDINALS: i64 = 1000;
+
+/// What the links of every object are resolved against.
+pub struct Lookup<'a> {
+    by_id: FxHashMap<Target<'a>, usize>,
+    /// EndpointSlices by (namespace, `kubernetes.io/service-name` label).
+    slices: FxHashMap<(&'a str, &'a str), Vec<usize>>,
+    cluster_roles: Vec<usize>,
+}
+
+impl<'a> Lookup<'a> {
+    /// The objects of the namespaces `keep` accepts (`""`: cluster scope).
+    pub fn build(inv: &'a Inventory, keep: impl Fn(&str) -> bool) -> Lookup<'a> {
+        let mut by_id = FxHashMap::default();
+        by_id.reserve(inv.objects.len());
+        let mut slices: FxHashMap<(&str, &str), Vec<usize>> = FxHashMap::default();
+        let mut cluster_roles = Vec::new();
+        for (i, o) in inv.objects.iter().enumerate() {
+            let id = &o.id;
+            if !keep(&id.namespace) {
+                continue;
+            }
+            by_id
+                .entry(Target {
+                    group: &id.group,
+                    kind: &id.kind,
+                    namespace: &id.namespace,
+                    name: &id.name,
+                })
+                .or_insert(i);
+            match (&*id.group, &*id.kind) {
+                ("discovery.k8s.io", "EndpointSlice") => {
+                    if let Some(svc) = o.labels.get("kubernetes.io/service-name") {
+                        slices.entry((&id.namespace, svc)).or_default().push(i);
+                    }
+                }
+                ("rbac.authorization.k8s.io", "ClusterRole") => cluster_roles.push(i),
+                _ => {}
+            }
+        }
+        Lookup {
+            by_id,
+            slices,
+            cluster_roles,
+        }
+    }
+}
+
+/// The edges of one object, deduplicated by (target, relationship) in field order.
+struct ObjectEdges {
+    from: usize,
+    edges: Vec<Edge>,
+    start: usize,
+    seen: FxHashSet<(usize, &'static str)>,
+}
+
+impl ObjectEdges {
+    fn add(&mut self, to: usize, rel: &'static str) -> bool {
+        if to == self.from {
+            return false;
+        }
+        let mine = &self.edges[self.start..];
+        let dup = if mine.len() < LINEAR_DEDUP {
+            mine.iter()
+                .any(|e| e.to == to && e.kind == EdgeKind::Ref { rel })
+        } else {
+            if self.seen.is_empty() {
+                self.seen.extend(mine.iter().filter_map(|e| match e.kind {
+                    EdgeKind::Ref { rel } => Some((e.to, rel)),
+                    _ => None,
+                }));
+            }
+            !self.seen.insert((to, rel))
+        };
+        if !dup {
+            if !self.seen.is_empty() {
+                self.seen.insert((to, rel));
+            }
+            self.edges.push(Edge {
+                from: self.from,
+                to,
+                kind: EdgeKind::Ref { rel },
+            });
+        }
+        !dup
+    }
+
+    fn next_object(&mut self, from: usize) {
+        self.from = from;
+        self.start = self.edges.len();
+        self.seen.clear();
+    }
+}
+
+/// What linking some objects (their references as sources) yields.
+#[derive(Default)]
+pub struct Linked {
+    /// Grouped by source, ascending, in field order.
+    pub edges: Vec<Edge>,
+    /// Grouped by source, ascending.
+    pub dangling: Vec<Dangling>,
+    /// The sources with a reference into a namespace other than their own.
+    pub cross: Vec<usize>,
+    /// Missing-target, port and target-port findings, by source.
+    pub findings: Vec<Diagnostic>,
+}
+
+/// Links the references of `sources` (ascending) against the objects `lookup` holds (the
+/// target-port findings, which need the selector edges, are added by `with_refs`).
+pub fn link_sources(
+    inv: &Inventory,
+    lookup: &Lookup<'_>,
+    sources: impl Iterator<Item = usize>,
+) -> Linked {
+    let mut out = ObjectEdges {
+        from: 0,
+        edges: Vec::new(),
+        start: 0,
+        seen: FxHashSet::default(),
+    };
+    let mut linked = Linked::default();
+    let mut buf: Vec<Ref<'_>> = Vec::new();
+    // The registry's lookup allocates its key: ask once per kind.
+    let mut scopes: FxHashMap<(&str, &str), Option<bool>> = FxHashMap::default();
+    for i in sources {
+        let Some(o) = inv.objects.get(i) else {
+            continue;
+        };
+        out.next_object(i);
+        buf.clear();
+        extract(o, &mut buf);
+        let mut cross = false;
+        let controlled = controlled(o, lookup);
+        for r in &mut buf {
+            let scope = *scopes
+                .entry((r.target.group, r.target.kind))
+                .or_insert_with(|| inv.kinds.is_namespaced(r.target.group, r.target.kind));
+            r.target.namespace = scoped_namespace(scope, r.target, o.namespace());
+            cross |= !r.target.namespace.is_empty() && r.target.namespace != o.namespace();
+            match lookup.by_id.get(&r.target) {
+                Some(&t) => {
+                    out.add(t, r.rel);
+                    if let Some(port) = r.port {
+                        linked
+                            .findings
+                            .extend(findings::port(i, o, r, port, &inv.objects[t]));
+                    }
+                }
+                None => {
+                    linked.dangling.push(Dangling {
+                        from: i,
+                        rel: r.rel,
+                        target: object_id(r.target),
+                    });
+                    if !r.optional && !controlled {
+                        linked.findings.extend(findings::missing(i, o, r));
+                    }
+                }
+            }
+        }
+        if cross {
+            linked.cross.push(i);
+        }
+        selections(inv, lookup, o, &mut out);
+    }
+    linked.edges = out.edges;
+    linked
+}
+
+/// The references of every object of `inv` (needs no other part of the graph, so a build
+/// links them while it computes the rest).
+pub fn link_all(inv: &Inventory) -> Linked {
+    let lookup = Lookup::build(inv, |_| true);
+    link_sources(inv, &lookup, 0..inv.objects.len())
+}
+
+/// Target-port findings of the Services among `sources`.
+pub fn target_ports(
+    inv: &Inventory,
+    graph: &Graph,
+    sources: impl Iterator<Item = usize>,
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for i in sources {
+        if let Some(o) = inv.objects.get(i) {
+            if o.id.group.is_empty() && &*o.id.kind == "Service" {
+                out.extend(findings::target_ports(inv, graph, i, o));
+            }
+        }
+    }
+    out
+}
+
+/// The reference graph of `edges` (grouped by source, ascending) with the unused findings
+/// added; the findings sorted.
+pub fn assemble(
+    inv: &Inventory,
+    edges: Vec<Edge>,
+    dangling: Vec<Dangling>,
+    cross: Vec<bool>,
+    mut found: Vec<Diagnostic>,
+) -> (RefGraph, Vec<Diagnostic>) {
+    let n = inv.objects.len();
+    // By identity: a duplicate of a used object (another file's copy) is used too.
+    let mut used: FxHashSet<&ObjectId> = FxHashSet::default();
+    for e in &edges {
+        // An Event reporting on an object does not use it.
+        if e.kind
+            != (EdgeKind::Ref {
+                rel: "involvedObject",
+            })
+        {
+            used.extend(inv.objects.get(e.to).map(|o| &o.id));
+        }
+    }
+    found.extend(findings::unused(inv, &used));
+    crate::diagnostic::sort(&mut found);
+    let used_by = Adjacency::build(n, &edges, |e| e.to);
+    let refs = RefGraph {
+        uses: Adjacency::from_grouped(n, edges, |e| e.from),
+        used_by,
+        dangling,
+        cross,
+    };
+    (refs, found)
+}
+
+/// Whether a controller of `o` in the input has a pod template: the template's references
+/// are `o`'s, and a missing one is reported once, at the controller (the Deployment, not
+/// its ReplicaSet and each Pod).
+fn controlled(o: &Object, lookup: &Lookup<'_>) -> bool {
+    o.owner_refs.iter().any(|r| {
+        let group = group_of(&r.api_version);
+        r.controller == Some(true)
+            && pod_template(group, &r.kind).is_some()
+            && lookup.by_id.contains_key(&Target {
+                group,
+                kind: &r.kind,
+                namespace: o.namespace(),
+                name: &r.name,
+            })
+    })
+}
+
+/// The namespace a reference resolves in: none for a cluster-scoped kind (Event
+/// `involvedObject`s and typed backends may name one), the referrer's when a namespaced
+/// kind's reference has none.
+fn scoped_namespace<'a>(namespaced: Option<bool>, t: Target<'a>, own: &'a str) -> &'a str {
+    match namespaced {
+        Some(false) => "",
+        Some(true) if t.namespace.is_empty() => own,
+        _ => t.namespace,
+    }
+}
+
+fn object_id(t: Target<'_>) -> ObjectId {
+    ObjectId {
+        // A reference may name a legacy group (`extensions` Ingress): the same resource.
+        group: intern(crate::kinds::canonical_group(t.group, t.kind)),
+        kind: intern(t.kind),
+        namespace: intern(t.namespace),
+        name: intern(t.name),
+        generated: None,
+    }
+}
+
+/// Links made by selection rather than by one name.
+fn selections(inv: &Inventory, lookup: &Lookup<'_>, o: &Object, out: &mut ObjectEdges) {
+    match (&*o.id.group, &*o.id.kind) {
+        ("", "Service") => {
+            let slices = lookup.slices.get(&(o.namespace(), o.name()));
+            for &s in slices.into_iter().flatten() {
+                out.add(s, "endpointSlice");
+            }
+        }
+        ("rbac.authorization.k8s.io", "ClusterRole") => {
+            let selectors = o
+                .get_path("aggregationRule.clusterRoleSelectors")
+                .and_then(RawRef::as_array);
+            for sel in selectors.into_iter().flatten() {
+                let Ok(Some(sel)) = label_selector_from_value(Some(sel)) else {
+                    continue;
+                };
+                if sel.is_empty() {
+                    continue;
+                }
+                for &c in &lookup.cluster_roles {
+                    if sel.matches(&inv.objects[c].labels) {
+                        out.add(c, "aggregation");
+                    }
+                }
+            }
+        }
+        ("apps", "StatefulSet") => {
+            let replicas = o
+                .get_path("spec.replicas")
+                .and_then(RawRef::as_i64)
+                .unwrap_or(1)
+                .clamp(0, MAX_CLAIM_ORDINALS);
+            for (_, t) in items(o.get_path("spec.volumeClaimTemplates")) {
+                let Some(claim) = t.get("metadata").and_then(|m| str_at(m, "name")) else {
+                    continue;
+                };
+                for ordinal in 0..replicas {
+                    let name = format!("{claim}-{}-{ordinal}", o.name());
+                    let target = Target {
+                        group: "",
+                        kind: "PersistentVolumeClaim",
+                        namespace: o.namespace(),
+                        name: &name,
+                    };
+                    if let Some(&c) = lookup.by_id.get(&target) {
+                        out.add(c, "volumeClaimTemplate");
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,239 @@
+//! Reference edges: what an object uses by name — ConfigMaps, Secrets, ServiceAccounts,
+//! PVCs, classes, Roles, Services … — the third edge family beside owners and selectors.
+//!
+//! Extraction (`extract.rs` per kind family, `pod.rs` for pod specs and every pod template
+//! the kind table knows) reads one object and yields [`Ref`]s: the relationship as
+//! kube-lineage names it (`volume`, `envFrom`, `roleRef`, `backend` …), a target identity
+//! resolved with the API server's namespace rules, and the field it was read from. Linking
+//! (`link.rs`) resolves them against the inventory: a resolved reference is an [`Edge`]
+//! with [`EdgeKind::Ref`]; an unresolved one is kept as a [`Dangling`] reference for the
+//! findings (`findings.rs`). Links that are selections rather than names (ClusterRole
+//! aggregation, Service → EndpointSlices, StatefulSet claim templates → the PVCs they
+//! create) are made while linking.
+//!
+//! Every reference result is computed over the whole inventory after the owner and
+//! selector parts are assembled, by a build and by a patch alike, so a patch equals a
+//! rebuild by construction (the target-port check reads the selector edges).
+
+mod extract;
+mod findings;
+mod link;
+mod patch;
+mod pod;
+
+use std::fmt;
+
+pub use extract::extract;
+pub use findings::is_ref_finding;
+pub(super) use link::{link_all, Linked};
+
+use super::{Adjacency, Edge, EdgeKind, Graph};
+use crate::model::{Inventory, ObjectId};
+
+/// The identity a reference names (the namespace is `""` for cluster-scoped kinds).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Target<'a> {
+    pub group: &'a str,
+    pub kind: &'a str,
+    pub namespace: &'a str,
+    pub name: &'a str,
+}
+
+/// A Service port as a reference names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Port<'a> {
+    Number(i64),
+    Name(&'a str),
+}
+
+/// One reference read from an object, before it is resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ref<'a> {
+    /// The relationship, as kube-lineage names it (`volume`, `envFrom`, `roleRef` …).
+    pub rel: &'static str,
+    pub target: Target<'a>,
+    /// Where the reference is written.
+    pub site: Site,
+    /// A missing target is fine: `optional: true`, or a defaulted field (the `default`
+    /// ServiceAccount).
+    pub optional: bool,
+    /// The Service port a backend names (Ingress, webhooks, APIService, routes).
+    pub port: Option<Port<'a>>,
+}
+
+/// A field path kept as static parts and indices, formatted only when a finding needs it
+/// (`spec.template.spec.containers[0].envFrom[1].configMapRef`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Site {
+    base: &'static str,
+    /// `.spec` follows `base` (a pod template's spec).
+    pod_spec: bool,
+    /// Indexed steps (`volumes[2]`), `""` for unused slots.
+    steps: [(&'static str, u32); 3],
+    tail: &'static str,
+}
+
+impl Site {
+    /// The field `base` (`spec.service`, `roleRef`).
+    pub const fn at(base: &'static str) -> Site {
+        Site {
+            base,
+            pod_spec: false,
+            steps: [("", 0); 3],
+            tail: "",
+        }
+    }
+
+    /// This site inside a pod template whose spec is at `base` + `.spec`.
+    const fn in_template(mut self) -> Site {
+        self.pod_spec = true;
+        self
+    }
+
+    /// One more indexed step (`volumes[2]`); past three steps, the deepest are dropped.
+    pub fn step(mut self, name: &'static str, i: usize) -> Site {
+        if let Some(slot) = self.steps.iter_mut().find(|s| s.0.is_empty()) {
+            *slot = (name, u32::try_from(i).unwrap_or(u32::MAX));
+        }
+        self
+    }
+
+    /// The index of the pod volume this site is in, if it is one (`volumes[2]…`).
+    pub fn volume(&self) -> Option<u32> {
+        match self.steps[0] {
+            ("volumes", i) => Some(i),
+            _ => None,
+        }
+    }
+
+    /// The last, unindexed part (`configMap`, `secretRef`).
+    pub fn tail(mut self, tail: &'static str) -> Site {
+        self.tail = tail;
+        self
+    }
+}
+
+impl fmt::Display for Site {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.base)?;
+        if self.pod_spec {
+            f.write_str(".spec")?;
+        }
+        // A site at the object's top level (`subjects[0]`) starts without a dot.
+        let dot = |f: &mut fmt::Formatter<'_>, started: bool| {
+            if started {
+                f.write_str(".")
+            } else {
+                Ok(())
+            }
+        };
+        let mut started = !self.base.is_empty();
+        for (name, i) in self.steps.iter().filter(|s| !s.0.is_empty()) {
+            dot(f, started)?;
+            write!(f, "{name}[{i}]")?;
+            started = true;
+        }
+        if !self.tail.is_empty() {
+            dot(f, started)?;
+            f.write_str(self.tail)?;
+        }
+        Ok(())
+    }
+}
+
+/// A reference whose target the input does not hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dangling {
+    pub from: usize,
+    pub rel: &'static str,
+    pub target: ObjectId,
+}
+
+/// The reference edges of one inventory.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RefGraph {
+    pub(in crate::graph) uses: Adjacency,
+    used_by: Adjacency,
+    /// Grouped by referencing object, in field order.
+    dangling: Vec<Dangling>,
+    /// Per object: a reference of it names another namespace (a patch relinks it whichever
+    /// namespaces change).
+    cross: Vec<bool>,
+}
+
+impl Graph {
+    /// Adds the reference edges `linked` (of every object, see [`link_all`]) and their
+    /// findings, after `assemble`.
+    pub(super) fn with_refs(mut self, inv: &Inventory, mut linked: Linked) -> Graph {
+        let n = inv.objects.len();
+        let ports = link::target_ports(inv, &self, 0..n);
+        linked.findings.extend(ports);
+        let mut cross = vec![false; n];
+        for &i in &linked.cross {
+            cross[i] = true;
+        }
+        let (refs, mut findings) =
+            link::assemble(inv, linked.edges, linked.dangling, cross, linked.findings);
+        self.refs = refs;
+        if !findings.is_empty() {
+            self.findings.append(&mut findings);
+            crate::diagnostic::sort(&mut self.findings);
+        }
+        self
+    }
+
+    /// Reference edges from `obj` to what it uses (deduplicated per target and relationship).
+    pub fn uses(&self, obj: usize) -> &[Edge] {
+        self.refs.uses.get(obj)
+    }
+
+    /// Reference edges from the objects that use `obj`.
+    pub fn used_by(&self, obj: usize) -> &[Edge] {
+        self.refs.used_by.get(obj)
+    }
+
+    /// References whose target the input does not hold, grouped by referencing object.
+    pub fn dangling(&self) -> &[Dangling] {
+        &self.refs.dangling
+    }
+
+    /// Dangling references of `obj`.
+    pub fn dangling_of(&self, obj: usize) -> &[Dangling] {
+        let d = &self.refs.dangling;
+        let start = d.partition_point(|x| x.from < obj);
+        let end = d.partition_point(|x| x.from <= obj);
+        &d[start..end]
+    }
+
+    /// Names of every relationship from `from` to `to` among the enabled families
+    /// (`owner`, `selector`, then references), for `tree -o wide`.
+    pub fn relationships(
+        &self,
+        from: usize,
+        to: usize,
+        owners: bool,
+        selectors: bool,
+        refs: bool,
+    ) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        if owners && self.dependents(from).iter().any(|e| e.to == to) {
+            out.push("owner");
+        }
+        if selectors && self.selects(from).any(|e| e.to == to) {
+            out.push("selector");
+        }
+        if refs {
+            for e in self.uses(from).iter().filter(|e| e.to == to) {
+                if let EdgeKind::Ref { rel } = e.kind {
+                    if !out.contains(&rel) {
+                        out.push(rel);
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests;
