@@ -121,14 +121,14 @@ fn check_reports_each_broken_reference() {
     assert_eq!(code, 0, "warnings and notes do not fail check");
     let lines: Vec<&str> = out.lines().collect();
     let expect = [
-        "config.yaml:9: note: ConfigMap/shop/orphan-config: Used? Unable to locate resource reference: no object of the input uses this ConfigMap",
-        "ingress.yaml:1: warning: Ingress.networking.k8s.io/shop/web: spec.rules[0].http.paths[1].backend: service \"api\" not found",
-        "ingress.yaml:1: warning: Ingress.networking.k8s.io/shop/web: spec.rules[0].http.paths[0].backend: could not find port \"8080\" in service \"shop/web\"",
-        "ingress.yaml:1: note: Ingress.networking.k8s.io/shop/web: spec.tls[0].secretName: secret \"web-tls\" not found",
-        "rbac.yaml:1: warning: RoleBinding.rbac.authorization.k8s.io/shop/web-reader: roleRef: role.rbac.authorization.k8s.io \"web-reader\" not found",
-        "web.yaml:1: warning: Deployment.apps/shop/web: spec.template.spec.containers[0].envFrom[0].configMapRef: configmap \"missing-config\" not found",
-        "web.yaml:1: note: Deployment.apps/shop/web: spec.template.spec.imagePullSecrets[0]: secret \"regcred\" not found",
-        "web.yaml:37: warning: Service/shop/web: spec.ports[1].targetPort: no container of Deployment.apps/shop/web declares a port named \"metrics\"",
+        "config.yaml:9:1: note: ConfigMap/shop/orphan-config: Used? Unable to locate resource reference: no object of the input uses this ConfigMap",
+        "ingress.yaml:1:1: warning: Ingress.networking.k8s.io/shop/web: spec.rules[0].http.paths[1].backend: service \"api\" not found",
+        "ingress.yaml:1:1: warning: Ingress.networking.k8s.io/shop/web: spec.rules[0].http.paths[0].backend: could not find port \"8080\" in service \"shop/web\"",
+        "ingress.yaml:1:1: note: Ingress.networking.k8s.io/shop/web: spec.tls[0].secretName: secret \"web-tls\" not found",
+        "rbac.yaml:1:1: warning: RoleBinding.rbac.authorization.k8s.io/shop/web-reader: roleRef: role.rbac.authorization.k8s.io \"web-reader\" not found",
+        "web.yaml:1:1: warning: Deployment.apps/shop/web: spec.template.spec.containers[0].envFrom[0].configMapRef: configmap \"missing-config\" not found",
+        "web.yaml:1:1: note: Deployment.apps/shop/web: spec.template.spec.imagePullSecrets[0]: secret \"regcred\" not found",
+        "web.yaml:37:1: warning: Service/shop/web: spec.ports[1].targetPort: no container of Deployment.apps/shop/web declares a port named \"metrics\"",
     ];
     assert_eq!(lines.len(), expect.len(), "{out}");
     for (line, want) in lines.iter().zip(expect) {

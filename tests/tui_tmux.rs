@@ -199,7 +199,8 @@ fn names(screen: &[String]) -> BTreeSet<String> {
         .iter()
         .filter_map(|l| {
             let words: Vec<&str> = l.split_whitespace().collect();
-            if let Some(k) = words.iter().position(|w| KINDS.contains(w)) {
+            if screen[1].split_whitespace().any(|t| t.starts_with("KIND")) {
+                let k = words.iter().position(|w| KINDS.contains(w))?;
                 return words.get(k + 1).map(|w| w.to_string());
             }
             let cells: Vec<char> = l.chars().collect();
