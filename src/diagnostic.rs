@@ -1,8 +1,11 @@
 //! One record for every problem kubesift reports — a file that failed to load, a finding in
 //! the loaded objects — and the one order every front end lists them in. A leaf: loading,
-//! the graph, validation, the UI and `check` all import it; it imports nothing of kubesift.
+//! the graph, validation, the UI and `check` all import it; it imports only the quoting and
+//! escaping of gocompat and, to name the object a diagnostic is about, the inventory.
 
 use crate::gocompat::escape::{escape_line, escape_terminal};
+use crate::gocompat::quote::Quoted;
+use crate::model::{Inventory, Object};
 use std::cmp::Ordering;
 use std::fmt;
 use std::path::Path;
@@ -146,6 +149,36 @@ pub fn sort(diagnostics: &mut [Diagnostic]) {
     // runs, and lists are mostly sorted ones joined (a load's problems, then its findings).
     diagnostics.sort();
 }
+
+/// `Kind[.group]/[namespace/]name` of the object a diagnostic is about. Load problems about
+/// one object (a duplicate, a namespace on a cluster-scoped object) carry no object index
+/// (the data layer splices objects and would leave it stale): they sit at the object's
+/// first line, and name it in their message when several objects start on that line.
+pub fn object_name(inv: &Inventory, d: &Diagnostic) -> Option<String> {
+    if let Some(o) = d.object_index().and_then(|i| inv.objects.get(i)) {
+        return Some(o.id.to_string());
+    }
+    if !ABOUT_ONE_OBJECT.contains(&d.code) {
+        return None;
+    }
+    let here: Vec<&Object> = inv
+        .objects
+        .iter()
+        .filter(|o| o.source.line == d.line && *o.source.path == *d.path)
+        .collect();
+    let named = |o: &&&Object| {
+        d.message.contains(&o.id.to_string())
+            || d.message
+                .contains(&format!("{} {}", o.id.kind, Quoted(&o.id.name)))
+    };
+    match here.as_slice() {
+        [one] => Some(one.id.to_string()),
+        many => many.iter().find(named).map(|o| o.id.to_string()),
+    }
+}
+
+/// Codes of load problems about one object, reported at the line its document starts.
+const ABOUT_ONE_OBJECT: &[&str] = &["duplicate-object", "namespace-on-cluster-scoped"];
 
 #[cfg(test)]
 mod tests {

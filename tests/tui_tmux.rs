@@ -116,7 +116,10 @@ impl Pane {
             if flags.trim() == want {
                 return;
             }
-            assert!(Instant::now() < deadline, "{format}: {flags:?}, want {want:?}");
+            assert!(
+                Instant::now() < deadline,
+                "{format}: {flags:?}, want {want:?}"
+            );
             std::thread::sleep(Duration::from_millis(30));
         }
     }
@@ -438,7 +441,8 @@ fn a_saved_edit_shows_in_place_and_keeps_the_selection() {
     // The selection followed the Deployment: the detail view opens on it, edited.
     pane.literal("y");
     pane.wait_for("the edited Deployment's detail", |s| {
-        s[0].contains("Deployment.apps/shop/storefront") && s.iter().any(|l| l.contains("replicas: 4"))
+        s[0].contains("Deployment.apps/shop/storefront")
+            && s.iter().any(|l| l.contains("replicas: 4"))
     });
     pane.key("Escape");
     pane.wait_for("table", |s| s[HEIGHT - 1].contains("q quit"));

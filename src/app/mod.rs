@@ -421,7 +421,7 @@ impl App {
     }
 
     /// NAMESPACE, KIND, NAME, the `labels` columns, STATUS, AGE, SOURCE; with one kind
-    /// shown, that kind's `kubectl get -o wide` columns instead (NAMESPACE only for a
+    /// shown, that kind's UI columns instead ([`columns::kind_headers`]; NAMESPACE only for a
     /// namespaced kind): NAMESPACE, NAME, READY, STATUS, …, the `labels` columns, SOURCE.
     fn columns_for(&self, loaded: &Dataset, labels: Vec<Column>) -> Vec<Column> {
         let Some(kind) = self.kind.as_deref() else {

@@ -13,7 +13,6 @@ use super::LoadArgs;
 use crate::dataset::Graph;
 use crate::diagnostic::{self, Diagnostic, Severity};
 use crate::gocompat::escape::{escape_line, escape_terminal};
-use crate::gocompat::quote::Quoted;
 use crate::model::Inventory;
 use crate::print;
 
@@ -46,35 +45,8 @@ pub fn diagnostics(inv: &Inventory, graph: &Graph) -> Vec<Diagnostic> {
     out
 }
 
-/// `Kind[.group]/[namespace/]name` of the object a diagnostic is about. Load problems about
-/// one object (a duplicate, a namespace on a cluster-scoped object) carry no object index
-/// (the data layer splices objects and would leave it stale): they sit at the object's
-/// first line, and name it in their message when several objects start on that line.
-pub fn object_name(inv: &Inventory, d: &Diagnostic) -> Option<String> {
-    if let Some(o) = d.object_index().and_then(|i| inv.objects.get(i)) {
-        return Some(o.id.to_string());
-    }
-    if !ABOUT_ONE_OBJECT.contains(&d.code) {
-        return None;
-    }
-    let here: Vec<&crate::model::Object> = inv
-        .objects
-        .iter()
-        .filter(|o| o.source.line == d.line && *o.source.path == *d.path)
-        .collect();
-    let named = |o: &&&crate::model::Object| {
-        d.message.contains(&o.id.to_string())
-            || d.message
-                .contains(&format!("{} {}", o.id.kind, Quoted(&o.id.name)))
-    };
-    match here.as_slice() {
-        [one] => Some(one.id.to_string()),
-        many => many.iter().find(named).map(|o| o.id.to_string()),
-    }
-}
-
-/// Codes of load problems about one object, reported at the line its document starts.
-const ABOUT_ONE_OBJECT: &[&str] = &["duplicate-object", "namespace-on-cluster-scoped"];
+/// The object a diagnostic is about, as the UI's problems view names it too.
+pub use crate::diagnostic::object_name;
 
 /// `path:line:column: severity: object: message` (object `-` when there is none); the
 /// column tells apart the items of a one-line JSON array.

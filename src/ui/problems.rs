@@ -8,7 +8,7 @@ use ratatui::Frame;
 
 use super::Theme;
 use crate::app::App;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{object_name, Diagnostic, Severity};
 use crate::gocompat::escape::escape_line;
 
 pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
@@ -55,10 +55,8 @@ fn problem_line<'a>(app: &App, p: &'a Diagnostic, theme: &Theme) -> Line<'a> {
         Severity::Warning => theme.warning,
         Severity::Note => theme.dim,
     };
-    let object = p
-        .object
-        .and_then(|i| app.data.inventory.objects.get(i as usize))
-        .map_or_else(|| "-".to_string(), |o| o.id.to_string());
+    // Named as `check` names it (a duplicate has no object index, only its place).
+    let object = object_name(&app.data.inventory, p).unwrap_or_else(|| "-".to_string());
     Line::from(vec![
         Span::styled(format!("{:<7} ", p.severity), sev_style),
         Span::styled(
