@@ -260,6 +260,8 @@ fn narrowest(column: &Column, natural: usize) -> usize {
         Column::Name => NAME_WIDTH,
         // A path cut to its last characters still names the file and line.
         Column::Source => SOURCE_WIDTH,
+        // `<unknown>` (no creationTimestamp, as in most manifests) whole.
+        Column::Age => "<unknown>".len(),
         _ => MIN_WIDTH,
     };
     match natural {
