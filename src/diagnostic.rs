@@ -1,6 +1,7 @@
 //! One record for every problem kubesift reports — a file that failed to load, a finding in
 //! the loaded objects — and the one order every front end lists them in. A leaf: loading,
-//! the graph, validation, the UI and `check` all import it; it imports nothing of kubesift.
+//! the graph, validation, the UI and `check` all import it; it imports only the quoting and
+//! escaping of gocompat (the object a diagnostic is about is named by `model::ObjectsAt`).
 
 use crate::gocompat::escape::{escape_line, escape_terminal};
 use std::cmp::Ordering;

@@ -197,7 +197,8 @@ fn check_text_json_and_ui_rows_agree_on_one_order() {
     let mut app = App::new(Keymap::load(None).unwrap(), Options::default(), 0);
     app.update(Action::Loaded(Box::new(Dataset::new(inventory))));
     let inv = &app.data.inventory;
-    let object = |d: &kubesift::diagnostic::Diagnostic| kubesift::cli::check::object_name(inv, d);
+    let at = kubesift::model::ObjectsAt::new(inv, &app.problem_rows);
+    let object = |d: &kubesift::diagnostic::Diagnostic| at.name(d);
     let ui: Vec<serde_json::Value> = app
         .problem_rows
         .iter()

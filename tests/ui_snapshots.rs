@@ -333,3 +333,31 @@ fn the_namespace_picker_names_cluster_scoped_objects_and_counts_under_the_kind()
     press(&mut app, "n");
     insta::assert_snapshot!(render_at(&app, 80, 24));
 }
+
+/// The problems view names a duplicate's object (which carries no object index, only its
+/// place) as `check` does, not `-`.
+#[test]
+fn the_problems_view_names_a_duplicate_as_check_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: twice, namespace: shop}\n";
+    std::fs::write(dir.path().join("a.yaml"), doc).unwrap();
+    std::fs::write(dir.path().join("b.yaml"), doc).unwrap();
+    let inventory = load_paths(&[dir.path().to_path_buf()], &LoadOptions::default());
+    let mut app = App::new(Keymap::load(None).unwrap(), Options::default(), NOW);
+    app.update(Action::Resize(200, 20));
+    app.update(Action::Loaded(Box::new(Dataset::new(inventory))));
+    app.update(Action::Problems);
+    let screen = render_at(&app, 200, 20);
+    let duplicate = app
+        .problem_rows
+        .iter()
+        .find(|d| d.code == "duplicate-object")
+        .expect("a duplicate-object problem");
+    let at = kubesift::model::ObjectsAt::new(&app.data.inventory, &app.problem_rows);
+    let name = at.name(duplicate);
+    assert_eq!(name.as_deref(), Some("ConfigMap/shop/twice"));
+    assert!(
+        screen.contains("[duplicate-object] ConfigMap/shop/twice "),
+        "{screen}"
+    );
+}

@@ -8,15 +8,30 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::table::Row;
 use super::{App, Mode, TreeState};
-use crate::dataset::{Change, ChangeData, Moves};
+use crate::dataset::{Change, ChangeData, DeltaKind, Moves};
 use crate::model::{Object, ObjectId};
 
 /// What the header says about the last applied change.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LastChange {
     pub at: i64,
-    pub changed: usize,
+    /// Identities that were not there before the batch (a file moved back counts here,
+    /// as `get -w` says ADDED).
+    pub added: usize,
+    pub updated: usize,
     pub deleted: usize,
+}
+
+impl LastChange {
+    /// The counts of the batch for the header: `1 added, 2 updated, 0 deleted`, the
+    /// added part only when something was added.
+    pub fn counts(&self) -> String {
+        let added = match self.added {
+            0 => String::new(),
+            n => format!("{n} added, "),
+        };
+        format!("{added}{} updated, {} deleted", self.updated, self.deleted)
+    }
 }
 
 /// How long changed rows stay highlighted (seconds; ticks come once a second).
@@ -65,7 +80,7 @@ impl App {
                 }
             }
         };
-        self.problem_rows = super::problem_rows(&self.data);
+        self.set_problem_rows();
         let wanted: Vec<&(u32, ObjectId)> = [&selected, &detail]
             .into_iter()
             .flatten()
@@ -135,9 +150,15 @@ impl App {
         }
         self.flash = flash;
         self.flash_until = change.at.max(self.now) + FLASH_SECONDS;
+        let added = change
+            .deltas
+            .iter()
+            .filter(|d| d.kind == DeltaKind::Added)
+            .count();
         self.last_change = Some(LastChange {
             at: change.at,
-            changed: changed.len(),
+            added,
+            updated: changed.len().saturating_sub(added),
             deleted,
         });
     }

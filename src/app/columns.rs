@@ -18,7 +18,7 @@ pub enum Column {
     Status,
     Age,
     Source,
-    /// Column `index` of the kind's `kubectl get -o wide` columns (after NAME; see
+    /// Column `index` of the kind's UI columns (after NAME; see
     /// [`kind_headers`]), titled as kubectl titles it.
     Printer {
         index: usize,
@@ -124,16 +124,33 @@ pub fn titles(columns: &[Column]) -> Vec<String> {
         .collect()
 }
 
-/// The kind's `kubectl get -o wide` column titles after NAME: the one entry point the UI
-/// takes per-kind columns from (the same code `get` prints with).
+/// The kind's `kubectl get` column titles after NAME, plus a Pod's IP and NODE from the
+/// `-o wide` ones (as k9s shows pods; NOMINATED NODE and READINESS GATES are `<none>` in
+/// almost every manifest): the one entry point the UI takes per-kind columns from (the
+/// same code `get` prints with).
 pub fn kind_headers(group: &str, kind: &str) -> Vec<&'static str> {
-    crate::kinds::headers(group, kind, true)
+    let normal = crate::kinds::headers(group, kind, false).len();
+    let mut headers = crate::kinds::headers(group, kind, true);
+    headers.truncate(normal + wide_kept(group, kind));
+    headers
 }
 
 /// The cells of [`kind_headers`] for one object.
 pub fn kind_cells(obj: &Object, now: i64) -> Vec<String> {
     let now = chrono::DateTime::from_timestamp(now, 0).unwrap_or_default();
-    crate::kinds::cells(obj.as_view(), true, now)
+    let kept = wide_kept(&obj.id.group, &obj.id.kind);
+    let mut cells = crate::kinds::cells(obj.as_view(), kept > 0, now);
+    cells.truncate(crate::kinds::headers(&obj.id.group, &obj.id.kind, false).len() + kept);
+    cells
+}
+
+/// How many of the kind's `-o wide` columns the UI shows: IP and NODE for a Pod.
+fn wide_kept(group: &str, kind: &str) -> usize {
+    if group.is_empty() && kind == "Pod" {
+        2
+    } else {
+        0
+    }
 }
 
 /// The kind table's status text (as `get` and `tree` print it), then how long the object
@@ -176,6 +193,26 @@ mod tests {
             "APP.KUBERNETES.IO/NAME"
         );
         assert_eq!(Column::Label("tier".into()).title(), "TIER");
+    }
+
+    /// `get`'s columns, a Pod's IP and NODE from the wide ones, and cells to match.
+    #[test]
+    fn kind_columns_are_the_normal_ones_plus_ip_and_node_for_pods() {
+        assert_eq!(
+            kind_headers("", "Pod"),
+            ["READY", "STATUS", "RESTARTS", "AGE", "IP", "NODE"]
+        );
+        assert_eq!(
+            kind_headers("apps", "Deployment"),
+            crate::kinds::headers("apps", "Deployment", false)
+        );
+        let text = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n\
+                    spec: {nodeName: n1}\nstatus: {podIP: 10.0.0.1}\n";
+        let path = std::sync::Arc::from(std::path::Path::new("p.yaml"));
+        let pod = &crate::model::load::parse_text(&path, text).objects[0];
+        let cells = kind_cells(pod, 0);
+        assert_eq!(cells.len(), 6, "{cells:?}");
+        assert_eq!(cells[4..], ["10.0.0.1", "n1"]);
     }
 
     #[test]

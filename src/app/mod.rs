@@ -170,6 +170,8 @@ pub struct App {
     pub tree: Option<TreeState>,
     /// Load problems and graph findings, in the diagnostics' order.
     pub problem_rows: Vec<Diagnostic>,
+    /// The object each problem row is about, named as `check` names it (`None`: no object).
+    pub problem_objects: Vec<Option<String>>,
     pub problems: ListState,
     /// Which problems the problems view shows.
     pub problem_filter: ProblemFilter,
@@ -221,6 +223,7 @@ impl App {
             detail_from: Mode::Table,
             tree: None,
             problem_rows: Vec::new(),
+            problem_objects: Vec::new(),
             problems: ListState::default(),
             problem_filter: ProblemFilter::default(),
             help: None,
@@ -368,7 +371,7 @@ impl App {
         }
         data.graph = graph;
         data.linking = false;
-        self.problem_rows = problem_rows(&self.data);
+        self.set_problem_rows();
         self.relink_views();
         self.clamp_views();
     }
@@ -398,7 +401,7 @@ impl App {
             self.table.set_columns(columns);
             self.auto_columns = Some(self.table.columns.clone());
         }
-        self.problem_rows = problem_rows(&self.data);
+        self.set_problem_rows();
         self.table.resort(&self.data.inventory.objects, self.now);
         self.run_pending_command();
         self.refilter();
@@ -422,7 +425,7 @@ impl App {
     }
 
     /// NAMESPACE, KIND, NAME, the `labels` columns, STATUS, AGE, SOURCE; with one kind
-    /// shown, that kind's `kubectl get -o wide` columns instead (NAMESPACE only for a
+    /// shown, that kind's UI columns instead ([`columns::kind_headers`]; NAMESPACE only for a
     /// namespaced kind): NAMESPACE, NAME, READY, STATUS, …, the `labels` columns, SOURCE.
     fn columns_for(&self, loaded: &Dataset, labels: Vec<Column>) -> Vec<Column> {
         let Some(kind) = self.kind.as_deref() else {
@@ -652,6 +655,15 @@ impl App {
 
     fn push(&mut self, effect: Effect) {
         self.effects.push(effect);
+    }
+}
+
+impl App {
+    /// Recomputes the problem rows and the objects they are about.
+    pub(super) fn set_problem_rows(&mut self) {
+        self.problem_rows = problem_rows(&self.data);
+        let at = crate::model::ObjectsAt::new(&self.data.inventory, &self.problem_rows);
+        self.problem_objects = self.problem_rows.iter().map(|d| at.name(d)).collect();
     }
 }
 

@@ -570,13 +570,49 @@ fn a_watched_change_keeps_the_selected_object_and_flashes_changed_rows() {
         app.last_change,
         Some(LastChange {
             at: 5,
-            changed: 2,
+            added: 0,
+            updated: 2,
             deleted: 0
         })
     );
     // Flashing ends with the clock.
     app.update(Action::Tick(5 + FLASH_SECONDS));
     assert!(!app.flashing(db));
+}
+
+/// A file moved away and back: the watcher reports DELETED, then ADDED (as `get -w`);
+/// the header counts the return as added, not updated.
+#[test]
+fn an_object_back_after_a_delete_counts_as_added() {
+    let mut app = app();
+    let without_db: String = FIXTURE
+        .split("---\n")
+        .filter(|d| !d.contains("db-1"))
+        .collect::<Vec<_>>()
+        .join("---\n");
+    let mut gone = change(&without_db, &[], 0, 5);
+    let db = parse_text(&Arc::from(Path::new("x.yaml")), FIXTURE).objects[1].clone();
+    gone.deltas = vec![Delta {
+        kind: DeltaKind::Deleted,
+        id: db.id.clone(),
+        object: None,
+    }];
+    app.update(Action::Changed(gone));
+    let deleted = app.last_change.clone().unwrap();
+    assert_eq!((deleted.added, deleted.updated, deleted.deleted), (0, 0, 1));
+    assert_eq!(deleted.counts(), "0 updated, 1 deleted");
+
+    let mut back = change(FIXTURE, &[], 0, 6);
+    back.deltas = vec![Delta {
+        kind: DeltaKind::Added,
+        id: db.id.clone(),
+        object: Some(db),
+    }];
+    app.update(Action::Changed(back));
+    let added = app.last_change.clone().unwrap();
+    assert_eq!((added.added, added.updated, added.deleted), (1, 0, 0));
+    assert_eq!(added.counts(), "1 added, 0 updated, 0 deleted");
+    assert!(visible_names(&app).contains(&"db-1".to_string()));
 }
 
 #[test]
@@ -759,8 +795,6 @@ fn one_kind_shows_its_kubectl_columns_and_keeps_the_label_columns() {
             "AGE",
             "IP",
             "NODE",
-            "NOMINATED NODE",
-            "READINESS GATES",
             "APP",
             "TIER",
             "SOURCE"
@@ -769,13 +803,14 @@ fn one_kind_shows_its_kubectl_columns_and_keeps_the_label_columns() {
     let pod = &app.data.inventory.objects[0];
     let epoch = chrono::DateTime::from_timestamp(0, 0).unwrap();
     let get = crate::kinds::cells(pod.as_view(), true, epoch);
-    let ui: Vec<String> = app.table.columns[2..10]
+    let ui: Vec<String> = app.table.columns[2..8]
         .iter()
         .map(|c| c.cell(pod, 0))
         .collect();
     assert_eq!(ui[0], "0/0");
     assert_eq!(ui[..3], get[..3], "the cells `get` prints");
-    assert_eq!(ui[4..], get[4..], "the wide cells too");
+    // IP and NODE of the wide ones (as k9s), not NOMINATED NODE and READINESS GATES.
+    assert_eq!(ui[4..], get[4..6], "the wide cells too");
     // Back to every kind: the generic columns again.
     app.update(Action::PickKind);
     app.update(Action::Top);

@@ -13,8 +13,7 @@ use super::LoadArgs;
 use crate::dataset::Graph;
 use crate::diagnostic::{self, Diagnostic, Severity};
 use crate::gocompat::escape::{escape_line, escape_terminal};
-use crate::gocompat::quote::Quoted;
-use crate::model::Inventory;
+use crate::model::{Inventory, ObjectsAt};
 use crate::print;
 
 /// Output format of `check`.
@@ -46,41 +45,11 @@ pub fn diagnostics(inv: &Inventory, graph: &Graph) -> Vec<Diagnostic> {
     out
 }
 
-/// `Kind[.group]/[namespace/]name` of the object a diagnostic is about. Load problems about
-/// one object (a duplicate, a namespace on a cluster-scoped object) carry no object index
-/// (the data layer splices objects and would leave it stale): they sit at the object's
-/// first line, and name it in their message when several objects start on that line.
-pub fn object_name(inv: &Inventory, d: &Diagnostic) -> Option<String> {
-    if let Some(o) = d.object_index().and_then(|i| inv.objects.get(i)) {
-        return Some(o.id.to_string());
-    }
-    if !ABOUT_ONE_OBJECT.contains(&d.code) {
-        return None;
-    }
-    let here: Vec<&crate::model::Object> = inv
-        .objects
-        .iter()
-        .filter(|o| o.source.line == d.line && *o.source.path == *d.path)
-        .collect();
-    let named = |o: &&&crate::model::Object| {
-        d.message.contains(&o.id.to_string())
-            || d.message
-                .contains(&format!("{} {}", o.id.kind, Quoted(&o.id.name)))
-    };
-    match here.as_slice() {
-        [one] => Some(one.id.to_string()),
-        many => many.iter().find(named).map(|o| o.id.to_string()),
-    }
-}
-
-/// Codes of load problems about one object, reported at the line its document starts.
-const ABOUT_ONE_OBJECT: &[&str] = &["duplicate-object", "namespace-on-cluster-scoped"];
-
 /// `path:line:column: severity: object: message` (object `-` when there is none); the
 /// column tells apart the items of a one-line JSON array.
-pub fn format_line(inv: &Inventory, d: &Diagnostic) -> String {
+pub fn format_line(at: &ObjectsAt<'_>, d: &Diagnostic) -> String {
     let path = d.path.display().to_string();
-    let object = object_name(inv, d);
+    let object = at.name(d);
     format!(
         "{}:{}:{}: {}: {}: {}",
         escape_line(&path),
@@ -111,6 +80,7 @@ pub fn write_json(
     diagnostics: &[Diagnostic],
     mut out: impl Write,
 ) -> std::io::Result<()> {
+    let at = ObjectsAt::new(inv, diagnostics);
     let rows: Vec<JsonRow<'_>> = diagnostics
         .iter()
         .map(|d| JsonRow {
@@ -118,7 +88,7 @@ pub fn write_json(
             line: d.line,
             severity: d.severity,
             code: d.code,
-            object: object_name(inv, d),
+            object: at.name(d),
             message: &d.message,
         })
         .collect();
@@ -157,9 +127,12 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let diagnostics = diagnostics(inv, graph);
     let mut out = std::io::stdout().lock();
     let written = match args.output {
-        CheckFormat::Text => diagnostics
-            .iter()
-            .try_for_each(|d| writeln!(out, "{}", format_line(inv, d))),
+        CheckFormat::Text => {
+            let at = ObjectsAt::new(inv, &diagnostics);
+            diagnostics
+                .iter()
+                .try_for_each(|d| writeln!(out, "{}", format_line(&at, d)))
+        }
         CheckFormat::Json => write_json(inv, &diagnostics, &mut out),
     };
     if let Err(e) = written {

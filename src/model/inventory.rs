@@ -180,6 +180,67 @@ fn duplicate_message(o: &Object, prev: &Object) -> String {
     m
 }
 
+/// Where objects start, to name the object of a diagnostic (see [`ObjectsAt::name`]); built
+/// once per list of diagnostics, and only when one of them needs it.
+pub struct ObjectsAt<'a> {
+    inv: &'a Inventory,
+    starts: Option<std::collections::HashMap<(&'a std::path::Path, u32), Vec<usize>>>,
+}
+
+/// Codes of load problems about one object, reported at the line its document starts.
+const ABOUT_ONE_OBJECT: &[&str] = &["duplicate-object", "namespace-on-cluster-scoped"];
+
+impl<'a> ObjectsAt<'a> {
+    /// The starts of `inv`'s objects, indexed when some of `diagnostics` are load problems
+    /// about one object.
+    pub fn new(inv: &'a Inventory, diagnostics: &[Diagnostic]) -> ObjectsAt<'a> {
+        let needed = diagnostics
+            .iter()
+            .any(|d| d.object_index().is_none() && ABOUT_ONE_OBJECT.contains(&d.code));
+        let starts = needed.then(|| {
+            let mut map: std::collections::HashMap<_, Vec<usize>> =
+                std::collections::HashMap::new();
+            for (i, o) in inv.objects.iter().enumerate() {
+                map.entry((&*o.source.path, o.source.line))
+                    .or_default()
+                    .push(i);
+            }
+            map
+        });
+        ObjectsAt { inv, starts }
+    }
+
+    /// `Kind[.group]/[namespace/]name` of the object `d` is about. Load problems about one
+    /// object (a duplicate, a namespace on a cluster-scoped object) carry no object index
+    /// (the data layer splices objects and would leave it stale): they sit at the object's
+    /// first line, and name it in their message when several objects start on that line.
+    pub fn name(&self, d: &Diagnostic) -> Option<String> {
+        let objects = &self.inv.objects;
+        if let Some(o) = d.object_index().and_then(|i| objects.get(i)) {
+            return Some(o.id.to_string());
+        }
+        if !ABOUT_ONE_OBJECT.contains(&d.code) {
+            return None;
+        }
+        let here: Vec<&Object> = self
+            .starts
+            .as_ref()?
+            .get(&(&*d.path, d.line))?
+            .iter()
+            .filter_map(|&i| objects.get(i))
+            .collect();
+        let named = |o: &&&Object| {
+            d.message.contains(&o.id.to_string())
+                || d.message
+                    .contains(&format!("{} {}", o.id.kind, Quoted(&o.id.name)))
+        };
+        match here.as_slice() {
+            [one] => Some(one.id.to_string()),
+            many => many.iter().find(named).map(|o| o.id.to_string()),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::path::Path;

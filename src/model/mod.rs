@@ -9,7 +9,7 @@ mod object;
 pub(crate) mod testutil;
 
 pub use extract::{json_type, NotAnObject};
-pub use inventory::{duplicates, registry_for, resolve_scope, Inventory};
+pub use inventory::{duplicates, registry_for, resolve_scope, Inventory, ObjectsAt};
 pub use object::GENERATED;
 pub use object::{group_of, Generated, Labels, Object, ObjectData, ObjectId, OwnerRef, SourceSpan};
 #[cfg(test)]

@@ -27,9 +27,10 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         .enumerate()
         .skip(app.problems.offset)
         .take(inner_h)
-        .filter_map(|(row, i)| Some((row, problems.get(*i)?)))
-        .map(|(row, p)| {
-            let line = problem_line(app, p, theme);
+        .filter_map(|(row, i)| Some((row, *i, problems.get(*i)?)))
+        .map(|(row, i, p)| {
+            let object = app.problem_objects.get(i).cloned().flatten();
+            let line = problem_line(app, p, object, theme);
             if row == app.problems.selected {
                 line.patch_style(theme.selected)
             } else {
@@ -49,16 +50,19 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
 }
 
 /// Severity, place, code, the object it is about (`-` for none), message.
-fn problem_line<'a>(app: &App, p: &'a Diagnostic, theme: &Theme) -> Line<'a> {
+fn problem_line<'a>(
+    app: &App,
+    p: &'a Diagnostic,
+    object: Option<String>,
+    theme: &Theme,
+) -> Line<'a> {
     let sev_style = match p.severity {
         Severity::Error => theme.error,
         Severity::Warning => theme.warning,
         Severity::Note => theme.dim,
     };
-    let object = p
-        .object
-        .and_then(|i| app.data.inventory.objects.get(i as usize))
-        .map_or_else(|| "-".to_string(), |o| o.id.to_string());
+    // Named as `check` names it (a duplicate has no object index, only its place).
+    let object = object.unwrap_or_else(|| "-".to_string());
     Line::from(vec![
         Span::styled(format!("{:<7} ", p.severity), sev_style),
         Span::styled(

@@ -15,6 +15,9 @@ const MIN_WIDTH: usize = 8;
 /// NAME is cut to no less than this (or its widest name): the other columns scroll instead.
 const NAME_WIDTH: usize = 32;
 
+/// SOURCE is cut to no less than this (its end: file name and line).
+const SOURCE_WIDTH: usize = 12;
+
 /// Marked rows start with this (the marker column, shown while something is marked).
 const MARK: &str = "● ";
 
@@ -60,10 +63,7 @@ pub fn draw_header(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
             })
             .unwrap_or_default();
         spans.push(Span::styled(
-            format!(
-                "  changed {at}: {} updated, {} deleted",
-                c.changed, c.deleted
-            ),
+            format!("  changed {at}: {}", c.counts()),
             theme.dim,
         ));
     }
@@ -103,17 +103,24 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     let titles: Vec<String> = shown.iter().map(|c| all_titles[*c].clone()).collect();
     let marks = !t.marked.is_empty();
     let gutter = if marks { MARK.chars().count() } else { 0 };
-    let columns: Vec<&Column> = shown.iter().map(|c| &t.columns[*c]).collect();
+    let room = (area.width as usize).saturating_sub(gutter);
     let sorted = t
         .sort
         .as_ref()
         .and_then(|s| shown.iter().position(|c| *c == s.column));
     let natural = widths(&titles, &cells, sorted);
-    let widths = shrink(
-        natural,
-        &columns,
-        (area.width as usize).saturating_sub(gutter),
-    );
+    // The first column scrolled to and the sorted one always stay.
+    let kept = {
+        let columns: Vec<&Column> = shown.iter().map(|c| &t.columns[*c]).collect();
+        let first = shown.iter().position(|c| *c >= t.frozen());
+        keep(&natural, &columns, &[first, sorted], room)
+    };
+    let shown = retain(&shown, &kept);
+    let titles = retain(&titles, &kept);
+    let natural = retain(&natural, &kept);
+    let cells: Vec<Vec<String>> = cells.iter().map(|row| retain(row, &kept)).collect();
+    let columns: Vec<&Column> = shown.iter().map(|c| &t.columns[*c]).collect();
+    let widths = shrink(natural, &columns, room);
     let mut lines = vec![title_line(app, &shown, &titles, &widths, gutter, theme)];
     for ((row_no, row), cells) in visible.iter().zip(&cells) {
         let mut line = match row {
@@ -198,6 +205,71 @@ fn widths(titles: &[String], cells: &[Vec<String>], sorted: Option<usize>) -> Ve
         .collect()
 }
 
+/// Which of the `columns` (natural `widths`) to draw in `width`: all when they fit at
+/// their narrowest ([`narrowest`]), else without the least useful ones until they do —
+/// LABELS, then the label columns, then the kind's extra columns (right to left), then
+/// KIND; never NAME, AGE, STATUS, SOURCE nor the `protected` positions. What is left out
+/// shows when scrolled to sideways (the first column scrolled to always stays).
+fn keep(
+    widths: &[usize],
+    columns: &[&Column],
+    protected: &[Option<usize>],
+    width: usize,
+) -> Vec<bool> {
+    let mut kept = vec![true; columns.len()];
+    let total = |kept: &[bool]| -> usize {
+        (0..columns.len())
+            .filter(|i| kept[*i])
+            .map(|i| narrowest(columns[i], widths[i]) + 1)
+            .sum()
+    };
+    let rank = |c: &Column| match c {
+        Column::Labels => Some(0),
+        Column::Label(_) => Some(1),
+        Column::Printer { .. } => Some(2),
+        Column::Kind => Some(3),
+        _ => None,
+    };
+    while total(&kept) > width {
+        // The least useful column left, rightmost first among equals.
+        let drop = (0..columns.len())
+            .filter(|i| kept[*i] && !protected.contains(&Some(*i)))
+            .filter_map(|i| Some((rank(columns[i])?, std::cmp::Reverse(i))))
+            .min();
+        let Some((_, std::cmp::Reverse(i))) = drop else {
+            break;
+        };
+        kept[i] = false;
+    }
+    kept
+}
+
+/// The `items` whose place in `kept` is true.
+fn retain<T: Clone>(items: &[T], kept: &[bool]) -> Vec<T> {
+    items
+        .iter()
+        .zip(kept)
+        .filter(|(_, k)| **k)
+        .map(|(item, _)| item.clone())
+        .collect()
+}
+
+/// How narrow [`shrink`] may cut a column of natural width `natural` (0: the floor alone).
+fn narrowest(column: &Column, natural: usize) -> usize {
+    let floor = match column {
+        Column::Name => NAME_WIDTH,
+        // A path cut to its last characters still names the file and line.
+        Column::Source => SOURCE_WIDTH,
+        // `<unknown>` (no creationTimestamp, as in most manifests) whole.
+        Column::Age => "<unknown>".len(),
+        _ => MIN_WIDTH,
+    };
+    match natural {
+        0 => floor,
+        n => n.min(floor),
+    }
+}
+
 /// Cuts `text` to at most `width` characters from the left, marking the cut with `…`.
 fn fit_tail(text: &str, width: usize) -> String {
     let n = text.chars().count();
@@ -214,11 +286,15 @@ fn fit_tail(text: &str, width: usize) -> String {
 fn shrink(mut widths: Vec<usize>, columns: &[&Column], width: usize) -> Vec<usize> {
     const COMFORT: usize = 16;
     let total = |w: &[usize]| w.iter().map(|w| w + 1).sum::<usize>();
-    let passes = [(false, COMFORT), (false, MIN_WIDTH), (true, NAME_WIDTH)];
-    for (name, floor) in passes {
+    let floors: Vec<usize> = columns.iter().map(|c| narrowest(c, 0)).collect();
+    let passes = [(false, Some(COMFORT)), (false, None), (true, None)];
+    for (name, comfort) in passes {
         while total(&widths) > width {
             let widest = (0..widths.len())
-                .filter(|i| (*columns[*i] == Column::Name) == name && widths[*i] > floor)
+                .filter(|i| {
+                    let floor = comfort.unwrap_or(floors[*i]).max(floors[*i]);
+                    (*columns[*i] == Column::Name) == name && widths[*i] > floor
+                })
                 .max_by_key(|i| widths[*i]);
             let Some(i) = widest else { break };
             widths[i] -= 1;
