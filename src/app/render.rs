@@ -104,3 +104,108 @@ impl App {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::dataset::{Dataset, RenderSummary};
+    use crate::model::load::parse_text;
+
+    fn pod(name: &str, app: &str) -> String {
+        format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}, namespace: shop, labels: {{app: {app}}}}}\n---\n")
+    }
+
+    fn data(text: &str, render: Option<RenderSummary>) -> Box<Dataset> {
+        let objects = parse_text(&Arc::from(Path::new("x.yaml")), text).objects;
+        let mut data = Dataset::new(crate::model::Inventory {
+            objects,
+            ..Default::default()
+        });
+        data.render = render;
+        Box::new(data)
+    }
+
+    fn selected_name(app: &App) -> Option<String> {
+        let i = app.table.selected_object()?;
+        Some(app.data.inventory.objects[i as usize].id.name.to_string())
+    }
+
+    const SUMMARY: RenderSummary = RenderSummary {
+        kustomizations: 3,
+        charts: 1,
+        failed: 1,
+        cached: 0,
+    };
+
+    #[test]
+    fn switching_views_keeps_the_filter_and_the_selected_object() {
+        let keymap = super::super::Keymap::load(None).unwrap();
+        let mut app = App::new(keymap, super::super::Options::default(), 0);
+        app.update(Action::Resize(120, 30));
+        app.update(Action::RenderProgress { done: 2, total: 4 });
+        assert_eq!(
+            app.render.describe(&app.data),
+            "rendering 2/4 kustomizations"
+        );
+        let rendered = [pod("a-web", "web"), pod("b-db", "db"), pod("c-web", "web")].concat();
+        app.update(Action::Loaded(data(&rendered, Some(SUMMARY))));
+        assert_eq!(
+            app.render.describe(&app.data),
+            "rendered: 3 kustomizations, 1 chart rendered, 1 failed"
+        );
+        app.update(Action::FocusBar);
+        for c in "app=web".chars() {
+            app.update(Action::Insert(c));
+        }
+        app.update(Action::LeaveBar);
+        app.update(Action::Down);
+        assert_eq!(selected_name(&app).as_deref(), Some("c-web"));
+        app.take_effects();
+
+        app.update(Action::ToggleRender);
+        assert_eq!(app.take_effects(), [Effect::Render { rendered: false }]);
+        assert_eq!(
+            app.render.describe(&app.data),
+            "switching to the files view…"
+        );
+        // A second press while switching asks for nothing.
+        app.update(Action::ToggleRender);
+        assert!(app.take_effects().is_empty());
+
+        // The files hold the same object at another place, among others.
+        let files = [
+            pod("x-web", "web"),
+            pod("y-web", "web"),
+            pod("c-web", "web"),
+        ]
+        .concat();
+        app.update(Action::Loaded(data(&files, None)));
+        assert_eq!(app.render.describe(&app.data), "files");
+        assert_eq!(app.bar.text(), "app=web");
+        assert_eq!(selected_name(&app).as_deref(), Some("c-web"));
+
+        app.take_effects();
+        app.update(Action::ToggleRender);
+        assert_eq!(app.take_effects(), [Effect::Render { rendered: true }]);
+    }
+
+    #[test]
+    fn no_switch_while_the_first_load_runs_and_no_view_named_without_rendering() {
+        let keymap = super::super::Keymap::load(None).unwrap();
+        let mut app = App::new(keymap, super::super::Options::default(), 0);
+        app.update(Action::Resize(120, 30));
+        app.update(Action::Partial(Box::new(
+            data(&pod("a", "web"), None).inventory,
+        )));
+        app.update(Action::ToggleRender);
+        assert!(app
+            .take_effects()
+            .iter()
+            .all(|e| !matches!(e, Effect::Render { .. })));
+        app.update(Action::Loaded(data(&pod("a", "web"), None)));
+        assert_eq!(app.render.describe(&app.data), "");
+    }
+}
