@@ -218,7 +218,11 @@ impl Rendering {
     /// The summary of the builds as `inventory` shows them (a failed build is an error of
     /// the tool on its manifest).
     pub fn summary_of(&self, inventory: &crate::model::Inventory) -> RenderSummary {
-        let (kustomizations, charts) = self.plan.counts();
+        let (kustomizations, mut charts) = self.plan.counts();
+        // Without helm a chart is a note, not a rendering.
+        if self.ctx.tools.helm.is_none() {
+            charts = 0;
+        }
         let failed: std::collections::BTreeSet<&Path> = inventory
             .problems
             .iter()

@@ -48,10 +48,6 @@ pub fn draw_header(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     } else if app.data.linking {
         spans.push(Span::styled("  linking owners and selectors…", theme.key));
     }
-    let view = app.render.describe(&app.data);
-    if !view.is_empty() {
-        spans.push(Span::styled(format!("  {view}"), theme.dim));
-    }
     if app.options.stdin_once {
         spans.push(Span::styled("  stdin: read once, not watched", theme.key));
     }
@@ -77,6 +73,11 @@ pub fn draw_header(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
             format!("  {} (!)", crate::print::count(errors, "load error")),
             theme.error,
         ));
+    }
+    // Last: on a narrow terminal the errors and filters matter more.
+    let view = app.render.describe(&app.data);
+    if !view.is_empty() {
+        spans.push(Span::styled(format!("  {view}"), theme.dim));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
