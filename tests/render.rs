@@ -167,14 +167,14 @@ fn render_is_the_union_of_top_level_builds_and_plain_files() {
     // The broken overlay is one problem, with kustomize's message; patch files raise none.
     assert_eq!(errors.len(), 1, "{text}");
     assert!(
-        errors[0].starts_with("./overlays/broken/kustomization.yaml:1: error: ")
+        errors[0].starts_with("./overlays/broken/kustomization.yaml:1:1: error: ")
             && errors[0].contains("accumulating resources from 'missing.yaml'"),
         "{text}"
     );
     let notes: Vec<&str> = text.lines().filter(|l| l.contains(": note: ")).collect();
     assert_eq!(
         notes,
-        ["./chart/Chart.yaml:1: note: -: Helm chart web: helm not found on PATH, not rendered"],
+        ["./chart/Chart.yaml:1:1: note: -: Helm chart web: helm not found on PATH, not rendered"],
         "{text}"
     );
     assert!(!text.contains("spec.selector"), "{text}");
