@@ -414,3 +414,24 @@ fn tree_digest(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     }
     out
 }
+
+/// A failed `-k` build exits 1, as `kubectl get -k` and `kubectl kustomize` do, with the
+/// build's message (not `nothing could be loaded`, kubesift's status 2 for missing input).
+#[test]
+fn a_broken_overlay_exits_as_kubectl_does() {
+    if !have_kubectl() {
+        return;
+    }
+    let cache = tempfile::tempdir().expect("tempdir");
+    let repo = fixtures().join("repo");
+    let oracle = std::process::Command::new("kubectl")
+        .args(["kustomize", "overlays/broken"])
+        .current_dir(&repo)
+        .output()
+        .expect("kubectl");
+    let out = kubesift(&repo, &["get", "-k", "overlays/broken"], cache.path(), None);
+    assert_eq!(out.status.code(), oracle.status.code());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("overlays/broken/kustomization.yaml"));
+    assert!(!stderr(&out).contains("nothing could be loaded"));
+}

@@ -804,3 +804,63 @@ fn start_up_flags_set_the_first_view() {
     pane.literal("q");
     pane.assert_restored(0);
 }
+
+/// Polls `pane` until `pred` holds (builds may take a while on a busy machine).
+fn wait_long(pane: &Pane, what: &str, pred: impl Fn(&str) -> bool) -> String {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let screen = pane.capture().join("\n");
+        if pred(&screen) {
+            return screen;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "timed out waiting for {what}:\n{screen}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// A folder of kustomize overlays opens rendered (a kustomize is on PATH: kubectl's), the
+/// header says so; `R` switches to the files and back.
+#[test]
+fn overlays_open_rendered_and_r_switches_to_the_files() {
+    if Command::new("kubectl")
+        .arg("version")
+        .arg("--client")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipping: no kubectl (kustomize)");
+        return;
+    }
+    let repo = std::fs::canonicalize("tests/fixtures/render/repo").unwrap();
+    let Some(pane) = Pane::spawn(|dir, bin| {
+        format!(
+            "XDG_CACHE_HOME={} {bin} {}",
+            dir.join("cache").display(),
+            repo.display()
+        )
+    }) else {
+        return;
+    };
+    let screen = wait_long(&pane, "the rendered view", |s| {
+        s.contains("prod-guestbook-ui") && s.contains("4 kustomizations")
+    });
+    let header = screen.lines().next().unwrap_or_default().to_owned();
+    assert!(header.contains("rendered: 4 kustomizations"), "{header}");
+    assert!(header.contains("1 failed"), "{header}");
+    pane.literal("R");
+    let screen = wait_long(&pane, "the files view", |s| {
+        s.lines().next().is_some_and(|h| h.contains("  files"))
+    });
+    assert!(!screen.contains("prod-guestbook-ui"), "{screen}");
+    assert!(screen.contains("guestbook-ui"), "{screen}");
+    assert!(screen.contains("overlays/prod/replicas.yaml"), "{screen}");
+    pane.literal("R");
+    wait_long(&pane, "the rendered view again", |s| {
+        s.contains("prod-guestbook-ui")
+    });
+    pane.literal("q");
+    pane.assert_restored(0);
+}

@@ -60,6 +60,8 @@ pub enum Action {
     PickColumns,
     /// Show or hide the LABELS column.
     ToggleLabels,
+    /// Switch between the rendered view (kustomize builds, Helm charts) and the files.
+    ToggleRender,
     /// Enter: open the row (a group header collapses/expands, an object opens its owner tree).
     Open,
     OpenDetail,
@@ -152,6 +154,12 @@ pub enum Action {
     /// A status-line message from the event loop (editor failed, history not saved…).
     #[serde(skip)]
     Notice(String),
+    /// Builds finished and planned while loading.
+    #[serde(skip)]
+    RenderProgress {
+        done: usize,
+        total: usize,
+    },
 }
 
 impl From<Event> for Action {
@@ -169,6 +177,7 @@ impl From<Event> for Action {
             Event::Linked(graph) => Action::Linked(graph),
             Event::Changed(change) => Action::Changed(change),
             Event::Notice(msg) => Action::Notice(msg),
+            Event::Rendering { done, total } => Action::RenderProgress { done, total },
         }
     }
 }
@@ -212,6 +221,7 @@ impl Action {
             PickKind => "pick a kind",
             PickColumns => "pick label columns",
             ToggleLabels => "show/hide the LABELS column",
+            ToggleRender => "rendered view (kustomize, Helm) / files view",
             Open => "open: group toggles, object shows its tree / detail",
             OpenDetail => "describe: labels, finalizers, owners, selectors",
             OpenTree => "owner tree of the object",

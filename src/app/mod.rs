@@ -15,6 +15,7 @@ mod layout;
 mod line;
 mod picker;
 mod problems;
+mod render;
 mod scroll;
 mod table;
 mod text;
@@ -38,6 +39,7 @@ pub use layout::Screen;
 pub use line::LineInput;
 pub use picker::{namespace_label, Picker, PickerKind, ALL, CLUSTER};
 pub use problems::{ListState, ProblemFilter};
+pub use render::RenderView;
 pub use table::{Row, Sort, TableState};
 pub use text::{TextLine, Tone};
 pub use tree::TreeState;
@@ -97,6 +99,8 @@ pub enum Effect {
     Release(Released),
     /// Stop the process (SIGTSTP) with the terminal restored; redraw when continued.
     Suspend,
+    /// Load the input again as the rendered view (`true`) or the files view.
+    Render { rendered: bool },
 }
 
 /// Data the app no longer shows, to be dropped where it does not hold up a frame.
@@ -144,6 +148,8 @@ pub struct App {
     pub data: Arc<Dataset>,
     /// `None` once loading is done.
     pub loading: Option<Progress>,
+    /// The files / rendered view and its builds.
+    pub render: RenderView,
     /// The columns last chosen automatically (kept when the user has not changed them).
     auto_columns: Option<Vec<Column>>,
     /// Objects changed by the last watched batch, highlighted until `flash_until`.
@@ -205,6 +211,7 @@ impl App {
         App {
             data: Arc::new(Dataset::default()),
             loading: Some(Progress::default()),
+            render: RenderView::default(),
             auto_columns: None,
             flash: RoaringBitmap::new(),
             flash_until: 0,
@@ -275,6 +282,7 @@ impl App {
             Action::Loaded(loaded) => {
                 self.loading = None;
                 self.loaded(*loaded);
+                self.switched();
             }
             Action::Linked(graph) => self.linked(*graph),
             Action::Changed(change) => {
@@ -290,6 +298,7 @@ impl App {
             Action::Notice(msg) => self.status = Some(msg),
             Action::Quit => self.should_quit = true,
             Action::Suspend => self.effects.push(Effect::Suspend),
+            other if self.render_action(&other) => {}
             other => self.user_action(other),
         }
     }

@@ -113,6 +113,7 @@ impl RenderArgs {
             kustomize: self.kustomize.clone(),
             render: self.render,
             helm_values: self.helm_values.clone(),
+            auto: false,
         })
     }
 }

@@ -39,9 +39,13 @@ pub struct TuiArgs {
     #[arg(short = 'c', long = "command", value_name = "CMD")]
     pub start_command: Option<String>,
     /// Show what the input deploys: top-level kustomizations and Helm charts rendered in
-    /// place of the files they read.
-    #[arg(long)]
+    /// place of the files they read (the default when a kustomize or helm on PATH can
+    /// build something of the input).
+    #[arg(long, conflicts_with = "no_render")]
     pub render: bool,
+    /// Show the input files, not what they render to (`R` switches in the UI).
+    #[arg(long)]
+    pub no_render: bool,
     /// A values file for every Helm chart (repeatable; with --render).
     #[arg(long = "helm-values", value_name = "FILE")]
     pub helm_values: Vec<PathBuf>,
@@ -69,6 +73,7 @@ pub fn run(args: TuiArgs) -> ExitCode {
             kustomize: Vec::new(),
             render: args.render,
             helm_values: args.helm_values,
+            auto: !args.render && !args.no_render,
         },
     })
 }

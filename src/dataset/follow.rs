@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -67,9 +67,19 @@ impl Follow {
 /// answers `false` (the consumer went away). A watcher that cannot start is a
 /// [`Event::Notice`]; the loaded data stays.
 pub fn spawn(config: Follow, send: impl Fn(Event) -> bool + Send + Sync + 'static) {
+    spawn_until(config, send, Arc::new(AtomicBool::new(false)));
+}
+
+/// [`spawn`], stopping once `stop` is set (a consumer replacing this loader with another:
+/// nothing more is sent, the watch ends at its next check).
+pub fn spawn_until(
+    config: Follow,
+    send: impl Fn(Event) -> bool + Send + Sync + 'static,
+    stop: Arc<AtomicBool>,
+) {
     std::thread::spawn(move || {
-        let never = AtomicBool::new(false);
-        if let Err(e) = follow(&config, &send, &never) {
+        let send = |e: Event| !stop.load(Ordering::SeqCst) && send(e);
+        if let Err(e) = follow(&config, &send, &stop) {
             let _ = send(Event::Notice(format!("not watching the files: {e}")));
         }
     });
@@ -97,14 +107,32 @@ pub fn follow(
             return Ok(());
         }
     };
+    let total = rendering.as_ref().map_or(0, |r| r.plan.units.len());
+    let built = AtomicUsize::new(0);
     let load = |f: &Path| match &rendering {
-        Some(r) => r.load(f, opts),
+        Some(r) => {
+            let load = r.load(f, opts);
+            if r.unit_of(f).is_some() && config.pacing.is_some() {
+                let done = built.fetch_add(1, Ordering::Relaxed) + 1;
+                let _ = send(Event::Rendering { done, total });
+            }
+            load
+        }
         None => load_file(f, opts),
+    };
+    // The whole table says which view it is (and how the builds went).
+    let send_view = |event: Event| match (event, &rendering) {
+        (Event::Loaded(mut data), Some(r)) => {
+            data.render = Some(r.summary_of(&data.inventory));
+            send(Event::Loaded(data))
+        }
+        (event, _) => send(event),
     };
     let paths = config.render.roots(&config.paths);
     // A root that vanishes while loading is waited for, not an error.
     let existed: Vec<PathBuf> = paths.iter().filter(|p| p.is_dir()).cloned().collect();
-    let Some((live, _)) = first_load(&paths, opts, config.pacing, config.link, &load, send) else {
+    let Some((live, _)) = first_load(&paths, opts, config.pacing, config.link, &load, &send_view)
+    else {
         return Ok(());
     };
     let mut live = live.with_rendering(rendering);
@@ -138,7 +166,12 @@ fn prepare(config: &Follow) -> Result<Option<Arc<Rendering>>, String> {
         return Rendering::explicit(req).map(|r| Some(Arc::new(r)));
     }
     let (files, _) = discover(&config.paths, &config.opts);
-    Ok(Some(Arc::new(Rendering::plan(&config.paths, &files, req))))
+    let rendering = Rendering::plan(&config.paths, &files, req);
+    // The UI's default renders only what a tool can build; otherwise it is the files view.
+    if req.auto && !req.render && !rendering.builds_anything() {
+        return Ok(None);
+    }
+    Ok(Some(Arc::new(rendering)))
 }
 
 /// How long the watcher must be quiet before the directories of the last batches are walked
@@ -213,9 +246,13 @@ fn follow_live(
         let deltas = pending.apply(live);
         let count = deltas.len();
         let at = chrono::Utc::now().timestamp();
-        let Some(change) = Change::of(live, deltas, before, at) else {
+        let Some(mut change) = Change::of(live, deltas, before, at) else {
             continue;
         };
+        // A rebuilt dataset stays the rendered view (a patched one keeps its summary).
+        if let (super::ChangeData::Full(data), Some(r)) = (&mut change.data, live.rendering()) {
+            data.render = Some(r.summary_of(&data.inventory));
+        }
         tracing::info!(
             deltas = count,
             patched = matches!(change.data, super::ChangeData::Patch(_)),

@@ -21,7 +21,7 @@ use roaring::RoaringBitmap;
 
 pub use change::{Change, ChangeData, Moves, Patch, PatchReport};
 pub use delta::{Delta, DeltaKind};
-pub use follow::{follow, spawn, Follow};
+pub use follow::{follow, spawn, spawn_until, Follow};
 pub use live::{FilePatch, LiveSet};
 pub use load::{first_load, Pacing, Timeline};
 pub use render::{RenderRequest, RenderSummary, Rendering};
@@ -43,6 +43,9 @@ pub struct Dataset {
     pub stale: RoaringBitmap,
     /// The graph is still being built ([`Dataset::unlinked`]); an [`Event::Linked`] brings it.
     pub linking: bool,
+    /// The rendered view: how many kustomizations and charts were built and how many
+    /// failed (`None`: the files view).
+    pub render: Option<RenderSummary>,
 }
 
 impl Dataset {
@@ -59,6 +62,7 @@ impl Dataset {
             graph,
             stale: RoaringBitmap::new(),
             linking: false,
+            render: None,
         }
     }
 
@@ -76,6 +80,7 @@ impl Dataset {
             graph: Graph::default(),
             stale: RoaringBitmap::new(),
             linking: true,
+            render: None,
         }
     }
 
@@ -135,4 +140,6 @@ pub enum Event {
     Changed(Box<Change>),
     /// Something to tell the user (a watching problem); nothing changed.
     Notice(String),
+    /// Builds finished so far while loading, of those planned (sent as each finishes).
+    Rendering { done: usize, total: usize },
 }

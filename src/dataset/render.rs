@@ -21,12 +21,16 @@ pub struct RenderRequest {
     pub render: bool,
     /// `--helm-values`, for every chart.
     pub helm_values: Vec<PathBuf>,
+    /// The UI's default: render as `--render` does when the input holds something a tool
+    /// on PATH can build (a kustomization and a kustomize, a chart and helm), else load
+    /// the files as without it (no note).
+    pub auto: bool,
 }
 
 impl RenderRequest {
     /// Whether anything is rendered.
     pub fn is_on(&self) -> bool {
-        self.render || !self.kustomize.is_empty()
+        self.render || self.auto || !self.kustomize.is_empty()
     }
 
     /// The roots to load: the `-k` folders, else `paths`.
@@ -201,6 +205,37 @@ impl Rendering {
     pub fn counts(&self) -> (usize, usize) {
         self.plan.counts()
     }
+
+    /// Whether some unit of the plan can be built with the tools found (a plan without
+    /// kustomize keeps only its charts).
+    pub fn builds_anything(&self) -> bool {
+        self.plan.units.iter().any(|u| match u.kind {
+            UnitKind::Kustomize => self.ctx.tools.kustomize.is_some(),
+            UnitKind::Helm { .. } => self.ctx.tools.helm.is_some(),
+        })
+    }
+
+    /// The summary of the builds as `inventory` shows them (a failed build is an error of
+    /// the tool on its manifest).
+    pub fn summary_of(&self, inventory: &crate::model::Inventory) -> RenderSummary {
+        let (kustomizations, mut charts) = self.plan.counts();
+        // Without helm a chart is a note, not a rendering.
+        if self.ctx.tools.helm.is_none() {
+            charts = 0;
+        }
+        let failed: std::collections::BTreeSet<&Path> = inventory
+            .problems
+            .iter()
+            .filter(|p| is_build_error(p) && self.unit_of(&p.path).is_some())
+            .map(|p| &*p.path)
+            .collect();
+        RenderSummary {
+            kustomizations,
+            charts,
+            failed: failed.len(),
+            cached: 0,
+        }
+    }
 }
 
 /// The stand-in load of a file a build reads: no objects, no problems.
@@ -215,16 +250,17 @@ pub fn consumed(path: &Path) -> FileLoad {
     }
 }
 
+/// A failed build's error: the tool's code, error severity.
+fn is_build_error(p: &Diagnostic) -> bool {
+    p.severity == Severity::Error && matches!(p.code, "kustomize" | "helm")
+}
+
 /// The summary of a set of unit loads (each failed build has an error with the tool's code).
 pub fn summarize<'a>(plan: &Plan, loads: impl Iterator<Item = &'a FileLoad>) -> RenderSummary {
     let (kustomizations, charts) = plan.counts();
     let failed = loads
         .filter(|l| plan.unit_of(&l.path).is_some())
-        .filter(|l| {
-            l.problems
-                .iter()
-                .any(|p| p.severity == Severity::Error && matches!(p.code, "kustomize" | "helm"))
-        })
+        .filter(|l| l.problems.iter().any(is_build_error))
         .count();
     RenderSummary {
         kustomizations,

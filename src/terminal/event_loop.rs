@@ -3,6 +3,8 @@
 
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
@@ -26,19 +28,49 @@ pub async fn run(
     poll: bool,
     render: dataset::RenderRequest,
 ) -> anyhow::Result<u8> {
-    let (tx, mut rx) = unbounded_channel();
-    let send = move |event: dataset::Event| tx.send(Action::from(event)).is_ok();
-    dataset::spawn(Follow::ui(paths, load, poll).rendering(render), send);
+    let mut loader = Loader {
+        config: Follow::ui(paths, load, poll).rendering(render),
+        stop: Arc::new(AtomicBool::new(false)),
+    };
+    let mut rx = loader.start();
     let mut terminal = term::enter().context("cannot use the terminal (/dev/tty)")?;
-    let result = event_loop(&mut app, &mut terminal, &mut rx).await;
+    let result = event_loop(&mut app, &mut terminal, &mut rx, &mut loader).await;
     term::restore();
     result
+}
+
+/// The data layer's thread and what it was started with.
+struct Loader {
+    config: Follow,
+    stop: Arc<AtomicBool>,
+}
+
+impl Loader {
+    /// Starts loading and following `config`; its events arrive on the returned channel.
+    fn start(&mut self) -> UnboundedReceiver<Action> {
+        let (tx, rx) = unbounded_channel();
+        let send = move |event: dataset::Event| tx.send(Action::from(event)).is_ok();
+        self.stop = Arc::new(AtomicBool::new(false));
+        dataset::spawn_until(self.config.clone(), send, Arc::clone(&self.stop));
+        rx
+    }
+
+    /// Stops the loader and starts one for the rendered view or the files view. The old
+    /// loader's channel is dropped with its receiver: nothing it still sends arrives.
+    fn restart(&mut self, rendered: bool) -> UnboundedReceiver<Action> {
+        self.stop.store(true, Ordering::SeqCst);
+        let request = &mut self.config.render;
+        request.render = rendered;
+        request.auto = false;
+        self.start()
+    }
 }
 
 async fn event_loop(
     app: &mut App,
     terminal: &mut term::Term,
     rx: &mut UnboundedReceiver<Action>,
+    loader: &mut Loader,
 ) -> anyhow::Result<u8> {
     let mut sigterm = signal(SignalKind::terminate())?;
     let mut sigint = signal(SignalKind::interrupt())?;
@@ -96,6 +128,7 @@ async fn event_loop(
                         app.update(Action::Notice(msg));
                     }
                 }
+                Effect::Render { rendered } => *rx = loader.restart(rendered),
                 other => perform(app, other),
             }
         }
@@ -182,7 +215,7 @@ fn perform(app: &mut App, effect: Effect) {
         Effect::Release(old) => {
             std::thread::spawn(move || drop(old));
         }
-        Effect::Edit { .. } | Effect::Suspend => {}
+        Effect::Edit { .. } | Effect::Suspend | Effect::Render { .. } => {}
     }
 }
 

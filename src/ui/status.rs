@@ -12,7 +12,7 @@ use crate::app::{App, Mode, Progress};
 pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     let hint = match app.mode {
         Mode::Table => {
-            "/ filter  : kind  n namespace  K kind  c columns  s sort  d detail  ! problems  ? help  q quit"
+            "/ filter  : kind  n namespace  K kind  c columns  s sort  d detail  R render  ! problems  ? help  q quit"
         }
         Mode::Bar => "typing filters live · Enter table · Esc clear · Tab/S-Tab complete · ←→ ^A ^E ^W ^U ^K · ↑↓ history",
         Mode::Command => "Enter run · Esc cancel · Tab/S-Tab complete · :q quit",

@@ -74,6 +74,11 @@ pub fn draw_header(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
             theme.error,
         ));
     }
+    // Last: on a narrow terminal the errors and filters matter more.
+    let view = app.render.describe(&app.data);
+    if !view.is_empty() {
+        spans.push(Span::styled(format!("  {view}"), theme.dim));
+    }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 

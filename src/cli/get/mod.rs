@@ -106,9 +106,11 @@ pub fn run(args: GetArgs) -> ExitCode {
         load_paths(&paths, &args.load.options())
     };
     report_problems(&inv);
-    if inv.objects.is_empty() && (inv.files == 0 || inv.error_count() > 0) {
-        eprintln!("error: nothing could be loaded from {}", show_paths(&paths));
-        return ExitCode::from(2);
+    if let Some(code) = nothing_loaded(&req, &inv) {
+        if code == 2 {
+            eprintln!("error: nothing could be loaded from {}", show_paths(&paths));
+        }
+        return ExitCode::from(code);
     }
     match execute(&args, &inv) {
         Ok(out) => {
@@ -252,6 +254,20 @@ fn report_problems(inv: &Inventory) {
         let _ = writeln!(err, "{p}");
     }
     let _ = err.flush();
+}
+
+/// The exit status when nothing can be listed: 1 for a failed `-k` build (kubectl's and
+/// kustomize's status; the build's message was reported), else 2; `None` when the query
+/// runs.
+fn nothing_loaded(req: &crate::dataset::RenderRequest, inv: &Inventory) -> Option<u8> {
+    if !inv.objects.is_empty() || (inv.files > 0 && inv.error_count() == 0) {
+        return None;
+    }
+    Some(if !req.kustomize.is_empty() && inv.error_count() > 0 {
+        1
+    } else {
+        2
+    })
 }
 
 /// The paths as `get` names them in `nothing could be loaded from …`.

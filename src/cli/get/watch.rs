@@ -226,7 +226,9 @@ pub fn run(
             eprintln!("warning: {}", escape_terminal(&msg));
             true
         }
-        Event::Progress { .. } | Event::Partial(_) | Event::Linked(_) => true,
+        Event::Progress { .. } | Event::Partial(_) | Event::Linked(_) | Event::Rendering { .. } => {
+            true
+        }
     };
     crate::dataset::follow(&config, &send, &stop)?;
     Ok(())
