@@ -13,8 +13,8 @@ pub mod delta;
 mod follow;
 mod live;
 mod load;
-mod settle;
 mod render;
+mod settle;
 mod snapshot;
 
 use roaring::RoaringBitmap;
