@@ -275,3 +275,68 @@ fn bench_table_output_and_a_selector_that_does_not_parse() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no objects found"));
 }
+
+/// `--edit PATH` edits that file; an edit inside a Terminating Namespace is patched, not
+/// rebuilt (the Namespace's finding lists what is inside).
+#[test]
+fn bench_edits_the_chosen_file_and_patches_a_terminating_namespace() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    gen_corpus::write_corpus(dir.path(), 500, 11, false).expect("generate");
+    // The first file of the first namespace directory, and that namespace made Terminating.
+    let mut namespaces: Vec<_> = std::fs::read_dir(dir.path())
+        .expect("read dir")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.is_dir())
+        .collect();
+    namespaces.sort();
+    let ns_dir = namespaces.first().expect("a namespace directory");
+    let ns = ns_dir.file_name().and_then(|n| n.to_str()).expect("name");
+    let mut files: Vec<_> = std::fs::read_dir(ns_dir)
+        .expect("read ns dir")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    files.sort();
+    let file = files
+        .first()
+        .expect("a file")
+        .to_str()
+        .expect("utf-8")
+        .to_owned();
+    std::fs::write(
+        dir.path().join("zz-namespace.yaml"),
+        format!("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: {ns}\nstatus:\n  phase: Terminating\n"),
+    )
+    .expect("write");
+    let root = dir.path().to_str().expect("utf-8 temp path");
+    let out = kubesift(&[
+        "bench", "-f", root, "-o", "json", "--rounds", "1", "--edit", &file,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    let delta = &v["delta"];
+    assert!(delta["skipped"].is_null(), "{delta}");
+    assert_eq!(delta["file"], file.as_str(), "{delta}");
+    let outcome = delta["graph_outcome"].as_str().expect("outcome");
+    assert!(outcome.starts_with("patched 1 namespace(s)"), "{outcome}");
+
+    let out = kubesift(&[
+        "bench",
+        "-f",
+        root,
+        "-o",
+        "json",
+        "--rounds",
+        "1",
+        "--edit",
+        "/nonexistent.yaml",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    assert_eq!(
+        v["delta"]["skipped"],
+        "/nonexistent.yaml: no loaded object comes from it"
+    );
+}

@@ -41,6 +41,10 @@ pub struct BenchArgs {
     /// How many times TEXT is typed (the bar is cleared in between).
     #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
     pub rounds: u32,
+    /// File whose first object the one-file edit changes (default: the file holding the
+    /// middle object).
+    #[arg(long = "edit", value_name = "PATH")]
+    pub edit: Option<PathBuf>,
     /// Output format (default: a human table).
     #[arg(short = 'o', long, value_enum, value_name = "FORMAT")]
     pub output: Option<BenchOutput>,
@@ -85,7 +89,7 @@ pub fn run(args: BenchArgs) -> ExitCode {
     };
     // Peak RSS of loading and typing: the UI's data, the live set and the graph.
     let rss = load::Rss::now();
-    let delta = delta::measure(live, app);
+    let delta = delta::measure(live, app, args.edit.as_deref());
     let report = report::Report {
         paths,
         load,

@@ -12,6 +12,8 @@ use crate::value::{RawRef, Str};
 pub const ORPHAN: &str = "orphan";
 /// `metav1.FinalizerDeleteDependents`.
 pub const FOREGROUND: &str = "foregroundDeletion";
+/// Code of a Terminating Namespace's finding, which lists what is still inside it.
+pub const NAMESPACE_TERMINATING: &str = "namespace-terminating";
 
 /// How the garbage collector deletes an object's dependents (from its finalizers, as
 /// `attemptToDeleteItem` decides: `orphan` wins over `foregroundDeletion`).
@@ -254,7 +256,7 @@ fn namespaces(inv: &Inventory) -> Vec<Diagnostic> {
                     list_some(&inside, 10)
                 )
             };
-            ns.finding(i, Severity::Warning, "namespace-terminating", msg)
+            ns.finding(i, Severity::Warning, NAMESPACE_TERMINATING, msg)
         })
         .collect()
 }

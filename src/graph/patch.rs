@@ -13,10 +13,12 @@
 //! against part of the input). Results about objects of other namespaces are kept, their
 //! positions shifted. App-label findings group objects of all namespaces by (part-of, name,
 //! instance): the instances the change touches are recomputed over the whole inventory.
+//! A Terminating Namespace's finding lists the objects of its namespace: when that namespace
+//! is recomputed, the sub-inventory holds all of them and the (cluster-scoped) Namespace
+//! object, so that one finding is taken from the sub-inventory too.
 //!
 //! It rebuilds instead when a cluster-scoped object is replaced, owns or depends on a changed
-//! object, or may own a recomputed one (its findings depend on every namespace), when the
-//! contents of a Terminating Namespace change (its finding lists them), and when the
+//! object, or may own a recomputed one (its findings depend on every namespace), and when the
 //! sub-inventory would hold most of the input. The result of a patch equals a full build
 //! (property-tested in `tests`).
 
@@ -25,7 +27,8 @@ use std::ops::Range;
 use rustc_hash::FxHashSet;
 
 use super::keys::{self, Key, Keys};
-use super::{apps, compute, Edge, Graph, Parts};
+use super::{apps, compute, lifecycle, Edge, Graph, Parts};
+use crate::diagnostic::Diagnostic;
 use crate::model::{Inventory, Object};
 
 /// One run of objects replaced by a change (typically one file's objects).
@@ -184,13 +187,6 @@ impl Plan {
                 namespaces.insert(k.ns);
             }
         }
-        if keys
-            .objects
-            .iter()
-            .any(|k| k.terminating_ns != 0 && namespaces.contains(&k.terminating_ns))
-        {
-            return Err("a Terminating Namespace's contents changed");
-        }
         let recomputed: Vec<bool> = keys
             .objects
             .iter()
@@ -262,6 +258,13 @@ impl Plan {
         let new_parts = compute(&sub, Some(&sub_owned));
         let to_full = |i: usize| sub_to_full[i];
         let owned = |sub_pos: usize| recomputed[to_full(sub_pos)];
+        // A Terminating Namespace's finding lists the objects of its namespace: when that
+        // namespace is recomputed, the sub-inventory holds all of them (in load order) and
+        // the Namespace object (cluster-scoped), so its finding there is the full build's.
+        let lists_recomputed = |f: &Diagnostic, full: usize| {
+            f.code == lifecycle::NAMESPACE_TERMINATING
+                && namespaces.contains(&keys.objects[full].terminating_ns)
+        };
 
         let mut parts = Parts::default();
         // Owner edges belong to their dependent: kept edges of kept objects (shifted), then
@@ -309,12 +312,13 @@ impl Plan {
                 if !in_instance(new) {
                     kept_apps.push(f);
                 }
-            } else if !recomputed[new] {
+            } else if !recomputed[new] && !lists_recomputed(&f, new) {
                 parts.findings.push(f);
             }
         }
         for f in new_parts.findings {
-            if let Some(i) = f.object_index().filter(|&i| owned(i)) {
+            let keep = |&i: &usize| owned(i) || lists_recomputed(&f, to_full(i));
+            if let Some(i) = f.object_index().filter(keep) {
                 parts.findings.push(f.about(to_full(i)));
             }
         }
@@ -476,11 +480,40 @@ mod tests {
         Value::Object(m)
     }
 
+    /// Kinds of [`KINDS`] that are namespaced.
+    const NAMESPACED_KINDS: &[(&str, &str)] = &[
+        ("v1", "Pod"),
+        ("apps/v1", "ReplicaSet"),
+        ("apps/v1", "Deployment"),
+        ("v1", "Service"),
+        ("v1", "ConfigMap"),
+        ("policy/v1", "PodDisruptionBudget"),
+        ("networking.k8s.io/v1", "NetworkPolicy"),
+    ];
+
+    /// What a scenario's changed objects may be.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    enum Scenario {
+        /// Any kind, scope and ownerReference.
+        Any,
+        /// A first file, never changed, holds Namespaces `a`–`d`, most of them Terminating;
+        /// the other files hold namespaced objects naming namespaced owners only.
+        TerminatingNamespaces,
+    }
+
     fn object(rng: &mut Rng) -> Value {
-        let (api, kind) = KINDS[rng.below(KINDS.len())];
+        object_of(rng, Scenario::Any)
+    }
+
+    fn object_of(rng: &mut Rng, scenario: Scenario) -> Value {
+        let kinds = match scenario {
+            Scenario::Any => KINDS,
+            Scenario::TerminatingNamespaces => NAMESPACED_KINDS,
+        };
+        let (api, kind) = kinds[rng.below(kinds.len())];
         let name = rng.pick(NAMES);
         let mut meta = json!({"name": name, "labels": labels(rng)});
-        if rng.chance(85) {
+        if scenario != Scenario::Any || rng.chance(85) {
             meta["namespace"] = rng.pick(NAMESPACES).into();
         }
         if rng.chance(60) {
@@ -488,7 +521,7 @@ mod tests {
         }
         let refs: Vec<Value> = (0..rng.below(3))
             .map(|_| {
-                let (api, kind) = KINDS[rng.below(KINDS.len())];
+                let (api, kind) = kinds[rng.below(kinds.len())];
                 let mut r = json!({"apiVersion": api, "kind": kind, "name": rng.pick(NAMES)});
                 if rng.chance(50) {
                     r["uid"] = rng.pick(UIDS).into();
@@ -602,29 +635,67 @@ mod tests {
         crate::model::testutil::test_inventory_files(&files)
     }
 
-    /// Replaces files `which` with new contents; returns the outcome and both graphs.
-    fn patched_and_built(seed: u64) -> (PatchOutcome, Graph, Graph) {
-        let mut rng = Rng(seed | 1);
-        let files: Vec<Vec<Value>> = (0..2 + rng.below(5))
-            .map(|_| (0..rng.below(6)).map(|_| object(&mut rng)).collect())
+    /// Namespaces `a`–`d`, each present or not, Terminating or not (by deletion or phase).
+    fn namespaces(rng: &mut Rng) -> Vec<Value> {
+        let present: Vec<&str> = NAMESPACES
+            .iter()
+            .copied()
+            .filter(|_| rng.chance(80))
             .collect();
+        present
+            .into_iter()
+            .map(|ns| {
+                let mut o = json!({"apiVersion": "v1", "kind": "Namespace",
+                    "metadata": {"name": ns, "labels": labels(rng)}});
+                match rng.below(3) {
+                    0 => o["metadata"]["deletionTimestamp"] = "2024-01-01T00:00:00Z".into(),
+                    1 => o["status"] = json!({"phase": "Terminating"}),
+                    _ => {}
+                }
+                o
+            })
+            .collect()
+    }
+
+    /// Replaces some files with new contents; returns the outcome and both graphs.
+    fn patched_and_built(seed: u64) -> (PatchOutcome, Graph, Graph) {
+        patched_and_built_in(seed, Scenario::Any)
+    }
+
+    fn patched_and_built_in(seed: u64, scenario: Scenario) -> (PatchOutcome, Graph, Graph) {
+        let mut rng = Rng(seed | 1);
+        let mut files: Vec<Vec<Value>> = (0..2 + rng.below(5))
+            .map(|_| {
+                (0..rng.below(6))
+                    .map(|_| object_of(&mut rng, scenario))
+                    .collect()
+            })
+            .collect();
+        // Files the change may replace.
+        let mut changeable = 0..files.len();
+        if scenario == Scenario::TerminatingNamespaces {
+            files.insert(0, namespaces(&mut rng));
+            changeable = 1..files.len();
+        }
         let before = inventory(&files);
         let mut after_files = files.clone();
-        let changed: Vec<usize> = (0..files.len()).filter(|_| rng.chance(35)).collect();
+        let changed: Vec<usize> = changeable.filter(|_| rng.chance(35)).collect();
         for &f in &changed {
             after_files[f] = if rng.chance(50) {
                 // An edit of some objects, often keeping the count.
                 let mut docs = files[f].clone();
                 for d in docs.iter_mut() {
                     if rng.chance(30) {
-                        *d = object(&mut rng);
+                        *d = object_of(&mut rng, scenario);
                     } else if rng.chance(50) {
                         edit(&mut rng, d);
                     }
                 }
                 docs
             } else {
-                (0..rng.below(5)).map(|_| object(&mut rng)).collect()
+                (0..rng.below(5))
+                    .map(|_| object_of(&mut rng, scenario))
+                    .collect()
             };
         }
         let after = inventory(&after_files);
@@ -701,8 +772,13 @@ mod tests {
     #[ignore = "long; run in release"]
     fn a_patch_equals_a_full_build_many_times() {
         for seed in 0..100_000u64 {
+            let scenario = if seed % 4 == 0 {
+                Scenario::TerminatingNamespaces
+            } else {
+                Scenario::Any
+            };
             let (outcome, patched, built) =
-                patched_and_built(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+                patched_and_built_in(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15), scenario);
             assert!(
                 patched == built,
                 "seed {seed}: {outcome:?}\n{}",
@@ -719,6 +795,32 @@ mod tests {
         // Changes involving cluster-scoped objects (a third of the generated kinds) rebuild;
         // the test makes sure patching is exercised at all.
         assert!(patched > 100, "only {patched} of 399 changes were patched");
+    }
+
+    /// Changes inside Terminating Namespaces (whose findings list their contents) are
+    /// patched, and the patch equals a full build.
+    #[test]
+    fn changes_in_terminating_namespaces_are_patched() {
+        let mut listed = 0;
+        for seed in 1..600u64 {
+            let (outcome, patched, built) =
+                patched_and_built_in(seed * 7919, Scenario::TerminatingNamespaces);
+            assert!(
+                matches!(outcome, PatchOutcome::Patched { .. }),
+                "seed {seed}: {outcome:?}"
+            );
+            assert!(patched == built, "seed {seed}\n{}", diff(&patched, &built));
+            listed += built
+                .findings
+                .iter()
+                .filter(|f| f.code == lifecycle::NAMESPACE_TERMINATING)
+                .filter(|f| f.message.contains("still inside"))
+                .count();
+        }
+        assert!(
+            listed > 100,
+            "only {listed} Terminating Namespaces with contents"
+        );
     }
 
     #[test]

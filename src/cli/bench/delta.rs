@@ -16,6 +16,7 @@ use crate::app::{Action, App};
 use crate::dataset::{Change, ChangeData, Dataset, DeltaKind, LiveSet, PatchOutcome};
 use crate::diagnostic::Severity;
 use crate::model::load::{parse_text, FileLoad};
+use crate::model::Object;
 
 /// Times edits are applied (each a different value); medians are reported.
 const ROUNDS: usize = 5;
@@ -100,16 +101,43 @@ fn edit_text(path: &Arc<Path>, text: &str, value: &str) -> Option<String> {
     Some(out)
 }
 
-/// Runs [`ROUNDS`] edits of the file holding the middle object; `app` is the UI state
-/// after typing (its query stays active while the table is refreshed).
-pub fn measure(mut live: LiveSet, mut app: App) -> DeltaReport {
+/// The first object loaded from the file `p` names under another spelling (relative,
+/// through a symlink). A file's objects are contiguous: each file is resolved once.
+fn loaded_as<'a>(objects: &'a [Object], p: &Path) -> Option<&'a Object> {
+    let wanted = std::fs::canonicalize(p).ok()?;
+    let mut last: Option<&Path> = None;
+    objects.iter().find(|o| {
+        let path: &Path = &o.source.path;
+        if last == Some(path) {
+            return false;
+        }
+        last = Some(path);
+        std::fs::canonicalize(path).is_ok_and(|c| c == wanted)
+    })
+}
+
+/// Runs [`ROUNDS`] edits of file `edit` (default: the file holding the middle object);
+/// `app` is the UI state after typing (its query stays active while the table is
+/// refreshed).
+pub fn measure(mut live: LiveSet, mut app: App, edit: Option<&Path>) -> DeltaReport {
     let mut report = DeltaReport::default();
     let objects = &live.inventory().objects;
-    let Some(middle) = objects.get(objects.len() / 2) else {
-        report.skipped = Some("no objects".into());
+    let target = match edit {
+        // The loaded path of that file (as given, or canonical).
+        Some(p) => objects
+            .iter()
+            .find(|o| *o.source.path == *p)
+            .or_else(|| loaded_as(objects, p)),
+        None => objects.get(objects.len() / 2),
+    };
+    let Some(target) = target else {
+        report.skipped = Some(match edit {
+            Some(p) => format!("{}: no loaded object comes from it", p.display()),
+            None => "no objects".into(),
+        });
         return report;
     };
-    let path = Arc::clone(&middle.source.path);
+    let path = Arc::clone(&target.source.path);
     let text = match std::fs::read_to_string(&path) {
         Ok(t) => t,
         Err(e) => {
