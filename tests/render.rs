@@ -435,3 +435,37 @@ fn a_broken_overlay_exits_as_kubectl_does() {
     assert!(stderr(&out).contains("overlays/broken/kustomization.yaml"));
     assert!(!stderr(&out).contains("nothing could be loaded"));
 }
+
+/// kustomize's extensionless `Kustomization` file is found and built by `--render`, as
+/// `kubectl kustomize` builds it.
+#[test]
+fn an_extensionless_kustomization_is_rendered() {
+    if !have_kubectl() {
+        return;
+    }
+    let cache = tempfile::tempdir().expect("tempdir");
+    let repo = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        repo.path().join("Kustomization"),
+        "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamePrefix: x-\nresources: [cm.yaml]\n",
+    )
+    .expect("write");
+    std::fs::write(
+        repo.path().join("cm.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n",
+    )
+    .expect("write");
+    let out = kubesift(
+        repo.path(),
+        &["get", "--render", "-o", "name"],
+        cache.path(),
+        None,
+    );
+    assert_eq!(
+        sorted_lines(&stdout(&out)),
+        names_of(&kustomize(repo.path())),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(stdout(&out), "configmap/x-cm\n");
+}

@@ -73,13 +73,15 @@ fn libsonnet_note(dir: &Path, count: usize) -> Diagnostic {
     d
 }
 
-/// `*.yaml`, `*.yml`, `*.json`, in any case.
+/// `*.yaml`, `*.yml`, `*.json`, in any case, and kustomize's extensionless
+/// `Kustomization` file (read like a `kustomization.yaml`, so `--render` builds it).
 pub(super) fn is_manifest_name(path: &Path) -> bool {
-    path.extension().and_then(|e| e.to_str()).is_some_and(|e| {
-        ["yaml", "yml", "json"]
-            .iter()
-            .any(|x| e.eq_ignore_ascii_case(x))
-    })
+    path.file_name().is_some_and(|n| n == "Kustomization")
+        || path.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+            ["yaml", "yml", "json"]
+                .iter()
+                .any(|x| e.eq_ignore_ascii_case(x))
+        })
 }
 
 /// Files to read under `paths`, in a stable order (each root's files sorted by path,
