@@ -15,6 +15,8 @@ use kubesift::model::load::{
 };
 use kubesift::model::Inventory;
 
+mod rss_support;
+
 fn cm(name: &str) -> String {
     format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n")
 }
@@ -555,24 +557,6 @@ fn one_file_lists_a_thousand_problems_of_a_kind_and_counts_the_rest() {
     );
 }
 
-/// Runs the real binary and returns its exit code and peak resident set (bytes), from
-/// wait4 on that one child (RUSAGE_CHILDREN would be the largest child of any test).
-#[allow(clippy::zombie_processes)] // reaped by wait4 below
-fn peak_rss(args: &[&str]) -> (i32, u64) {
-    let child = Command::new(env!("CARGO_BIN_EXE_kubesift"))
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut status = 0;
-    // SAFETY: wait4 on our own child, with valid out-pointers.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
-    assert_eq!(pid, child.id() as i32);
-    (libc::WEXITSTATUS(status), usage.ru_maxrss as u64 * 1024)
-}
-
 #[test]
 fn a_million_tiny_documents_stay_within_twenty_times_the_input() {
     let dir = tempfile::tempdir().unwrap();
@@ -582,11 +566,11 @@ fn a_million_tiny_documents_stay_within_twenty_times_the_input() {
     let path = file.to_str().unwrap().to_owned();
     for cmd in ["check", "get"] {
         let args = [cmd.to_owned(), "-f".to_owned(), path.clone()];
-        let (_, rss) = within(120, "a million tiny documents", move || {
-            peak_rss(&args.iter().map(String::as_str).collect::<Vec<_>>())
+        let rss = within(120, "a million tiny documents", move || {
+            rss_support::run(&args.iter().map(String::as_str).collect::<Vec<_>>()).max_rss
         });
         assert!(
-            rss <= 20 * bytes + 100 * 1024 * 1024,
+            rss <= rss_support::bound(bytes),
             "{cmd}: peak RSS {rss} bytes for {bytes} bytes of input"
         );
     }

@@ -2,16 +2,10 @@
 //! all share one selector are 25M selector edges. Through the real binary, peak memory must
 //! stay linear in the input (20 × input bytes + 100 MB, the bar of the hostile-repo suite).
 
-use std::io::Read;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::Path;
 
-/// The binary under test: `KUBESIFT_BIN` (e.g. a release build) or this build's.
-fn bin() -> PathBuf {
-    std::env::var_os("KUBESIFT_BIN")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_kubesift")))
-}
+mod rss_support;
+use rss_support::{bound, run};
 
 /// `n` Services and `n` Pods in namespace `a`, every Service selecting every Pod
 /// (`app: web`), in two files. Returns the folder and its size in bytes.
@@ -31,62 +25,6 @@ fn fan_out(n: usize) -> (tempfile::TempDir, u64) {
     std::fs::write(dir.path().join("pods.yaml"), &pods).unwrap();
     let bytes = (services.len() + pods.len()) as u64;
     (dir, bytes)
-}
-
-/// What one run did: exit code, bytes written to stdout, peak RSS in bytes.
-struct Run {
-    code: i32,
-    stdout_bytes: usize,
-    max_rss: u64,
-}
-
-/// Runs the binary with `args`, draining stdout, and reads the child's own peak RSS from
-/// `wait4` (the rusage of exactly this child, unlike `RUSAGE_CHILDREN`, which keeps the
-/// largest child ever waited for).
-#[allow(
-    clippy::zombie_processes,
-    reason = "reaped by wait4, which also gives its rusage"
-)]
-fn run(args: &[&str]) -> Run {
-    let mut child = Command::new(bin())
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdout = child.stdout.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut buf = vec![0u8; 1 << 16];
-        let mut total = 0;
-        loop {
-            let n = stdout.read(&mut buf).unwrap();
-            if n == 0 {
-                return total;
-            }
-            total += n;
-        }
-    });
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: a zeroed rusage is valid; wait4 fills it for our own child.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(waited, pid, "wait4: {}", std::io::Error::last_os_error());
-    let stdout_bytes = reader.join().unwrap();
-    Run {
-        code: if libc::WIFEXITED(status) {
-            libc::WEXITSTATUS(status)
-        } else {
-            -libc::WTERMSIG(status)
-        },
-        stdout_bytes,
-        // Linux reports ru_maxrss in KiB.
-        max_rss: usage.ru_maxrss as u64 * 1024,
-    }
-}
-
-fn bound(input_bytes: u64) -> u64 {
-    20 * input_bytes + 100 * 1024 * 1024
 }
 
 fn path(dir: &Path) -> &str {
