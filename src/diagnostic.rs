@@ -125,17 +125,44 @@ impl PartialOrd for Diagnostic {
     }
 }
 
+impl Diagnostic {
+    /// `:line:column` after the path, or nothing for a problem about a whole file (a walk
+    /// note, an unreadable file: line 0), as compilers print `file: message` then.
+    pub fn place(&self) -> Place {
+        Place {
+            line: self.line,
+            column: self.column,
+        }
+    }
+}
+
+/// The `:line:column` part of a diagnostic's location (see [`Diagnostic::place`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Place {
+    line: u32,
+    column: u32,
+}
+
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            return Ok(());
+        }
+        write!(f, ":{}:{}", self.line, self.column)
+    }
+}
+
 impl fmt::Display for Diagnostic {
-    /// `path:line:column: message`, as compilers print a located message; the path and the
-    /// message escaped for a terminal (they carry file names and values from manifests).
+    /// `path:line:column: message` (`path: message` for a whole file), as compilers print a
+    /// located message; the path and the message escaped for a terminal (they carry file
+    /// names and values from manifests).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let path = self.path.display().to_string();
         write!(
             f,
-            "{}:{}:{}: {}",
+            "{}{}: {}",
             escape_line(&path),
-            self.line,
-            self.column,
+            self.place(),
             escape_terminal(&self.message)
         )
     }
@@ -226,5 +253,13 @@ mod tests {
         let e = d("dir/f.yaml", 4, 9, Severity::Error, "yaml-syntax");
         assert_eq!(e.to_string(), "dir/f.yaml:4:9: m");
         assert_eq!(e.about(3).object_index(), Some(3));
+    }
+
+    #[test]
+    fn a_whole_file_problem_has_no_place() {
+        let whole = d("dir/p.yaml", 0, 0, Severity::Note, "walk");
+        assert_eq!(whole.to_string(), "dir/p.yaml: m");
+        let placed = d("dir/x.yaml", 3, 7, Severity::Error, "yaml");
+        assert_eq!(placed.to_string(), "dir/x.yaml:3:7: m");
     }
 }

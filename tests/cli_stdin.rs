@@ -167,7 +167,7 @@ fn the_size_limit_applies_to_stdin() {
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(
         run.stderr.starts_with(
-            "-:0:0: standard input is over the 100 B size limit: skipped (raise --max-file-size to load it)\n"
+            "-: standard input is over the 100 B size limit: skipped (raise --max-file-size to load it)\n"
         ),
         "{}",
         run.stderr

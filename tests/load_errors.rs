@@ -308,7 +308,7 @@ fn read_error_is_reported() {
     );
     assert_eq!(
         load.problems[0].to_string(),
-        "x.yaml:0:0: cannot read file: Permission denied (injected)"
+        "x.yaml: cannot read file: Permission denied (injected)"
     );
 }
 

@@ -123,8 +123,8 @@ fn jsonnet_is_noted_not_parsed() {
     assert_eq!(
         check("jsonnet"),
         [
-            format!("jsonnet:0:0: note: -: 1 Jsonnet library (*.libsonnet): {why}"),
-            format!("jsonnet/main.jsonnet:0:0: note: -: Jsonnet file: {why}"),
+            format!("jsonnet: note: -: 1 Jsonnet library (*.libsonnet): {why}"),
+            format!("jsonnet/main.jsonnet: note: -: Jsonnet file: {why}"),
         ]
     );
     // Named explicitly: the note, not YAML syntax errors.

@@ -45,16 +45,16 @@ pub fn diagnostics(inv: &Inventory, graph: &Graph) -> Vec<Diagnostic> {
     out
 }
 
-/// `path:line:column: severity: object: message` (object `-` when there is none); the
-/// column tells apart the items of a one-line JSON array.
+/// `path:line:column: severity: object: message` (object `-` when there is none; no
+/// `:line:column` for a problem about a whole file); the column tells apart the items of a
+/// one-line JSON array.
 pub fn format_line(at: &ObjectsAt<'_>, d: &Diagnostic) -> String {
     let path = d.path.display().to_string();
     let object = at.name(d);
     format!(
-        "{}:{}:{}: {}: {}: {}",
+        "{}{}: {}: {}: {}",
         escape_line(&path),
-        d.line,
-        d.column,
+        d.place(),
         d.severity,
         escape_line(object.as_deref().unwrap_or("-")),
         escape_terminal(&d.message)

@@ -66,7 +66,7 @@ fn problem_line<'a>(
     Line::from(vec![
         Span::styled(format!("{:<7} ", p.severity), sev_style),
         Span::styled(
-            format!("{}:{}:{} ", app.relative_path(&p.path), p.line, p.column),
+            format!("{}{} ", app.relative_path(&p.path), p.place()),
             theme.key,
         ),
         Span::styled(format!("[{}] ", p.code), theme.dim),
