@@ -46,7 +46,10 @@ pub struct TableState {
     pub offset: usize,
     /// Visible body rows (from the last resize).
     pub height: usize,
-    /// Columns scrolled out of view to the left, after the ones up to NAME (which stay).
+    /// Sideways scroll, after the columns up to NAME (which stay): 0 is the natural view,
+    /// where the least useful columns make room when the row does not fit (label columns
+    /// before KIND); `k` ≥ 1 starts at the `k`-th scrollable column, which is always drawn,
+    /// so `→` reaches a column the natural view left out.
     pub hscroll: usize,
     /// Marked objects (`space`), by identity so marks survive a reload of their file.
     pub marked: BTreeSet<ObjectId>,
@@ -89,7 +92,7 @@ impl TableState {
             Some(Sort { column, descending })
         });
         self.columns = columns;
-        self.hscroll = self.hscroll.min(self.scrollable().saturating_sub(1));
+        self.hscroll = self.hscroll.min(self.scrollable());
     }
 
     /// Columns that stay in view when the table scrolls sideways: up to NAME.
@@ -201,8 +204,7 @@ impl App {
             Action::Click { row, .. } => self.click(row),
             Action::ScrollLeft => self.table.hscroll = self.table.hscroll.saturating_sub(1),
             Action::ScrollRight => {
-                let last = self.table.scrollable().saturating_sub(1);
-                self.table.hscroll = (self.table.hscroll + 1).min(last);
+                self.table.hscroll = (self.table.hscroll + 1).min(self.table.scrollable());
             }
             Action::ToggleMark => self.toggle_mark(),
             Action::ClearMarks => self.table.marked.clear(),

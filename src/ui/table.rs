@@ -114,10 +114,13 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         .as_ref()
         .and_then(|s| shown.iter().position(|c| *c == s.column));
     let natural = widths(&titles, &cells, sorted);
-    // The first column scrolled to and the sorted one always stay.
+    // The first column scrolled to (none in the natural view) and the sorted one always stay.
     let kept = {
         let columns: Vec<&Column> = shown.iter().map(|c| &t.columns[*c]).collect();
-        let first = shown.iter().position(|c| *c >= t.frozen());
+        let first = shown
+            .iter()
+            .position(|c| *c >= t.frozen())
+            .filter(|_| t.hscroll > 0);
         keep(&natural, &columns, &[first, sorted], room)
     };
     let shown = retain(&shown, &kept);
@@ -165,12 +168,17 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     frame.render_widget(Paragraph::new(lines), area);
 }
 
-/// Indices of the columns drawn: those up to NAME, then the rest from the sideways scroll.
+/// Indices of the columns drawn: those up to NAME, then the rest from the sideways scroll
+/// (see `TableState::hscroll` in the app: 0 and 1 both start at the first one).
 fn shown_columns(app: &App) -> Vec<usize> {
     let t = &app.table;
     let frozen = t.frozen();
+    let skipped = t
+        .hscroll
+        .saturating_sub(1)
+        .min(t.scrollable().saturating_sub(1));
     (0..frozen)
-        .chain((frozen + t.hscroll.min(t.scrollable().saturating_sub(1)))..t.columns.len())
+        .chain((frozen + skipped)..t.columns.len())
         .collect()
 }
 
@@ -334,7 +342,7 @@ fn title_line(
     // Columns are hidden to the left (after NAME): the first one shown starts with `◀`.
     let first_scrolled = shown.iter().position(|c| *c >= app.table.frozen());
     if let Some(span) = first_scrolled
-        .filter(|_| app.table.hscroll > 0)
+        .filter(|_| app.table.hscroll > 1)
         .and_then(|pos| spans.get_mut(pos + 1))
     {
         let rest: String = span.content.chars().skip(1).collect();
