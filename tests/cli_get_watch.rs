@@ -27,8 +27,15 @@ fn forward(from: impl std::io::Read + Send + 'static) -> Receiver<String> {
 
 impl Watch {
     fn start(dir: &Path, extra: &[&str]) -> Watch {
+        Watch::start_as(&["-o", "name"], dir, extra)
+    }
+
+    /// `get -w --output-watch-events` with `output` (`[]` for the table).
+    fn start_as(output: &[&str], dir: &Path, extra: &[&str]) -> Watch {
         let mut child = Command::new(env!("CARGO_BIN_EXE_kubesift"))
-            .args(["get", "-w", "--output-watch-events", "-o", "name", "-f"])
+            .args(["get", "-w", "--output-watch-events"])
+            .args(output)
+            .arg("-f")
             .arg(dir)
             .args(extra)
             .stdout(Stdio::piped())
@@ -61,8 +68,15 @@ impl Watch {
         got
     }
 
-    /// The next `n` lines, waiting at most 5 s for them.
+    /// The next `n` lines, sorted, waiting at most 5 s for them.
     fn next(&self, n: usize) -> Vec<String> {
+        let mut got = self.next_in_order(n);
+        got.sort();
+        got
+    }
+
+    /// The next `n` lines as printed, waiting at most 5 s for them.
+    fn next_in_order(&self, n: usize) -> Vec<String> {
         let deadline = Instant::now() + Duration::from_secs(5);
         let mut got = Vec::new();
         while got.len() < n {
@@ -72,7 +86,6 @@ impl Watch {
                 Err(_) => break,
             }
         }
-        got.sort();
         got
     }
 
@@ -140,6 +153,41 @@ fn lists_then_reports_each_change() {
         ["DELETED configmap/one", "DELETED configmap/two"]
     );
     assert_eq!(w.stop(), 0, "SIGTERM ends the watch cleanly");
+}
+
+/// kubectl keeps one tabwriter (`RememberWidths`) for the whole watch: a later line is never
+/// narrower than the lines before it, and a longer name widens the lines after it. The EVENT
+/// cell is padded to 8 (cli-runtime's `formatEventType`). Checked against kubectl 1.32
+/// through `tests/kubectl_oracle/server.py`'s watch events.
+#[test]
+fn table_lines_keep_the_widths_of_the_lines_before() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("a.yaml"), cm("one", "", "k: v")).expect("write");
+    let w = Watch::start_as(&[], dir.path(), &["configmaps"]);
+    assert_eq!(
+        w.next_in_order(2),
+        [
+            "EVENT      NAMESPACE   NAME   DATA   AGE",
+            "ADDED      default     one    1      <unknown>"
+        ]
+    );
+    let long = dir.path().join("long.yaml");
+    std::fs::write(&long, cm("a-much-longer-name", "", "")).expect("write");
+    assert_eq!(
+        w.next_in_order(1),
+        ["ADDED      default     a-much-longer-name   0      <unknown>"]
+    );
+    std::fs::write(dir.path().join("b.yaml"), cm("b", "", "")).expect("write");
+    assert_eq!(
+        w.next_in_order(1),
+        ["ADDED      default     b                    0      <unknown>"]
+    );
+    std::fs::remove_file(&long).expect("remove");
+    assert_eq!(
+        w.next_in_order(1),
+        ["DELETED    default     a-much-longer-name   0      <unknown>"]
+    );
+    assert_eq!(w.stop(), 0);
 }
 
 #[test]

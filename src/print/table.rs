@@ -27,6 +27,13 @@ const PADDING: usize = 3;
 impl Table {
     /// Renders the block, one `\n`-terminated line per row.
     pub fn render(&self) -> String {
+        self.render_remembering(&mut Vec::new())
+    }
+
+    /// Renders the block as a later flush of the same writer: no column narrower than in
+    /// the blocks `remembered` has seen (kubectl's `get -w` keeps one writer for the whole
+    /// watch, so each event line lines up with the list and the lines before it).
+    pub fn render_remembering(&self, remembered: &mut Vec<usize>) -> String {
         let rows: Vec<Vec<Cow<'_, str>>> = self
             .rows
             .iter()
@@ -37,7 +44,7 @@ impl Table {
             .map(|r| r.iter().map(|c| (c.as_ref(), c.chars().count())).collect())
             .collect();
         let mut out = String::new();
-        format(&lines, &mut Vec::new(), &mut Vec::new(), &mut out);
+        format(&lines, &mut Vec::new(), remembered, &mut out);
         out
     }
 }

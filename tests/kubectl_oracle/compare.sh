@@ -28,4 +28,7 @@ check "get ns --field-selector metadata.namespace=staging" "ns -f $M --field-sel
 check "get cm -A" "cm -f $DIR/cms.json"
 check "get deploy,ns -A --no-headers" "deploy,ns -f $M --no-headers"
 check "get ns,deploy -A --no-headers -L app.kubernetes.io/instance" "ns,deploy -f $M --no-headers -L app.kubernetes.io/instance"
+# get -w: the list, then server.py's WATCH_EVENTS (a longer name widens the lines after it).
+echo "get -w (kubectl; compare by eye with tests/cli_get_watch.rs's table test):"
+timeout 5 $K get deploy -n shop -w --output-watch-events 2>/dev/null
 exit $fail

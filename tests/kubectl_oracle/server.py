@@ -16,6 +16,11 @@ DEPLOYS = [
     ("staging", "payment-gateway-long-name", {}, "gw,sidecar", "gw:2,envoy:1.30", "app=gw"),
 ]
 NAMESPACES = ["shop", "staging"]
+WATCH_EVENTS = [
+    ("MODIFIED", ("shop", "a", {"app.kubernetes.io/instance": "x"}, "c", "busybox", "app=a")),
+    ("ADDED", ("shop", "an-object-with-a-much-longer-name", {}, "c", "busybox", "app=z")),
+    ("MODIFIED", ("shop", "b", {}, "c", "busybox", "app=b")),
+]
 CMS = [("bulk", f"cm-{i:03d}" + ("-a-much-longer-name" if i == 110 else ""), str(i % 3)) for i in range(120)]
 
 def pom(ns, name, labels):
@@ -64,6 +69,8 @@ class H(BaseHTTPRequestHandler):
             i = parts.index("namespaces"); ns = parts[i + 1]; parts = parts[:i] + parts[i + 2:]
         resource = parts[-1]
         fs = q.get("fieldSelector", [""])[0]
+        if q.get("watch", [""])[0] in ("true", "1"):
+            return self.watch(resource)
         if resource == "deployments":
             rows = []
             for (n, name, labels, c, img, sel) in DEPLOYS:
@@ -83,6 +90,19 @@ class H(BaseHTTPRequestHandler):
             rows = [{"cells": [name, int(d), "<unknown>"], "object": pom(n, name, {})} for (n, name, d) in CMS if not ns or n == ns]
             return self.send(200, table(CM_COLS, rows))
         self.send(404, {"kind": "Status", "apiVersion": "v1", "status": "Failure", "reason": "NotFound", "code": 404, "message": "not found"})
+    def watch(self, resource):
+        """After the list: WATCH_EVENTS for deployments (a longer name, then one deleted)."""
+        events = []
+        if resource == "deployments":
+            for ev, (n, name, labels, c, img, sel) in WATCH_EVENTS:
+                row = {"cells": [name, "1/1", 1, 1, "<unknown>", c, img, sel], "object": pom(n, name, labels)}
+                events.append({"type": ev, "object": table(DEPLOY_COLS, [row])})
+        data = b"".join(json.dumps(e).encode() + b"\n" for e in events)
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
     def send(self, code, body):
         data = json.dumps(body).encode()
         self.send_response(code)

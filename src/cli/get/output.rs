@@ -156,6 +156,20 @@ impl serde_json::ser::Formatter for GoFormatter<'_> {
 /// One table per run of objects of the same kind, separated by a blank line (none without
 /// headers).
 fn tables(objects: &[&Object], opts: &RenderOptions, wide: bool) -> String {
+    tables_remembering(objects, opts, wide, &mut Vec::new(), None)
+}
+
+/// [`tables`] as a later flush of a watch's writer: the first kind's columns are no
+/// narrower than `remembered` (which each kind's table then updates; a new kind starts
+/// afresh, as kubectl forgets the widths between kinds); with `event`, kubectl's EVENT
+/// column first (`--output-watch-events`).
+pub fn tables_remembering(
+    objects: &[&Object],
+    opts: &RenderOptions,
+    wide: bool,
+    remembered: &mut Vec<usize>,
+    event: Option<&str>,
+) -> String {
     let with_kind = opts.kind_prefix || {
         let first = objects.first().map(|o| (&o.id.group, &o.id.kind));
         objects
@@ -179,17 +193,35 @@ fn tables(objects: &[&Object], opts: &RenderOptions, wide: bool) -> String {
             out.push('\n');
         }
         namespace_column |= opts.with_namespace && objects[start].namespaced;
-        let table = one_table(
+        let mut table = one_table(
             &objects[start..end],
             opts,
             wide,
             with_kind,
             namespace_column,
         );
-        out.push_str(&table.render());
+        if let Some(ev) = event {
+            for (i, row) in table.rows.iter_mut().enumerate() {
+                let cell = if i == 0 && !opts.no_headers {
+                    "EVENT".to_string()
+                } else {
+                    event_cell(ev)
+                };
+                row.insert(0, cell);
+            }
+        }
+        if start > 0 {
+            remembered.clear();
+        }
+        out.push_str(&table.render_remembering(remembered));
         start = end;
     }
     out
+}
+
+/// cli-runtime's `formatEventType`: the event types padded to the width of the longest.
+fn event_cell(ev: &str) -> String {
+    format!("{ev:<8}")
 }
 
 fn one_table(

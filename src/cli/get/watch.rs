@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 use super::filter::Filters;
-use super::output::{render, to_json, Format, RenderOptions};
+use super::output::{render, tables_remembering, to_json, Format, RenderOptions};
 use super::request::Requests;
 use crate::dataset::delta::all_added;
 use crate::dataset::{ChangeData, Delta, DeltaKind, Event, Follow};
@@ -27,6 +27,8 @@ pub struct WatchPrinter<'a> {
     /// What the watcher has shown and not deleted, as last shown.
     shown: HashMap<ObjectId, Object>,
     first: bool,
+    /// Column widths of the table lines printed so far (one tabwriter for the whole watch).
+    remembered: Vec<usize>,
 }
 
 impl<'a> WatchPrinter<'a> {
@@ -43,6 +45,7 @@ impl<'a> WatchPrinter<'a> {
             events,
             shown: HashMap::new(),
             first: true,
+            remembered: Vec::new(),
         }
     }
 
@@ -98,13 +101,10 @@ impl<'a> WatchPrinter<'a> {
                 ))
             });
         }
-        if first && self.opts.format.is_table() && !events.is_empty() {
+        if let (true, Format::Table { wide }) = (first && !events.is_empty(), self.opts.format) {
             let objects: Vec<&Object> = events.iter().map(|(_, o)| o).collect();
-            let body = render(&objects, &self.opts);
-            if !self.events {
-                return body;
-            }
-            return prefix_event(&body, DeltaKind::Added.as_str(), !self.opts.no_headers);
+            let ev = self.events.then_some(DeltaKind::Added.as_str());
+            return tables_remembering(&objects, &self.opts, wide, &mut self.remembered, ev);
         }
         events
             .iter()
@@ -112,18 +112,15 @@ impl<'a> WatchPrinter<'a> {
             .collect()
     }
 
-    fn render_one(&self, kind: DeltaKind, o: &Object) -> String {
+    fn render_one(&mut self, kind: DeltaKind, o: &Object) -> String {
         let mut opts = self.opts.clone();
         opts.no_headers = true;
         opts.single_item = true;
         let ev = kind.as_str();
         match opts.format {
-            Format::Table { .. } => {
-                let body = render(&[o], &opts);
-                if !self.events {
-                    return body;
-                }
-                prefix_event(&body, ev, false)
+            Format::Table { wide } => {
+                let ev = self.events.then_some(ev);
+                tables_remembering(&[o], &opts, wide, &mut self.remembered, ev)
             }
             Format::Name if self.events => {
                 format!("{ev} {}\n", escape_line(&o.kubectl_name()))
@@ -148,21 +145,6 @@ fn event(ev: &str, o: &Object) -> Raw {
     let object = super::output::served(o);
     let ty = Raw::string(ev);
     Raw::object([("object", object.view()), ("type", ty.view())])
-}
-
-/// Adds kubectl's EVENT column in front of each row (`header`: the first line is the
-/// table header).
-fn prefix_event(body: &str, ev: &str, header: bool) -> String {
-    let mut out = String::new();
-    for (i, line) in body.lines().enumerate() {
-        if line.is_empty() {
-            out.push('\n');
-            continue;
-        }
-        let cell = if header && i == 0 { "EVENT" } else { ev };
-        out.push_str(&format!("{cell:<10}{line}\n"));
-    }
-    out
 }
 
 /// Runs the watch until SIGINT/SIGTERM; returns when stopped.
