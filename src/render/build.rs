@@ -94,7 +94,8 @@ fn kustomize(unit: &Unit, tool: &Tool, ctx: &Context) -> Result<(String, PathBuf
         std::fs::canonicalize(&unit.dir).map_err(|e| format!("{}: {e}", unit.dir.display()))?;
     let inputs: Vec<PathBuf> = unit.inputs.iter().cloned().collect();
     let key = cache::key(&inputs, &tool.identity, &[overlay.display().to_string()]);
-    if ctx.cache {
+    let cache = ctx.cache && !unit.remote;
+    if cache {
         if let Some((base, out)) = cache::get(&key).as_deref().and_then(|c| c.split_once('\n')) {
             return Ok((out.to_owned(), PathBuf::from(base), true));
         }
@@ -123,7 +124,7 @@ fn kustomize(unit: &Unit, tool: &Tool, ctx: &Context) -> Result<(String, PathBuf
             .replace(&wrapper.dir.display().to_string(), "."));
     }
     let out = String::from_utf8_lossy(&output.stdout).into_owned();
-    if ctx.cache {
+    if cache {
         cache::put(&key, &format!("{}\n{out}", wrapper.dir.display()));
     }
     Ok((out, wrapper.dir.clone(), false))

@@ -34,6 +34,10 @@ pub struct Unit {
     /// Every file the build reads that kubesift can tell (normalised), the manifest
     /// included; files outside the input too (a base beside the overlay's folder).
     pub inputs: BTreeSet<PathBuf>,
+    /// The build fetches a remote resource (a git repository or URL), directly or through
+    /// a kustomization it lists: its output depends on more than `inputs` (a branch moves),
+    /// so it is never served from the cache.
+    pub remote: bool,
 }
 
 /// The input's rendering plan.
@@ -115,6 +119,7 @@ pub fn plan(files: &[PathBuf]) -> Plan {
             dir,
             manifest: manifest.clone(),
             inputs: reads.files.clone(),
+            remote: reads.remote,
         });
     }
     let charts: Vec<PathBuf> = files
@@ -148,6 +153,8 @@ pub fn plan(files: &[PathBuf]) -> Plan {
             dir: dir.to_path_buf(),
             manifest: chart.clone(),
             inputs,
+            // `helm template` renders the chart as it is, dependencies vendored in `charts/`.
+            remote: false,
         });
     }
     plan.units.sort_by(|a, b| a.manifest.cmp(&b.manifest));
@@ -162,11 +169,13 @@ pub fn explicit(dir: &Path) -> Result<Unit, String> {
             dir.display()
         )
     })?;
+    let reads = reads_of(dir);
     Ok(Unit {
         kind: UnitKind::Kustomize,
         dir: dir.to_path_buf(),
         manifest,
-        inputs: reads_of(dir).files,
+        inputs: reads.files,
+        remote: reads.remote,
     })
 }
 
@@ -205,6 +214,8 @@ struct Reads {
     files: BTreeSet<PathBuf>,
     /// Normalised folders of the kustomizations it lists (directly or not).
     kustomizations: BTreeSet<PathBuf>,
+    /// One of them names a remote resource.
+    remote: bool,
 }
 
 fn reads_of(dir: &Path) -> Reads {
@@ -235,6 +246,7 @@ fn visit(dir: &Path, reads: &mut Reads, seen: &mut HashSet<PathBuf>) {
     };
     for entry in entries(&doc) {
         if is_remote(&entry) {
+            reads.remote = true;
             continue;
         }
         let path = dir.join(&entry);
@@ -406,6 +418,33 @@ mod tests {
             3,
             "staging, prod and broken read the base"
         );
+    }
+
+    #[test]
+    fn a_remote_resource_anywhere_below_marks_the_build() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        let write = |rel: &str, text: &str| {
+            let p = root.join(rel);
+            std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+            std::fs::write(p, text).expect("write");
+        };
+        write(
+            "base/kustomization.yaml",
+            "resources:\n- https://github.com/example/app//deploy?ref=main\n- cm.yaml\n",
+        );
+        write(
+            "base/cm.yaml",
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n",
+        );
+        write("overlay/kustomization.yaml", "resources:\n- ../base\n");
+        write(
+            "local/kustomization.yaml",
+            "resources:\n- ../base/cm.yaml\n",
+        );
+        let overlay = explicit(&root.join("overlay")).expect("overlay");
+        assert!(overlay.remote, "through the base it lists");
+        assert!(!explicit(&root.join("local")).expect("local").remote);
     }
 
     #[test]
