@@ -575,3 +575,36 @@ fn a_million_tiny_documents_stay_within_twenty_times_the_input() {
         );
     }
 }
+
+/// Eight files of 36 MB each, read whole before being refused as binary (a NUL byte at the
+/// end): what one file holds while it is read and parsed is held by one thread at a time at
+/// most, however many threads parse, because big files share one budget of bytes in
+/// flight. Eight threads peak where one does, within one file's size.
+#[test]
+fn big_files_parsed_in_parallel_share_one_memory_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let size = 36usize << 20;
+    let mut text = cm("x").repeat(size / cm("x").len());
+    text.push('\0');
+    for i in 0..8 {
+        fs::write(dir.path().join(format!("big{i}.yaml")), &text).unwrap();
+    }
+    let path = dir.path().to_str().unwrap().to_owned();
+    let peak = |threads: &'static str| {
+        let path = path.clone();
+        within(120, "eight big files", move || {
+            let args = ["check", "-f", path.as_str()];
+            let r = rss_support::run_with(&args, &[("RAYON_NUM_THREADS", threads)]);
+            assert_eq!(r.code, 1, "eight binary files are errors");
+            r.max_rss
+        })
+    };
+    let (one, eight) = (peak("1"), peak("8"));
+    assert!(
+        eight <= one + size as u64,
+        "peak RSS {} MB with eight threads, {} MB with one: more than one file's {} MB apart",
+        eight >> 20,
+        one >> 20,
+        size >> 20
+    );
+}

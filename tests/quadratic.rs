@@ -60,3 +60,89 @@ fn five_thousand_services_selecting_five_thousand_pods_stay_linear_in_memory() {
         );
     }
 }
+
+/// Runs each case and checks it printed something and stayed within the bar for `bytes`.
+fn within_bar(cases: &[&[&str]], bytes: u64) {
+    let limit = bound(bytes);
+    for args in cases {
+        let r = run(args);
+        assert!(
+            r.code == 0 && r.stdout_bytes > 0,
+            "{args:?}: exit {} with {} bytes of output",
+            r.code,
+            r.stdout_bytes
+        );
+        assert!(
+            r.max_rss <= limit,
+            "{args:?}: peak RSS {} MB over the bound {} MB for {bytes} bytes of input",
+            r.max_rss >> 20,
+            limit >> 20
+        );
+    }
+}
+
+/// With selector edges the fan is a tree of 2,000,000 rows (the node cap): printing it must
+/// cost what the graph costs, not a row's worth of memory per row.
+#[test]
+fn a_tree_of_two_million_rows_is_printed_as_it_is_walked() {
+    let (dir, bytes) = fan_out(5_000);
+    let dir = path(dir.path());
+    within_bar(
+        &[
+            &["tree", "--selectors", "-f", dir],
+            &["tree", "--reverse", "--selectors", "-f", dir],
+        ],
+        bytes,
+    );
+}
+
+/// The same tree as JSON (`-o wide` walks as the text does, only slower).
+#[test]
+fn a_tree_of_two_million_rows_as_json_is_printed_as_it_is_walked() {
+    let (dir, bytes) = fan_out(5_000);
+    let dir = path(dir.path());
+    within_bar(&[&["tree", "--selectors", "-o", "json", "-f", dir]], bytes);
+}
+
+/// One file: ConfigMaps `c0 ← c1 ← … ← c{n-1}`, each owned by the previous. Returns the
+/// folder and its size in bytes.
+fn chain(n: usize) -> (tempfile::TempDir, u64) {
+    use std::fmt::Write as _;
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = String::new();
+    for i in 0..n {
+        write!(
+            s,
+            "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c{i}\n  namespace: a\n  uid: u{i}\n"
+        )
+        .unwrap();
+        if i > 0 {
+            let p = i - 1;
+            write!(
+                s,
+                "  ownerReferences:\n  - apiVersion: v1\n    kind: ConfigMap\n    name: c{p}\n    uid: u{p}\n"
+            )
+            .unwrap();
+        }
+    }
+    std::fs::write(dir.path().join("chain.yaml"), &s).unwrap();
+    (dir, s.len() as u64)
+}
+
+/// A 100,000-deep owner chain: the walk's open path is 100,000 nodes long, in every
+/// direction and output.
+#[test]
+fn a_hundred_thousand_deep_owner_chain_stays_within_the_bar() {
+    let (dir, bytes) = chain(100_000);
+    let dir = path(dir.path());
+    within_bar(
+        &[
+            &["tree", "-f", dir],
+            &["tree", "--all", "-f", dir],
+            &["tree", "--reverse", "-f", dir],
+            &["tree", "--refs", "--all", "-o", "wide", "-f", dir],
+            &["tree", "-o", "json", "-f", dir],
+        ],
+        bytes,
+    );
+}

@@ -130,6 +130,60 @@ fn a_root_deleted_and_recreated_is_watched_again() {
     );
 }
 
+/// Fills `root` with 20 subdirectories of one manifest each (so watching it again takes a
+/// while: a recursive watch adds one inotify watch per directory).
+fn fill(root: &Path, tag: &str) {
+    for i in 0..20 {
+        write(
+            &root.join(format!("s{i}/f.yaml")),
+            &cm(&format!("{tag}-{i}"), "1"),
+        );
+    }
+}
+
+fn inode(path: &Path) -> Option<u64> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).ok().map(|m| m.ino())
+}
+
+/// `rm -rf D; mkdir D` over and over: on ext4 the new directory often gets the inode number
+/// just freed. Whatever it gets, and even when it is swapped again while the watch is
+/// being added, the watch ends on the last one: an edit made long after the storm (after
+/// any re-walk of the storm's directories) is seen.
+#[test]
+fn a_root_recreated_over_and_over_is_still_watched() {
+    let dir = tmp();
+    let root = dir.path().join("D");
+    fill(&root, "first");
+    let first = inode(&root);
+    let mut h = Harness::start(&root, false);
+    let _busy = Busy::start();
+    let mut reused = 0;
+    for round in 0..6 {
+        for k in 0..15u64 {
+            std::fs::remove_dir_all(&root).expect("rm -rf D");
+            std::fs::create_dir(&root).expect("mkdir D");
+            reused += usize::from(inode(&root) == first);
+            fill(&root, &format!("r{round}k{k}"));
+            std::thread::sleep(Duration::from_millis(k % 4));
+        }
+        assert_converges(&mut h, &format!("round {round}: D recreated 15 times"));
+        h.settle(Duration::from_millis(500));
+        let name = format!("edit{round}");
+        write(&root.join(format!("{name}.yaml")), &cm(&name, "1"));
+        assert_converges(&mut h, &format!("round {round}: an edit after the storm"));
+        assert!(
+            h.has_name(&name),
+            "round {round}: {name} not seen ({reused} recreations reused the first inode)"
+        );
+    }
+    assert!(
+        h.errors.iter().any(|e| e.contains("watching it again")),
+        "{:?}",
+        h.errors
+    );
+}
+
 #[test]
 fn a_root_swapped_by_rename_is_watched_again() {
     let dir = tmp();

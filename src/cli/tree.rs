@@ -8,7 +8,7 @@ use clap::{Args, ValueEnum};
 use serde_json::{json, Value};
 
 use super::LoadArgs;
-use crate::dataset::{branch, Direction, Tree, TreeNode, TreeOptions};
+use crate::dataset::{branch, Direction, TreeOptions, Walk, WalkNode, WalkStep};
 use crate::dataset::{EdgeKind, Graph};
 use crate::gocompat::escape::escape_line;
 use crate::model::{Inventory, Object};
@@ -169,7 +169,7 @@ struct Guides {
 
 impl Guides {
     /// The guides before `node` (visited in pre-order), as `Tree::guides` draws them.
-    fn next(&mut self, node: &TreeNode) -> String {
+    fn next(&mut self, node: &WalkNode) -> String {
         if node.parent.is_none() || node.depth == 0 {
             self.open.clear();
             return String::new();
@@ -202,13 +202,13 @@ pub struct Relationships<'g> {
 impl Relationships<'_> {
     /// The relationships between a node and its parent, as kube-lineage prints them
     /// (`[envFrom volume]`); empty for a root.
-    fn cell(&self, tree: &Tree, node: &TreeNode) -> String {
-        let Some(parent) = node.parent.and_then(|p| tree.node(p)) else {
+    fn cell(&self, node: &WalkNode) -> String {
+        let Some(parent) = node.parent else {
             return String::new();
         };
         let (from, to) = match self.opts.direction {
-            Direction::Down => (parent.obj, node.obj),
-            Direction::Up => (node.obj, parent.obj),
+            Direction::Down => (parent, node.obj),
+            Direction::Up => (node.obj, parent),
         };
         let o = &self.opts;
         let names = self
@@ -218,13 +218,22 @@ impl Relationships<'_> {
     }
 }
 
+/// The nodes `walk` enters, in pre-order.
+fn entered<'w>(walk: Walk<'w>) -> impl Iterator<Item = WalkNode> + 'w {
+    walk.filter_map(|step| match step {
+        WalkStep::Enter(n) => Some(n),
+        WalkStep::Leave => None,
+    })
+}
+
 /// Writes the tree as aligned text rows (NAMESPACE, NAME, STATUS, INFO, RELATIONSHIPS with
-/// `wide`, and SOURCE if asked). Cells are gathered first (without guides, which are drawn
-/// while writing) because column widths depend on every row.
-pub fn render_text(
+/// `wide`, and SOURCE if asked). Column widths depend on every row, so the tree is walked
+/// twice, sizing then writing, and no row is held: a tree of millions of rows (a Service
+/// selecting 5,000 Pods, 5,000 times) costs what the graph costs.
+pub fn render_text<'w>(
     out: &mut impl Write,
     inv: &Inventory,
-    tree: &Tree,
+    walk: impl Fn() -> Walk<'w>,
     up: bool,
     show_source: bool,
     wide: Option<Relationships<'_>>,
@@ -239,10 +248,7 @@ pub fn render_text(
     if show_source {
         header.push("SOURCE".into());
     }
-    // Two passes over the tree, the cells made twice: holding every row to size the
-    // columns took gigabytes for a tree of millions of rows (a Service selecting 5,000 Pods,
-    // 5,000 times).
-    let cells = |node: &TreeNode| -> Vec<String> {
+    let cells = |node: &WalkNode| -> Vec<String> {
         let o = &inv.objects[node.obj];
         let mut name = format!("{}{}", kind_name(o), edge_label(node.edge, up));
         if node.cycle {
@@ -250,7 +256,7 @@ pub fn render_text(
         }
         let mut row = vec![o.id.namespace.to_string(), name, status(o), info(o)];
         if let Some(w) = &wide {
-            row.push(w.cell(tree, node));
+            row.push(w.cell(node));
         }
         if show_source {
             row.push(o.source.to_string());
@@ -260,20 +266,18 @@ pub fn render_text(
     };
     let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
     let mut guides = Guides::default();
-    for i in tree.visible() {
-        let Some(node) = tree.node(i) else { continue };
-        let guide_width = guides.next(node).chars().count();
-        for (c, cell) in cells(node).iter().enumerate() {
+    for node in entered(walk()) {
+        let guide_width = guides.next(&node).chars().count();
+        for (c, cell) in cells(&node).iter().enumerate() {
             let w = cell.chars().count() + if c == 1 { guide_width } else { 0 };
             widths[c] = widths[c].max(w);
         }
     }
     write_row(out, &widths, &header, "")?;
     let mut guides = Guides::default();
-    for i in tree.visible() {
-        let Some(node) = tree.node(i) else { continue };
-        let g = guides.next(node);
-        write_row(out, &widths, &cells(node), &g)?;
+    for node in entered(walk()) {
+        let g = guides.next(&node);
+        write_row(out, &widths, &cells(&node), &g)?;
     }
     Ok(())
 }
@@ -302,7 +306,7 @@ fn write_row(
 }
 
 /// One node as JSON with an empty `children` (spliced in by [`render_json`]).
-fn node_json(inv: &Inventory, graph: &Graph, tree: &Tree, n: &TreeNode) -> Value {
+fn node_json(inv: &Inventory, graph: &Graph, n: &WalkNode) -> Value {
     let o = &inv.objects[n.obj];
     let lc = crate::dataset::lifecycle(o);
     let edge = match n.edge {
@@ -314,7 +318,7 @@ fn node_json(inv: &Inventory, graph: &Graph, tree: &Tree, n: &TreeNode) -> Value
             "blockOwnerDeletion": block_owner_deletion}),
         Some(EdgeKind::Selector { via }) => json!({"type": "selector", "via": via}),
         Some(EdgeKind::Ref { rel }) => {
-            let both = n.parent.and_then(|p| tree.node(p)).map(|p| (p.obj, n.obj));
+            let both = n.parent.map(|p| (p, n.obj));
             // The edge's own direction, whichever way the tree walks.
             let all = both
                 .map(|(a, b)| {
@@ -366,78 +370,79 @@ fn write_indented(out: &mut impl Write, text: &str, indent: usize) -> std::io::R
 }
 
 /// Writes the tree as nested JSON objects, pretty-printed as `serde_json::to_string_pretty`
-/// would, without recursion and without holding the document: each node's fields are
-/// serialized alone and its children are written between them. Past
-/// [`MAX_DRAWN_DEPTH`] levels the indentation stops growing (the JSON stays valid).
+/// would, as the walk goes and without recursion: each node's fields are serialized alone
+/// and its children are written between them. Past [`MAX_DRAWN_DEPTH`] levels the
+/// indentation stops growing (the JSON stays valid).
 pub fn render_json(
     out: &mut impl Write,
     inv: &Inventory,
     graph: &Graph,
-    tree: &Tree,
+    walk: Walk<'_>,
 ) -> std::io::Result<()> {
-    /// A node whose children are being written: what follows them, its indentation, the
-    /// next child, where its subtree ends and whether a child was written.
+    /// A node entered and not yet left: its indentation, whether a child was written, and
+    /// what follows its children (`None` when it has none, so it was written whole).
     struct Open {
-        tail: String,
         indent: usize,
-        next: usize,
-        end: usize,
         any: bool,
+        tail: Option<String>,
     }
-    let roots: Vec<usize> = (0..tree.len())
-        .filter(|&i| tree.node(i).is_some_and(|n| n.parent.is_none()))
-        .collect();
-    if roots.is_empty() {
-        return out.write_all(b"[]\n");
-    }
-    out.write_all(b"[")?;
     let max_indent = 2 + 4 * MAX_DRAWN_DEPTH;
     let mut stack: Vec<Open> = Vec::new();
-    for (r, &root) in roots.iter().enumerate() {
-        if r > 0 {
-            out.write_all(b",")?;
-        }
-        let mut pending = Some((root, 2usize));
-        loop {
-            if let Some((i, indent)) = pending.take() {
-                let Some(n) = tree.node(i) else { break };
-                out.write_all(b"\n")?;
-                out.write_all(" ".repeat(indent).as_bytes())?;
-                let text = serde_json::to_string_pretty(&node_json(inv, graph, tree, n))
-                    .map_err(std::io::Error::other)?;
-                match text.find(CHILDREN_KEY) {
-                    Some(at) if n.has_children(i) => {
-                        let split = at + CHILDREN_KEY.len();
-                        write_indented(out, &text[..split], indent)?;
-                        stack.push(Open {
-                            tail: text[split..].trim_start_matches(']').to_string(),
-                            indent,
-                            next: i + 1,
-                            end: n.end,
-                            any: false,
-                        });
-                    }
-                    _ => write_indented(out, &text, indent)?,
+    let mut roots = 0usize;
+    for step in walk {
+        let n = match step {
+            WalkStep::Enter(n) => n,
+            WalkStep::Leave => {
+                if let Some(Open {
+                    indent,
+                    tail: Some(tail),
+                    ..
+                }) = stack.pop()
+                {
+                    out.write_all(b"\n")?;
+                    out.write_all(" ".repeat(indent + 2).as_bytes())?;
+                    out.write_all(b"]")?;
+                    write_indented(out, &tail, indent)?;
                 }
+                continue;
             }
-            let Some(top) = stack.last_mut() else { break };
-            if top.next < top.end {
-                let c = top.next;
-                top.next = tree.node(c).map_or(top.end, |cn| cn.end);
-                if top.any {
+        };
+        let indent = match stack.last_mut() {
+            Some(parent) => {
+                if parent.any {
                     out.write_all(b",")?;
                 }
-                top.any = true;
-                pending = Some((c, (top.indent + 4).min(max_indent)));
-            } else if let Some(done) = stack.pop() {
-                out.write_all(b"\n")?;
-                out.write_all(" ".repeat(done.indent + 2).as_bytes())?;
-                out.write_all(b"]")?;
-                write_indented(out, &done.tail, done.indent)?;
+                parent.any = true;
+                (parent.indent + 4).min(max_indent)
             }
-        }
+            None => {
+                out.write_all(if roots == 0 { b"[" } else { b"," })?;
+                roots += 1;
+                2
+            }
+        };
+        out.write_all(b"\n")?;
+        out.write_all(" ".repeat(indent).as_bytes())?;
+        let text = serde_json::to_string_pretty(&node_json(inv, graph, &n))
+            .map_err(std::io::Error::other)?;
+        let tail = match text.find(CHILDREN_KEY) {
+            Some(at) if n.has_children => {
+                let split = at + CHILDREN_KEY.len();
+                write_indented(out, &text[..split], indent)?;
+                Some(text[split..].trim_start_matches(']').to_string())
+            }
+            _ => {
+                write_indented(out, &text, indent)?;
+                None
+            }
+        };
+        stack.push(Open {
+            indent,
+            any: false,
+            tail,
+        });
     }
-    out.write_all(b"\n]\n")
+    out.write_all(if roots == 0 { b"[]\n" } else { b"\n]\n" })
 }
 
 pub fn run(args: TreeArgs) -> ExitCode {
@@ -473,19 +478,22 @@ pub fn run(args: TreeArgs) -> ExitCode {
         ..TreeOptions::default()
     };
     // Without targets, cycle members (which no root reaches) are shown too.
-    let tree = if args.targets.is_empty() && !up && ns.is_none() {
-        Tree::build_all(graph, &starts, &opts)
-    } else {
-        Tree::build(graph, &starts, &opts)
+    let every = args.targets.is_empty() && !up && ns.is_none();
+    let walk = || {
+        if every {
+            Walk::all(graph, &starts, &opts)
+        } else {
+            Walk::new(graph, &starts, &opts)
+        }
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let written = match args.output {
-        TreeFormat::Text => render_text(&mut out, inv, &tree, up, args.show_source, None),
+        TreeFormat::Text => render_text(&mut out, inv, walk, up, args.show_source, None),
         TreeFormat::Wide => {
             let wide = Relationships { graph, opts };
-            render_text(&mut out, inv, &tree, up, args.show_source, Some(wide))
+            render_text(&mut out, inv, walk, up, args.show_source, Some(wide))
         }
-        TreeFormat::Json => render_json(&mut out, inv, graph, &tree),
+        TreeFormat::Json => render_json(&mut out, inv, graph, walk()),
     };
     match written.and_then(|()| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {

@@ -302,21 +302,55 @@ struct Roots {
     poll: bool,
     tx: Sender<WatchEvent>,
     watcher: Option<Watcher>,
-    /// (root, its directory identity when watched); only directory roots are checked (a
-    /// file root is watched through its parent, which survives atomic saves).
-    ids: Vec<(PathBuf, Option<DirId>)>,
+    /// Each directory root, held open as it was before watching started; only directory
+    /// roots are checked (a file root is watched through its parent, which survives atomic
+    /// saves).
+    pins: Vec<(PathBuf, Pin)>,
     /// A root is gone and the watch waits for it.
     waiting: bool,
 }
 
-/// A real directory: device, inode and birth time where the file system keeps one (an inode
-/// number can be reused at once by a directory made right after the old one was removed).
-type DirId = (u64, u64, Option<std::time::SystemTime>);
+/// A directory's device and inode number.
+type DirId = (u64, u64);
 
 fn dir_id(path: &Path) -> Option<DirId> {
     use std::os::unix::fs::MetadataExt;
     let meta = std::fs::metadata(path).ok().filter(|m| m.is_dir())?;
-    Some((meta.dev(), meta.ino(), meta.created().ok()))
+    Some((meta.dev(), meta.ino()))
+}
+
+/// A directory root held open. While the handle lives its inode is not freed, so a
+/// directory made at the same path later always has another inode number: ext4 hands a
+/// freed number out again at once (`rm -rf D; mkdir D`), and not every file system keeps a
+/// birth time to tell the two apart. The inotify watch itself does not hold the inode: the
+/// kernel drops it when the directory is deleted.
+struct Pin {
+    id: Option<DirId>,
+    _handle: Option<std::fs::File>,
+}
+
+impl Pin {
+    /// Holds `path` open (a root that cannot be opened is compared by its stat alone; one
+    /// that is not there has no identity).
+    fn take(path: &Path) -> Pin {
+        use std::os::unix::fs::MetadataExt;
+        let handle = std::fs::File::open(path).ok();
+        let id = handle
+            .as_ref()
+            .and_then(|f| f.metadata().ok())
+            .filter(|m| m.is_dir())
+            .map(|m| (m.dev(), m.ino()));
+        match id {
+            Some(id) => Pin {
+                id: Some(id),
+                _handle: handle,
+            },
+            None => Pin {
+                id: dir_id(path),
+                _handle: None,
+            },
+        }
+    }
 }
 
 impl Roots {
@@ -328,25 +362,35 @@ impl Roots {
         poll: bool,
         tx: Sender<WatchEvent>,
     ) -> Result<Roots, WatchError> {
+        // Held before watching: a root swapped while the watch is being added is then a
+        // different directory from the one held, and the next check sees it.
+        let pins = paths
+            .iter()
+            .filter(|p| p.is_dir() || existed.contains(p))
+            .map(|p| (p.clone(), Pin::take(p)))
+            .collect();
         let (watcher, waiting) = match Watcher::start(paths, poll, tx.clone()) {
             Ok(w) => (Some(w), false),
             // Removed before or while the watches were added.
             Err(_) if existed.iter().any(|p| !p.exists()) => (None, true),
             Err(e) => return Err(e),
         };
-        let ids = paths
-            .iter()
-            .filter(|p| p.is_dir() || existed.contains(p))
-            .map(|p| (p.clone(), dir_id(p)))
-            .collect();
         Ok(Roots {
             paths: paths.to_vec(),
             poll,
             tx,
             watcher,
-            ids,
+            pins,
             waiting,
         })
+    }
+
+    /// The directory roots held again, as they are now.
+    fn pin_again(&self) -> Vec<(PathBuf, Pin)> {
+        self.pins
+            .iter()
+            .map(|(p, _)| (p.clone(), Pin::take(p)))
+            .collect()
     }
 
     /// Whether every directory root is still the directory being watched; if not, the
@@ -354,9 +398,9 @@ impl Roots {
     /// answer is what to tell the user. The caller rescans.
     fn check(&mut self) -> Option<String> {
         let moved: Vec<&PathBuf> = self
-            .ids
+            .pins
             .iter()
-            .filter(|(p, id)| dir_id(p) != *id)
+            .filter(|(p, pin)| dir_id(p) != pin.id)
             .map(|(p, _)| p)
             .collect();
         if moved.is_empty() {
@@ -368,10 +412,9 @@ impl Roots {
             .collect::<Vec<_>>()
             .join(", ");
         self.watcher = None;
+        let pins = self.pin_again();
         if self.paths.iter().any(|p| !p.exists()) {
-            for (p, id) in &mut self.ids {
-                *id = dir_id(p);
-            }
+            self.pins = pins;
             let first = !self.waiting;
             self.waiting = true;
             return first.then(|| format!("{names} removed: watching again once it is back"));
@@ -379,13 +422,11 @@ impl Roots {
         match Watcher::start(&self.paths, self.poll, self.tx.clone()) {
             Ok(w) => {
                 self.watcher = Some(w);
-                for (p, id) in &mut self.ids {
-                    *id = dir_id(p);
-                }
+                self.pins = pins;
                 self.waiting = false;
                 Some(format!("{names} replaced: watching it again (rescanned)"))
             }
-            // Retried at the next check (the ids still differ).
+            // Retried at the next check (the roots still differ from the ones held).
             Err(e) => Some(format!("cannot watch {names} again: {e}")),
         }
     }
@@ -430,5 +471,52 @@ impl Extend<WatchEvent> for Pending {
         for e in iter {
             self.add(e);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ino(path: &Path) -> Option<u64> {
+        dir_id(path).map(|(_, ino)| ino)
+    }
+
+    /// `rm -rf D; mkdir D` hands the freed inode number out again on ext4; a held root is
+    /// not freed, so the directory made after it is always told apart, birth time or not.
+    #[test]
+    fn a_held_root_recreated_never_has_its_inode_number() -> anyhow::Result<()> {
+        let dir = tempfile::tempdir()?;
+        let root = dir.path().join("D");
+        std::fs::create_dir(&root)?;
+        let pin = Pin::take(&root);
+        let held = pin.id.map(|(_, i)| i);
+        assert_eq!(held, ino(&root));
+        for _ in 0..20 {
+            std::fs::remove_dir_all(&root)?;
+            std::fs::create_dir(&root)?;
+            assert_ne!(ino(&root), held);
+            assert_ne!(dir_id(&root), pin.id);
+        }
+        Ok(())
+    }
+
+    /// A root replaced under a running watch is seen by the next check, which watches the
+    /// new directory, holds it, and says so once.
+    #[test]
+    fn check_watches_a_replaced_root_again() -> anyhow::Result<()> {
+        let dir = tempfile::tempdir()?;
+        let root = dir.path().join("D");
+        std::fs::create_dir(&root)?;
+        let (tx, _rx) = mpsc::channel();
+        let mut roots = Roots::start(std::slice::from_ref(&root), &[], false, tx)?;
+        assert_eq!(roots.check(), None);
+        std::fs::remove_dir_all(&root)?;
+        std::fs::create_dir(&root)?;
+        let said = roots.check().unwrap_or_default();
+        assert!(said.contains("replaced"), "{said}");
+        assert_eq!(roots.check(), None);
+        assert_eq!(roots.pins[0].1.id, dir_id(&root));
+        Ok(())
     }
 }

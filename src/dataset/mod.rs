@@ -27,7 +27,9 @@ pub use load::{first_load, Pacing, Timeline};
 pub use render::{RenderRequest, RenderSummary, Rendering};
 
 /// What front ends may use of the graph and the index: the data layer's query surface.
-pub use crate::graph::hierarchy::{branch, Direction, Tree, TreeNode, TreeOptions};
+pub use crate::graph::hierarchy::{
+    branch, Direction, Tree, TreeNode, TreeOptions, Walk, WalkNode, WalkStep,
+};
 pub use crate::graph::{lifecycle, EdgeKind, Graph, PatchOutcome};
 pub use crate::index::LabelIndex;
 

@@ -170,38 +170,43 @@ fn owner_reach(graph: &Graph, start: usize, direction: Direction, out: &mut Hash
 impl Tree {
     /// Builds the forest under `roots`.
     pub fn build(graph: &Graph, roots: &[usize], opts: &TreeOptions) -> Tree {
-        let mut nodes: Vec<TreeNode> = Vec::new();
-        let mut on_path = vec![false; graph.len()];
-        for (r, &root) in roots.iter().enumerate() {
-            let last = r + 1 == roots.len();
-            add_subtree(graph, opts, &mut nodes, &mut on_path, root, last);
-        }
-        let collapsed = vec![false; nodes.len()];
-        Tree { nodes, collapsed }
+        Tree::collect(Walk::new(graph, roots, opts))
     }
 
     /// The forest under every root, plus objects no root reaches (members of ownerReference
     /// cycles), so that every object appears at least once.
     pub fn build_all(graph: &Graph, roots: &[usize], opts: &TreeOptions) -> Tree {
-        let mut tree = Tree::build(graph, roots, opts);
-        let mut covered = vec![false; graph.len()];
-        for n in &tree.nodes {
-            covered[n.obj] = true;
-        }
-        // add_subtree clears on_path as it leaves each node, so one buffer serves all.
-        let mut on_path = vec![false; graph.len()];
-        for obj in 0..graph.len() {
-            if covered[obj] {
-                continue;
+        Tree::collect(Walk::all(graph, roots, opts))
+    }
+
+    /// The nodes a walk enters, each `end` set when the walk leaves it.
+    fn collect(walk: Walk<'_>) -> Tree {
+        let mut nodes: Vec<TreeNode> = Vec::new();
+        let mut open: Vec<usize> = Vec::new();
+        for step in walk {
+            match step {
+                WalkStep::Enter(n) => {
+                    let idx = nodes.len();
+                    nodes.push(TreeNode {
+                        obj: n.obj,
+                        depth: n.depth,
+                        parent: open.last().copied(),
+                        edge: n.edge,
+                        last: n.last,
+                        cycle: n.cycle,
+                        end: idx + 1,
+                    });
+                    open.push(idx);
+                }
+                WalkStep::Leave => {
+                    if let Some(i) = open.pop() {
+                        nodes[i].end = nodes.len();
+                    }
+                }
             }
-            let start = tree.nodes.len();
-            add_subtree(graph, opts, &mut tree.nodes, &mut on_path, obj, true);
-            for n in &tree.nodes[start..] {
-                covered[n.obj] = true;
-            }
         }
-        tree.collapsed = vec![false; tree.nodes.len()];
-        tree
+        let collapsed = vec![false; nodes.len()];
+        Tree { nodes, collapsed }
     }
 
     /// Every node in pre-order.
@@ -320,63 +325,168 @@ pub fn branch(edge: Option<EdgeKind>, last: bool) -> &'static str {
     }
 }
 
-/// Iterative pre-order insertion of `root`'s subtree.
-fn add_subtree(
-    graph: &Graph,
-    opts: &TreeOptions,
-    nodes: &mut Vec<TreeNode>,
-    on_path: &mut [bool],
-    root: usize,
-    root_last: bool,
-) {
-    // Work items: Enter(obj, parent, edge, last, depth) or Exit(node index, obj).
-    enum Step {
-        /// obj, parent, edge, last, depth, and whether a selector edge is on the path
-        /// (selector edges are followed one hop only, so trees do not repeat).
-        Enter(usize, Option<usize>, Option<EdgeKind>, bool, usize, bool),
-        Exit(usize, usize),
+/// One node of a [`Walk`], met in pre-order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WalkNode {
+    /// Object index in the inventory.
+    pub obj: usize,
+    pub depth: usize,
+    /// The parent's object, `None` for a root.
+    pub parent: Option<usize>,
+    /// The edge that led here from the parent.
+    pub edge: Option<EdgeKind>,
+    /// Last child of its parent (for box drawing).
+    pub last: bool,
+    /// The object is already an ancestor on this path: shown, not expanded again.
+    pub cycle: bool,
+    /// Whether the walk enters children of this node before leaving it.
+    pub has_children: bool,
+}
+
+/// What a [`Walk`] does next: enter a node, or leave the innermost node entered and not yet
+/// left (after its subtree).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WalkStep {
+    Enter(WalkNode),
+    Leave,
+}
+
+/// A node being walked: its children, computed when it was entered, and the next one.
+struct Frame {
+    obj: usize,
+    depth: usize,
+    cycle: bool,
+    /// A selector edge is on the path (selector edges are followed one hop only, so trees
+    /// do not repeat).
+    below_selector: bool,
+    kids: Vec<(usize, Edge)>,
+    next: usize,
+}
+
+/// The pre-order walk of the forest [`Tree::build`] holds, one step at a time: memory is
+/// the open path and its children lists, not the rows, so printing a tree of millions of
+/// rows (a Service selecting 5,000 Pods, 5,000 times) costs what the graph costs.
+pub struct Walk<'a> {
+    graph: &'a Graph,
+    opts: TreeOptions,
+    roots: &'a [usize],
+    next_root: usize,
+    /// Objects entered so far, when objects no root reaches are walked too (else empty).
+    covered: Vec<bool>,
+    /// The next object to check against `covered`.
+    next_uncovered: usize,
+    on_path: Vec<bool>,
+    stack: Vec<Frame>,
+    entered: usize,
+}
+
+impl<'a> Walk<'a> {
+    /// The walk of the forest under `roots`.
+    pub fn new(graph: &'a Graph, roots: &'a [usize], opts: &TreeOptions) -> Walk<'a> {
+        Walk {
+            graph,
+            opts: *opts,
+            roots,
+            next_root: 0,
+            covered: Vec::new(),
+            next_uncovered: 0,
+            on_path: vec![false; graph.len()],
+            stack: Vec::new(),
+            entered: 0,
+        }
     }
-    let mut work = vec![Step::Enter(root, None, None, root_last, 0, false)];
-    while let Some(step) = work.pop() {
-        match step {
-            Step::Exit(node, obj) => {
-                nodes[node].end = nodes.len();
-                on_path[obj] = false;
-            }
-            Step::Enter(obj, parent, edge, last, depth, below_selector) => {
-                if nodes.len() >= opts.max_nodes {
-                    continue;
-                }
-                let cycle = on_path.get(obj).copied().unwrap_or(true);
-                let idx = nodes.len();
-                nodes.push(TreeNode {
-                    obj,
-                    depth,
-                    parent,
-                    edge,
-                    last,
-                    cycle,
-                    end: idx + 1,
-                });
-                if cycle {
-                    continue;
-                }
-                on_path[obj] = true;
-                work.push(Step::Exit(idx, obj));
-                let kids = children(graph, obj, opts, opts.selectors && !below_selector);
-                let n = kids.len();
-                for (k, (child, e)) in kids.into_iter().enumerate().rev() {
-                    work.push(Step::Enter(
-                        child,
-                        Some(idx),
-                        Some(e.kind),
-                        k + 1 == n,
-                        depth + 1,
-                        below_selector || matches!(e.kind, EdgeKind::Selector { .. }),
-                    ));
-                }
+
+    /// The walk of [`Tree::build_all`]: the forest under `roots`, then each object not yet
+    /// met as a root of its own.
+    pub fn all(graph: &'a Graph, roots: &'a [usize], opts: &TreeOptions) -> Walk<'a> {
+        let mut walk = Walk::new(graph, roots, opts);
+        walk.covered = vec![false; graph.len()];
+        walk
+    }
+
+    /// Enters `obj`, computing its children unless it closes a cycle.
+    fn enter(
+        &mut self,
+        obj: usize,
+        edge: Option<EdgeKind>,
+        last: bool,
+        below_selector: bool,
+    ) -> WalkStep {
+        let parent = self.stack.last().map(|f| f.obj);
+        let depth = self.stack.last().map_or(0, |f| f.depth + 1);
+        self.entered += 1;
+        if let Some(c) = self.covered.get_mut(obj) {
+            *c = true;
+        }
+        let cycle = self.on_path.get(obj).copied().unwrap_or(true);
+        let kids = if cycle {
+            Vec::new()
+        } else {
+            self.on_path[obj] = true;
+            let selectors = self.opts.selectors && !below_selector;
+            children(self.graph, obj, &self.opts, selectors)
+        };
+        let has_children = !kids.is_empty() && self.entered < self.opts.max_nodes;
+        self.stack.push(Frame {
+            obj,
+            depth,
+            cycle,
+            below_selector,
+            kids,
+            next: 0,
+        });
+        WalkStep::Enter(WalkNode {
+            obj,
+            depth,
+            parent,
+            edge,
+            last,
+            cycle,
+            has_children,
+        })
+    }
+
+    /// The next root to enter: a start, then (for [`Walk::all`]) an object not yet met.
+    fn next_root(&mut self) -> Option<(usize, bool)> {
+        if let Some(&root) = self.roots.get(self.next_root) {
+            self.next_root += 1;
+            return Some((root, self.next_root == self.roots.len()));
+        }
+        while self.next_uncovered < self.covered.len() {
+            let obj = self.next_uncovered;
+            self.next_uncovered += 1;
+            if !self.covered[obj] {
+                return Some((obj, true));
             }
         }
+        None
+    }
+}
+
+impl Iterator for Walk<'_> {
+    type Item = WalkStep;
+
+    fn next(&mut self) -> Option<WalkStep> {
+        let full = self.entered >= self.opts.max_nodes;
+        let Some(top) = self.stack.last_mut() else {
+            if full {
+                return None;
+            }
+            let (root, last) = self.next_root()?;
+            return Some(self.enter(root, None, last, false));
+        };
+        if !full && top.next < top.kids.len() {
+            let (child, e) = top.kids[top.next];
+            top.next += 1;
+            let last = top.next == top.kids.len();
+            let below = top.below_selector || matches!(e.kind, EdgeKind::Selector { .. });
+            return Some(self.enter(child, Some(e.kind), last, below));
+        }
+        let frame = self.stack.pop()?;
+        if !frame.cycle {
+            self.on_path[frame.obj] = false;
+        }
+        Some(WalkStep::Leave)
     }
 }
 

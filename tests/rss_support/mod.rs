@@ -23,13 +23,19 @@ pub struct Run {
 /// Runs the binary with `args`, draining stdout, and reads the child's own peak RSS from
 /// `wait4` (the rusage of exactly this child, unlike `RUSAGE_CHILDREN`, which keeps the
 /// largest child ever waited for).
+pub fn run(args: &[&str]) -> Run {
+    run_with(args, &[])
+}
+
+/// [`run`] with more environment variables (`RAYON_NUM_THREADS` …).
 #[allow(
     clippy::zombie_processes,
     reason = "reaped by wait4, which also gives its rusage"
 )]
-pub fn run(args: &[&str]) -> Run {
+pub fn run_with(args: &[&str], env: &[(&str, &str)]) -> Run {
     let mut child = Command::new(bin())
         .args(args)
+        .envs(env.iter().copied())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()

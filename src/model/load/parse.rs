@@ -2,9 +2,9 @@
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use rayon::prelude::*;
 use saphyr_parser::Marker;
 use serde_json::Value;
 
@@ -289,7 +289,7 @@ fn parse_yaml(
     let mut problems = Vec::new();
     for chunk in pieces.chunks(DOCS_PER_CHUNK) {
         let results: Vec<_> = if parallel {
-            chunk.par_iter().filter_map(one).collect()
+            par_filter_map(chunk, one)
         } else {
             chunk.iter().filter_map(one).collect()
         };
@@ -323,6 +323,49 @@ fn parse_yaml(
         ));
     }
     problems
+}
+
+/// Pieces a parse thread takes at a time.
+const PIECES_PER_TAKE: usize = 64;
+
+/// `f` over `items` on scoped threads (as many as rayon's pool has), results in order.
+/// Not on rayon's pool: a thread waiting there for its tasks runs other queued ones, which
+/// may be other files waiting for the byte budget this file holds (`read.rs`): a deadlock.
+fn par_filter_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> Option<R> + Sync) -> Vec<R> {
+    let threads = rayon::current_num_threads()
+        .min(items.len().div_ceil(PIECES_PER_TAKE))
+        .max(1);
+    if threads == 1 {
+        return items.iter().filter_map(f).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut done: Vec<(usize, Vec<R>)> = Vec::new();
+        loop {
+            let block = next.fetch_add(1, Ordering::Relaxed);
+            let start = block * PIECES_PER_TAKE;
+            let Some(part) = items.get(start..(start + PIECES_PER_TAKE).min(items.len())) else {
+                return done;
+            };
+            if part.is_empty() {
+                return done;
+            }
+            done.push((block, part.iter().filter_map(&f).collect()));
+        }
+    };
+    let mut blocks = std::thread::scope(|s| {
+        let others: Vec<_> = (1..threads).map(|_| s.spawn(work)).collect();
+        let mut blocks = work();
+        for t in others {
+            match t.join() {
+                Ok(b) => blocks.extend(b),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        blocks
+    });
+    blocks.sort_unstable_by_key(|(b, _)| *b);
+    blocks.into_iter().flat_map(|(_, r)| r).collect()
 }
 
 /// A parsed piece, and why the fast path declined it (`None`: it did not).

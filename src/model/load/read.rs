@@ -4,7 +4,7 @@ use std::cell::RefCell;
 use std::fs::File;
 use std::io::Read;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 use super::{parse, FileLoad, LoadOptions};
 use crate::diagnostic::{Diagnostic, Severity};
@@ -89,10 +89,57 @@ pub(super) fn load_file(path: &Path, opts: &LoadOptions, read_done: &mut dyn FnM
     let mut load = if size > opts.max_file_size {
         too_large(&shared, size, opts.max_file_size)
     } else {
+        let _permit = Permit::take(size);
         load_reader(&shared, file, size, opts, read_done)
     };
     load.stamp = modified.map(|m| (m, size));
     load
+}
+
+/// Bytes of big files read and parsed at once across all threads. A file's text and what
+/// parsing makes of it before its objects are done (split points, documents, positions)
+/// take several times its size; without a shared bound, N threads each on a big file take
+/// N times that at once. One big file alone still uses every core (its documents are
+/// parsed in parallel), so few at a time cost little time.
+const IN_FLIGHT_BYTES: u64 = 32 << 20;
+
+/// Files up to this size are not counted: the common small manifest never waits or locks.
+const COUNTED_ABOVE: u64 = 1 << 20;
+
+/// Big-file bytes being read or parsed now, and a signal when some are done.
+static IN_FLIGHT: (Mutex<u64>, Condvar) = (Mutex::new(0), Condvar::new());
+
+/// A share of [`IN_FLIGHT_BYTES`] held while one big file is read and parsed. Whoever holds
+/// one never waits for anything that may wait for it (documents are parsed on scoped
+/// threads, not on rayon's pool, whose waiting threads run other queued files), so taking
+/// one cannot deadlock.
+struct Permit(u64);
+
+impl Permit {
+    /// Waits until `size` bytes fit (a file above the whole budget takes all of it and is
+    /// parsed alone); `None` for a small file.
+    fn take(size: u64) -> Option<Permit> {
+        if size <= COUNTED_ABOVE {
+            return None;
+        }
+        let want = size.min(IN_FLIGHT_BYTES);
+        let (lock, freed) = &IN_FLIGHT;
+        let mut used = lock.lock().unwrap_or_else(PoisonError::into_inner);
+        while *used + want > IN_FLIGHT_BYTES {
+            used = freed.wait(used).unwrap_or_else(PoisonError::into_inner);
+        }
+        *used += want;
+        Some(Permit(want))
+    }
+}
+
+impl Drop for Permit {
+    fn drop(&mut self) {
+        let (lock, freed) = &IN_FLIGHT;
+        let mut used = lock.lock().unwrap_or_else(PoisonError::into_inner);
+        *used = used.saturating_sub(self.0);
+        freed.notify_all();
+    }
 }
 
 fn cannot_read(e: std::io::Error) -> String {
