@@ -440,6 +440,26 @@ mod tests {
         }
     }
 
+    /// Hostile input: more distinct keys than the key table holds. Those past its end stay
+    /// inline, every key still reads back, and both encoders agree (before and after).
+    #[test]
+    fn more_keys_than_the_table_holds() {
+        let map: serde_json::Map<String, Value> = (0..keys::MAX_KEYS + 100)
+            .map(|i| (format!("hostile-key-{i}"), json!(i)))
+            .collect();
+        let v = Value::Object(map);
+        assert_same(&v);
+        let raw = Raw::from_value(&v);
+        assert_eq!(raw.to_value(), v);
+        let last = format!("hostile-key-{}", keys::MAX_KEYS + 99);
+        assert_eq!(keys::id(&last), None);
+        assert_eq!(
+            raw.view().get(&last).and_then(RawRef::as_u64),
+            Some(keys::MAX_KEYS as u64 + 99)
+        );
+        assert_same(&v);
+    }
+
     #[test]
     fn nested_and_empty_containers() {
         assert_same(&json!({}));
