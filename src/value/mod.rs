@@ -3,6 +3,7 @@
 //! interned strings ([`Str`], [`intern`]). A leaf: it depends on nothing of kubesift.
 
 pub mod intern;
+pub mod keys;
 pub mod raw;
 pub mod strmap;
 

@@ -17,7 +17,11 @@
 //! | 5   | float            | 8 bytes, `f64::to_le_bytes`                               |
 //! | 6   | string           | varint byte length, UTF-8 bytes                           |
 //! | 7   | array            | varint body length, varint count, items                   |
-//! | 8   | object           | varint body length, varint count, (varint key length, key, value)… |
+//! | 8   | object           | varint body length, varint count, (key, value)…           |
+//!
+//! A key is a varint `h`: when `h` is odd, `h >> 1` is the key's id in the process-wide
+//! [`keys`](super::keys) table (most keys: they repeat across every object); when even, the
+//! key's `h >> 1` UTF-8 bytes follow (long keys, and new keys once the table is full).
 //!
 //! Containers carry their body length so lookups skip whole subtrees. Object entries keep the
 //! order of the source map (serde_json's map is sorted by key, which is the order kubectl
@@ -35,6 +39,8 @@ use std::sync::Arc;
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Number, Value};
+
+use super::keys;
 
 mod build;
 pub use build::{BuildError, RawBuilder};
@@ -127,7 +133,7 @@ fn measure(v: &Value, bodies: &mut Vec<usize>) -> usize {
             let body = varint_len(map.len() as u64)
                 + map
                     .iter()
-                    .map(|(k, v)| varint_len(k.len() as u64) + k.len() + measure(v, bodies))
+                    .map(|(k, v)| key_len(k) + measure(v, bodies))
                     .sum::<usize>();
             bodies[at] = body;
             1 + varint_len(body as u64) + body
@@ -163,8 +169,7 @@ fn write(v: &Value, bodies: &mut std::slice::Iter<'_, usize>, out: &mut Vec<u8>)
             put_varint(out, bodies.next().copied().unwrap_or(0) as u64);
             put_varint(out, map.len() as u64);
             for (k, v) in map {
-                put_varint(out, k.len() as u64);
-                out.extend_from_slice(k.as_bytes());
+                put_key(out, k);
                 write(v, bodies, out);
             }
         }
@@ -181,6 +186,25 @@ fn write_number(n: &Number, out: &mut Vec<u8>) {
     } else {
         out.push(FLOAT);
         out.extend_from_slice(&n.as_f64().unwrap_or(0.0).to_le_bytes());
+    }
+}
+
+/// Encodes an object key (see the module doc).
+fn put_key(out: &mut Vec<u8>, k: &str) {
+    match keys::id(k) {
+        Some(id) => put_varint(out, (u64::from(id) << 1) | 1),
+        None => {
+            put_varint(out, (k.len() as u64) << 1);
+            out.extend_from_slice(k.as_bytes());
+        }
+    }
+}
+
+/// Encoded size of an object key.
+fn key_len(k: &str) -> usize {
+    match keys::id(k) {
+        Some(id) => varint_len((u64::from(id) << 1) | 1),
+        None => varint_len((k.len() as u64) << 1) + k.len(),
     }
 }
 
@@ -212,6 +236,46 @@ fn take_prefixed(b: &[u8]) -> Option<(&[u8], &[u8])> {
     let rest = b.get(used..)?;
     let len = usize::try_from(len).ok()?;
     (len <= rest.len()).then(|| rest.split_at(len))
+}
+
+/// An object key as read from the buffer.
+#[derive(Clone, Copy)]
+enum Key<'a> {
+    /// From the key table (valid UTF-8).
+    Shared(&'static str),
+    /// Inline bytes, not yet checked as UTF-8.
+    Inline(&'a [u8]),
+}
+
+impl<'a> Key<'a> {
+    fn bytes(self) -> &'a [u8] {
+        match self {
+            Key::Shared(s) => s.as_bytes(),
+            Key::Inline(b) => b,
+        }
+    }
+
+    fn as_str(self) -> Option<&'a str> {
+        match self {
+            Key::Shared(s) => Some(s),
+            Key::Inline(b) => std::str::from_utf8(b).ok(),
+        }
+    }
+}
+
+/// Splits the key of an object entry off `b`: (the key, the rest: its value onwards).
+#[inline]
+fn split_key(b: &[u8]) -> Option<(Key<'_>, &[u8])> {
+    let (h, used) = get_varint(b)?;
+    let rest = b.get(used..)?;
+    if h & 1 == 1 {
+        return Some((Key::Shared(keys::get(h >> 1)?), rest));
+    }
+    let len = usize::try_from(h >> 1).ok()?;
+    (len <= rest.len()).then(|| {
+        let (key, rest) = rest.split_at(len);
+        (Key::Inline(key), rest)
+    })
 }
 
 /// Splits the first encoded value off `b`: (that value, the rest).
@@ -298,8 +362,7 @@ fn object_bytes<'k>(entries: impl IntoIterator<Item = (&'k str, RawRef<'k>)>) ->
     let mut items = Vec::new();
     let mut count = 0;
     for (k, v) in entries {
-        put_varint(&mut items, k.len() as u64);
-        items.extend_from_slice(k.as_bytes());
+        put_key(&mut items, k);
         items.extend_from_slice(v.bytes);
         count += 1;
     }
@@ -649,9 +712,9 @@ impl<'a> RawObject<'a> {
     pub fn get(self, key: &str) -> Option<RawRef<'a>> {
         let mut rest = self.body;
         for _ in 0..self.len {
-            let (k, after_key) = take_prefixed(rest)?;
+            let (k, after_key) = split_key(rest)?;
             let (value, after) = split_value(after_key)?;
-            if k == key.as_bytes() {
+            if k.bytes() == key.as_bytes() {
                 return Some(RawRef { bytes: value });
             }
             rest = after;
@@ -694,8 +757,8 @@ impl<'a> Iterator for ObjectIter<'a> {
         if self.left == 0 {
             return None;
         }
-        let entry = take_prefixed(self.rest).and_then(|(k, after_key)| {
-            let key = std::str::from_utf8(k).ok()?;
+        let entry = split_key(self.rest).and_then(|(k, after_key)| {
+            let key = k.as_str()?;
             let (value, rest) = split_value(after_key)?;
             Some((key, value, rest))
         });

@@ -16,6 +16,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use super::super::keys;
 use super::{
     measure, put_varint, varint_len, write, write_number, write_str, Raw, ARRAY, FALSE, NULL,
     OBJECT, STRING, TRUE,
@@ -35,13 +36,30 @@ struct Frame {
     is_object: bool,
 }
 
-/// One key of an open object, as offsets into the buffer.
+/// One key of an open object.
 #[derive(Clone, Copy)]
 struct Entry {
-    /// Where the entry (key length varint) starts.
+    /// Where the entry (its key) starts in the buffer.
     start: usize,
-    key_start: usize,
-    key_end: usize,
+    key: EntryKey,
+}
+
+/// The text of an entry's key, to sort by.
+#[derive(Clone, Copy)]
+enum EntryKey {
+    /// A key of the key table.
+    Shared(&'static str),
+    /// An inline key: its bytes' range in the buffer.
+    Inline { start: usize, end: usize },
+}
+
+impl EntryKey {
+    fn bytes(self, buf: &[u8]) -> &[u8] {
+        match self {
+            EntryKey::Shared(s) => s.as_bytes(),
+            EntryKey::Inline { start, end } => buf.get(start..end).unwrap_or_default(),
+        }
+    }
 }
 
 /// Why a value could not be built.
@@ -160,14 +178,22 @@ impl RawBuilder {
         };
         f.count += 1;
         let start = self.buf.len();
-        put_varint(&mut self.buf, k.len() as u64);
-        let key_start = self.buf.len();
-        self.buf.extend_from_slice(k.as_bytes());
-        self.entries.push(Entry {
-            start,
-            key_start,
-            key_end: self.buf.len(),
-        });
+        let key = match keys::shared(k) {
+            Some((text, id)) => {
+                put_varint(&mut self.buf, (u64::from(id) << 1) | 1);
+                EntryKey::Shared(text)
+            }
+            None => {
+                put_varint(&mut self.buf, (k.len() as u64) << 1);
+                let start = self.buf.len();
+                self.buf.extend_from_slice(k.as_bytes());
+                EntryKey::Inline {
+                    start,
+                    end: self.buf.len(),
+                }
+            }
+        };
+        self.entries.push(Entry { start, key });
     }
 
     /// Closes the current array (nothing happens if the current container is an object).
@@ -191,7 +217,7 @@ impl RawBuilder {
         };
         let buf = &self.buf;
         let entries = &self.entries[f.entries_from.min(self.entries.len())..];
-        let key = |e: &Entry| &buf[e.key_start..e.key_end];
+        let key = |e: &Entry| e.key.bytes(buf);
         if entries.windows(2).all(|w| key(&w[0]) < key(&w[1])) {
             self.entries.truncate(f.entries_from);
             self.close(OBJECT, f.head, f.count);
@@ -205,7 +231,7 @@ impl RawBuilder {
     fn close_sorted(&mut self, f: &Frame) -> Result<(), BuildError> {
         let buf = &self.buf;
         let entries = &self.entries[f.entries_from.min(self.entries.len())..];
-        let key = |e: &Entry| &buf[e.key_start..e.key_end];
+        let key = |e: &Entry| e.key.bytes(buf);
         // Entry i spans from its start to the next entry's start (or the buffer's end).
         let ends = entries
             .iter()
@@ -283,6 +309,7 @@ fn header(tag: u8, count: usize, items: usize) -> ([u8; 21], usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::value::RawRef;
     use proptest::prelude::*;
     use serde_json::json;
 
@@ -386,6 +413,51 @@ mod tests {
                 .view()
                 .encoded()
         );
+    }
+
+    /// Keys too long for the key table stay inline; they sort among shared keys by text.
+    #[test]
+    fn inline_and_shared_keys_sort_together() {
+        let long_b = "b".repeat(keys::MAX_LEN + 1);
+        let long_z = "z".repeat(keys::MAX_LEN + 5);
+        let mut map = serde_json::Map::new();
+        for k in [long_z.as_str(), "c", long_b.as_str(), "a", "bb"] {
+            map.insert(k.to_owned(), json!(k.len()));
+        }
+        let v = Value::Object(map);
+        assert_same(&v);
+        let raw = Raw::from_value(&v);
+        let keys: Vec<&str> = raw.view().as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["a", "bb", long_b.as_str(), "c", long_z.as_str()]);
+        assert_eq!(raw.view().get(&long_b).and_then(RawRef::as_u64), Some(65));
+        assert_eq!(raw.view().get("bb").and_then(RawRef::as_u64), Some(2));
+        // Both long keys are inline; the short ones take a byte or three each unless the
+        // table was filled by other tests in this process.
+        let inline = long_b.len() + long_z.len();
+        assert!(raw.encoded_len() > inline);
+        if ["a", "bb", "c"].iter().all(|k| keys::id(k).is_some()) {
+            assert!(raw.encoded_len() < inline + 30, "{}", raw.encoded_len());
+        }
+    }
+
+    /// Hostile input: more distinct keys than the key table holds. Those past its end stay
+    /// inline, every key still reads back, and both encoders agree (before and after).
+    #[test]
+    fn more_keys_than_the_table_holds() {
+        let map: serde_json::Map<String, Value> = (0..keys::MAX_KEYS + 100)
+            .map(|i| (format!("hostile-key-{i}"), json!(i)))
+            .collect();
+        let v = Value::Object(map);
+        assert_same(&v);
+        let raw = Raw::from_value(&v);
+        assert_eq!(raw.to_value(), v);
+        let last = format!("hostile-key-{}", keys::MAX_KEYS + 99);
+        assert_eq!(keys::id(&last), None);
+        assert_eq!(
+            raw.view().get(&last).and_then(RawRef::as_u64),
+            Some(keys::MAX_KEYS as u64 + 99)
+        );
+        assert_same(&v);
     }
 
     #[test]

@@ -161,6 +161,11 @@ fn malformed_buffers_read_as_missing() {
         &[STRING, 1, 0xff][..],
         &[FLOAT, 1, 2][..],
         &[99][..],
+        // A key id the table cannot have (2^20 > MAX_KEYS), an inline key that is not UTF-8,
+        // an inline key longer than the body.
+        &[OBJECT, 6, 1, 0x81, 0x80, 0x80, 0x01, NULL][..],
+        &[OBJECT, 4, 1, 2, 0xff, NULL][..],
+        &[OBJECT, 3, 1, 8, NULL][..],
     ] {
         let r = RawRef { bytes };
         assert!(r.get("a").is_none());
