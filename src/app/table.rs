@@ -10,7 +10,7 @@ use super::picker::PickerKind;
 use super::scroll::follow;
 use super::{Action, App, Effect, Mode};
 use crate::model::{Object, ObjectId};
-use crate::query::{group_key, GroupBy};
+use crate::query::{group_members, GroupBy};
 
 /// One table row: a group header or an object (index into `Inventory.objects`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,6 +37,8 @@ pub struct TableState {
     pub sort: Option<Sort>,
     /// Every object, in sort order (filtering keeps this order).
     pub order: Vec<u32>,
+    /// `order` is load order (`0..n`, no sort), so the rows in order are `matched` itself.
+    identity: bool,
     /// The current (last valid) match set.
     pub matched: RoaringBitmap,
     pub rows: Vec<Row>,
@@ -56,11 +58,14 @@ impl TableState {
     /// Sorts `order` by the sort column, ties broken by namespace then name (unsorted =
     /// load order).
     pub fn resort(&mut self, objects: &[Object], now: i64) {
-        self.order = (0..objects.len() as u32).collect();
+        self.order.clear();
+        self.order.extend(0..objects.len() as u32);
+        self.identity = true;
         let Some(sort) = &self.sort else { return };
         let Some(col) = self.columns.get(sort.column) else {
             return;
         };
+        self.identity = false;
         let key = |i: &u32| sort_key(col, &objects[*i as usize], now);
         let mut keyed: Vec<(SortKey, u32)> = self.order.iter().map(|i| (key(i), *i)).collect();
         let id = |i: u32| &objects[i as usize].id;
@@ -120,23 +125,19 @@ impl TableState {
     }
 
     /// Rebuilds `rows` from `matched` in sort order, grouped when asked.
+    ///
+    /// Linear in the objects at worst, and in the matches in load order: it runs on every
+    /// keystroke. The rows' allocation is reused (a fresh one for a million rows costs its
+    /// page faults on every keystroke).
     pub fn rebuild(&mut self, objects: &[Object], group: Option<&GroupBy>) {
-        let members = self
-            .order
-            .iter()
-            .copied()
-            .filter(|i| self.matched.contains(*i));
-        self.rows = match group {
-            None => members.map(Row::Object).collect(),
+        let mut rows = std::mem::take(&mut self.rows);
+        rows.clear();
+        match group {
+            None => self.for_each_member(|i| rows.push(Row::Object(i))),
             Some(g) => {
-                let mut groups: BTreeMap<String, Vec<u32>> = BTreeMap::new();
-                for i in members {
-                    groups
-                        .entry(group_key(g, &objects[i as usize]))
-                        .or_default()
-                        .push(i);
-                }
-                let mut rows = Vec::new();
+                let mut members = Vec::with_capacity(self.matched.len() as usize);
+                self.for_each_member(|i| members.push(i));
+                let groups: BTreeMap<String, Vec<u32>> = group_members(g, objects, members);
                 for (key, ids) in groups {
                     let collapsed = self.collapsed.contains(&key);
                     rows.push(Row::Group {
@@ -148,10 +149,47 @@ impl TableState {
                         rows.extend(ids.into_iter().map(Row::Object));
                     }
                 }
-                rows
             }
-        };
+        }
+        self.rows = rows;
         self.clamp();
+    }
+
+    /// Calls `f` with each matched object, in sort order.
+    fn for_each_member(&self, f: impl FnMut(u32)) {
+        if self.identity
+            && self.order.len() as u64 >= self.matched.max().map_or(0, |m| m as u64 + 1)
+        {
+            return self.matched.iter().for_each(f);
+        }
+        // A plain bit per object: asking the compressed set per object in sort order cost
+        // more than the rest of a keystroke at 1M objects.
+        let mut bits = vec![0u64; self.order.len().div_ceil(64)];
+        for i in &self.matched {
+            if let Some(w) = bits.get_mut(i as usize / 64) {
+                *w |= 1 << (i % 64);
+            }
+        }
+        let has = |i: u32| {
+            bits.get(i as usize / 64)
+                .is_some_and(|w| w & (1 << (i % 64)) != 0)
+        };
+        self.order.iter().copied().filter(|&i| has(i)).for_each(f);
+    }
+
+    /// Objects `from..to` were appended to the data (a partial batch while loading) and
+    /// `more` of them match: extends an ungrouped table in load order with them, keeping
+    /// the selection. `false` (nothing done) when the table is sorted or its order does not
+    /// end at `from`: rebuild it then.
+    pub fn append(&mut self, from: u32, to: u32, more: &RoaringBitmap) -> bool {
+        if !self.identity || self.order.len() != from as usize {
+            return false;
+        }
+        self.order.extend(from..to);
+        self.rows.extend(more.iter().map(Row::Object));
+        self.matched |= more;
+        self.clamp();
+        true
     }
 
     /// The selected object, if the selected row is one.
