@@ -226,6 +226,30 @@ impl LabelIndex {
         out
     }
 
+    /// Objects of `universe` carrying `key` with one of `values`: a lookup per value, however
+    /// many values the key has.
+    pub fn with_values(
+        &self,
+        key: &str,
+        values: &[String],
+        universe: &RoaringBitmap,
+    ) -> RoaringBitmap {
+        let mut out = RoaringBitmap::new();
+        if let Some(e) = self.keys.get(key) {
+            for ids in values.iter().filter_map(|v| e.values.get(v.as_str())) {
+                out |= ids & universe;
+            }
+        }
+        out
+    }
+
+    /// Objects of `universe` carrying `key`, whatever its value.
+    pub fn with_key(&self, key: &str, universe: &RoaringBitmap) -> RoaringBitmap {
+        self.keys
+            .get(key)
+            .map_or_else(RoaringBitmap::new, |e| &e.all & universe)
+    }
+
     /// Label keys with the number of objects carrying each, sorted by key.
     pub fn keys(&self) -> impl Iterator<Item = (&str, u64)> {
         self.keys.iter().map(|(k, e)| (&**k, e.all.len()))
@@ -258,9 +282,10 @@ impl LabelIndex {
 /// `all` is one union over every value instead of a union per value.
 fn key_entry(values: ValueIds<'_>) -> KeyEntry {
     let mut values: Vec<(&Str, Vec<u32>)> = values.into_values().collect();
-    values.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    // Rayon splits only large keys (a key per core is the common case).
+    values.par_sort_unstable_by(|a, b| a.0.cmp(b.0));
     let values: Vec<(Str, RoaringBitmap)> = values
-        .into_iter()
+        .into_par_iter()
         .map(|(value, mut ids)| {
             if !ids.is_sorted() {
                 ids.sort_unstable();

@@ -262,3 +262,48 @@ apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d, namespace: ops}\n";
     assert_eq!(got["app=web"], [3, 0]);
     assert_eq!(got["(app not set)"], [4, 1]);
 }
+
+/// Every label operator through the index gives what the selector says object by object
+/// (lookups for `=`/`in`/`!=`/`notin`/exists/`!key`, a scan for `gt`/`lt`).
+#[test]
+fn label_operators_by_index_agree_with_the_selector() {
+    let text: String = (0..40)
+        .map(|i| {
+            let tier = if i % 4 == 0 { String::new() } else { format!(", tier: t{}", i % 3) };
+            format!(
+                "apiVersion: v1\nkind: Pod\nmetadata: {{name: p{i}, labels: {{app: a{}, n: '{}'{tier}}}}}\n---\n",
+                i % 5,
+                i
+            )
+        })
+        .collect();
+    let objs = parse_text(&Arc::from(Path::new("x.yaml")), &text).objects;
+    let index = LabelIndex::build(&objs);
+    for sel in [
+        "app=a1",
+        "app==a2",
+        "app!=a1",
+        "app in (a1,a3,zz)",
+        "app notin (a1,a3)",
+        "tier",
+        "!tier",
+        "n>30",
+        "n<3",
+        "app in (a1),tier!=t1",
+        "nope",
+        "!nope",
+        "nope!=x",
+        "nope=x",
+        "app,tier notin (t2),n>4",
+    ] {
+        let q = Query::parse(sel).unwrap();
+        let got: Vec<u32> = q.filter(&objs, &index, &index.universe()).iter().collect();
+        let selector = crate::selector::parse_labels(sel).unwrap();
+        let want: Vec<u32> = (0u32..)
+            .zip(&objs)
+            .filter(|(_, o)| selector.matches(&o.labels))
+            .map(|(i, _)| i)
+            .collect();
+        assert_eq!(got, want, "{sel}");
+    }
+}
