@@ -40,7 +40,7 @@ pub use line::LineInput;
 pub use picker::{namespace_label, Picker, PickerKind, ALL, CLUSTER};
 pub use problems::{ListState, ProblemFilter};
 pub use render::RenderView;
-pub use table::{Row, Sort, TableState};
+pub use table::{GroupRow, Row, Sort, TableState};
 pub use text::{TextLine, Tone};
 pub use tree::TreeState;
 

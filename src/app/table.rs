@@ -12,15 +12,20 @@ use super::{Action, App, Effect, Mode};
 use crate::model::{Object, ObjectId};
 use crate::query::{group_members, GroupBy};
 
-/// One table row: a group header or an object (index into `Inventory.objects`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One table row: a group header (index into `TableState.groups`) or an object (index
+/// into `Inventory.objects`). Eight bytes: a keystroke may write a million of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Row {
-    Group {
-        key: String,
-        count: u64,
-        collapsed: bool,
-    },
+    Group(u32),
     Object(u32),
+}
+
+/// A group header's text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GroupRow {
+    pub key: String,
+    pub count: u64,
+    pub collapsed: bool,
 }
 
 /// Which column sorts the table, and which way.
@@ -42,6 +47,8 @@ pub struct TableState {
     /// The current (last valid) match set.
     pub matched: RoaringBitmap,
     pub rows: Vec<Row>,
+    /// The group headers `Row::Group` points at.
+    pub groups: Vec<GroupRow>,
     pub collapsed: HashSet<String>,
     pub selected: usize,
     /// First visible row.
@@ -132,6 +139,7 @@ impl TableState {
     pub fn rebuild(&mut self, objects: &[Object], group: Option<&GroupBy>) {
         let mut rows = std::mem::take(&mut self.rows);
         rows.clear();
+        self.groups.clear();
         match group {
             None => self.for_each_member(|i| rows.push(Row::Object(i))),
             Some(g) => {
@@ -140,7 +148,8 @@ impl TableState {
                 let groups: BTreeMap<String, Vec<u32>> = group_members(g, objects, members);
                 for (key, ids) in groups {
                     let collapsed = self.collapsed.contains(&key);
-                    rows.push(Row::Group {
+                    rows.push(Row::Group(self.groups.len() as u32));
+                    self.groups.push(GroupRow {
                         key,
                         count: ids.len() as u64,
                         collapsed,
@@ -190,6 +199,14 @@ impl TableState {
         self.matched |= more;
         self.clamp();
         true
+    }
+
+    /// The header of a `Row::Group`.
+    pub fn group(&self, row: &Row) -> Option<&GroupRow> {
+        match row {
+            Row::Group(g) => self.groups.get(*g as usize),
+            Row::Object(_) => None,
+        }
     }
 
     /// The selected object, if the selected row is one.
@@ -390,29 +407,24 @@ impl App {
     }
 
     fn open_row(&mut self) {
-        match self.table.rows.get(self.table.selected) {
-            Some(Row::Group { key, .. }) => {
-                let key = key.clone();
+        let selected = self.table.rows.get(self.table.selected);
+        let group = selected
+            .and_then(|r| self.table.group(r))
+            .map(|g| g.key.clone());
+        match (selected, group) {
+            (_, Some(key)) => {
                 if !self.table.collapsed.remove(&key) {
                     self.table.collapsed.insert(key);
                 }
                 self.resort();
             }
-            Some(Row::Object(_)) => self.open_tree(),
-            None => self.dirty = false,
+            (Some(Row::Object(_)), None) => self.open_tree(),
+            _ => self.dirty = false,
         }
     }
 
     fn toggle_all_groups(&mut self) {
-        let keys: Vec<String> = self
-            .table
-            .rows
-            .iter()
-            .filter_map(|r| match r {
-                Row::Group { key, .. } => Some(key.clone()),
-                Row::Object(_) => None,
-            })
-            .collect();
+        let keys: Vec<String> = self.table.groups.iter().map(|g| g.key.clone()).collect();
         if self.table.collapsed.is_empty() {
             self.table.collapsed.extend(keys);
         } else {

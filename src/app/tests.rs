@@ -51,7 +51,10 @@ fn visible_names(app: &App) -> Vec<String> {
         .iter()
         .map(|r| match r {
             Row::Object(i) => app.data.inventory.objects[*i as usize].id.name.to_string(),
-            Row::Group { key, count, .. } => format!("[{key} {count}]"),
+            Row::Group(_) => {
+                let g = app.table.group(r).unwrap();
+                format!("[{} {}]", g.key, g.count)
+            }
         })
         .collect()
 }
