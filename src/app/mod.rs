@@ -40,7 +40,7 @@ pub use line::LineInput;
 pub use picker::{namespace_label, Picker, PickerKind, ALL, CLUSTER};
 pub use problems::{ListState, ProblemFilter};
 pub use render::RenderView;
-pub use table::{Row, Sort, TableState};
+pub use table::{GroupRow, Row, Sort, TableState};
 pub use text::{TextLine, Tone};
 pub use tree::TreeState;
 
@@ -352,7 +352,6 @@ impl App {
         if let Some(t) = self.tree.as_mut() {
             t.move_by(0, height);
         }
-        self.problem_filter.apply(&self.problem_rows);
         self.problems.clamp(self.problem_filter.shown.len(), height);
     }
 
@@ -396,20 +395,62 @@ impl App {
         let at = u32::try_from(inv.objects.len()).unwrap_or(u32::MAX);
         data.index.splice(at, &[], &more.objects);
         inv.objects.extend(more.objects);
+        let problems = !more.problems.is_empty();
         inv.problems.extend(more.problems);
         inv.files += more.files;
         inv.bytes += more.bytes;
-        self.show_data();
+        if at == 0 || !self.show_appended(at, problems) {
+            self.show_data();
+        }
     }
 
-    /// Refreshes what is derived from the data: columns (chosen from the data unless the
-    /// user changed them since a partial load), problem rows, sort order, rows.
-    fn show_data(&mut self) {
+    /// [`App::show_data`] for objects appended from `from` on, without redoing the whole
+    /// table: only the new objects are filtered, and their rows appended (a batch every
+    /// 400 ms re-filtering everything made loading a million objects quadratic, and took
+    /// the cores from the parsers). The selection stays where it is. `false` (nothing
+    /// done) when the rows cannot simply grow: a sorted or grouped table, or a reference
+    /// term (it looks at other objects).
+    fn show_appended(&mut self, from: u32, problems: bool) -> bool {
+        if self.query.group.is_some() || self.query.has_refs() {
+            return false;
+        }
+        let data = Arc::clone(&self.data);
+        let to = u32::try_from(data.inventory.objects.len()).unwrap_or(u32::MAX);
+        // With a parse error in the bar the rows stay those of the last valid query (as
+        // `refilter` leaves them).
+        let more = if self.bar.error.is_none() {
+            let universe = self.universe_in(from..to);
+            self.query
+                .filter_linked(&data.inventory, &data.index, &universe, &data.graph)
+        } else {
+            RoaringBitmap::new()
+        };
+        if !self.table.append(from, to, &more) {
+            return false;
+        }
+        self.auto_columns_follow();
+        if problems {
+            self.set_problem_rows();
+        }
+        self.run_pending_command();
+        self.refresh_detail();
+        self.clamp_views();
+        true
+    }
+
+    /// Columns chosen from the data follow it, unless the user changed them.
+    fn auto_columns_follow(&mut self) {
         if self.auto_columns.is_none() || self.auto_columns.as_ref() == Some(&self.table.columns) {
             let columns = self.default_columns(&self.data);
             self.table.set_columns(columns);
             self.auto_columns = Some(self.table.columns.clone());
         }
+    }
+
+    /// Refreshes what is derived from the data: columns (chosen from the data unless the
+    /// user changed them since a partial load), problem rows, sort order, rows.
+    fn show_data(&mut self) {
+        self.auto_columns_follow();
         self.set_problem_rows();
         self.table.resort(&self.data.inventory.objects, self.now);
         self.run_pending_command();
@@ -517,9 +558,19 @@ impl App {
 
     /// The objects the namespace and kind filters let through.
     fn universe(&self) -> RoaringBitmap {
-        let objects = &self.data.inventory.objects;
         if self.namespace.is_none() && self.kind.is_none() {
             return self.data.index.universe();
+        }
+        let len = u32::try_from(self.data.inventory.objects.len()).unwrap_or(u32::MAX);
+        self.universe_in(0..len)
+    }
+
+    /// The objects of `range` the namespace and kind filters let through.
+    fn universe_in(&self, range: std::ops::Range<u32>) -> RoaringBitmap {
+        if self.namespace.is_none() && self.kind.is_none() {
+            let mut all = RoaringBitmap::new();
+            all.insert_range(range);
+            return all;
         }
         let keep = |o: &crate::model::Object| {
             self.namespace
@@ -527,8 +578,12 @@ impl App {
                 .is_none_or(|n| *o.id.namespace == *n)
                 && self.kind.as_deref().is_none_or(|k| *o.id.kind == *k)
         };
-        (0u32..)
-            .zip(objects)
+        let objects = &self.data.inventory.objects;
+        let slice = objects
+            .get(range.start as usize..range.end as usize)
+            .unwrap_or_default();
+        (range.start..)
+            .zip(slice)
             .filter(|(_, o)| keep(o))
             .map(|(i, _)| i)
             .collect()
@@ -673,6 +728,9 @@ impl App {
         self.problem_rows = problem_rows(&self.data);
         let at = crate::model::ObjectsAt::new(&self.data.inventory, &self.problem_rows);
         self.problem_objects = self.problem_rows.iter().map(|d| at.name(d)).collect();
+        // Here, not on every clamp: a keystroke re-filtered every problem (350k findings
+        // at 1M objects).
+        self.problem_filter.apply(&self.problem_rows);
     }
 }
 

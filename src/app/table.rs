@@ -10,17 +10,22 @@ use super::picker::PickerKind;
 use super::scroll::follow;
 use super::{Action, App, Effect, Mode};
 use crate::model::{Object, ObjectId};
-use crate::query::{group_key, GroupBy};
+use crate::query::{group_members, GroupBy};
 
-/// One table row: a group header or an object (index into `Inventory.objects`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One table row: a group header (index into `TableState.groups`) or an object (index
+/// into `Inventory.objects`). Eight bytes: a keystroke may write a million of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Row {
-    Group {
-        key: String,
-        count: u64,
-        collapsed: bool,
-    },
+    Group(u32),
     Object(u32),
+}
+
+/// A group header's text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GroupRow {
+    pub key: String,
+    pub count: u64,
+    pub collapsed: bool,
 }
 
 /// Which column sorts the table, and which way.
@@ -37,9 +42,13 @@ pub struct TableState {
     pub sort: Option<Sort>,
     /// Every object, in sort order (filtering keeps this order).
     pub order: Vec<u32>,
+    /// `order` is load order (`0..n`, no sort), so the rows in order are `matched` itself.
+    identity: bool,
     /// The current (last valid) match set.
     pub matched: RoaringBitmap,
     pub rows: Vec<Row>,
+    /// The group headers `Row::Group` points at.
+    pub groups: Vec<GroupRow>,
     pub collapsed: HashSet<String>,
     pub selected: usize,
     /// First visible row.
@@ -59,11 +68,14 @@ impl TableState {
     /// Sorts `order` by the sort column, ties broken by namespace then name (unsorted =
     /// load order).
     pub fn resort(&mut self, objects: &[Object], now: i64) {
-        self.order = (0..objects.len() as u32).collect();
+        self.order.clear();
+        self.order.extend(0..objects.len() as u32);
+        self.identity = true;
         let Some(sort) = &self.sort else { return };
         let Some(col) = self.columns.get(sort.column) else {
             return;
         };
+        self.identity = false;
         let key = |i: &u32| sort_key(col, &objects[*i as usize], now);
         let mut keyed: Vec<(SortKey, u32)> = self.order.iter().map(|i| (key(i), *i)).collect();
         let id = |i: u32| &objects[i as usize].id;
@@ -123,26 +135,24 @@ impl TableState {
     }
 
     /// Rebuilds `rows` from `matched` in sort order, grouped when asked.
+    ///
+    /// Linear in the objects at worst, and in the matches in load order: it runs on every
+    /// keystroke. The rows' allocation is reused (a fresh one for a million rows costs its
+    /// page faults on every keystroke).
     pub fn rebuild(&mut self, objects: &[Object], group: Option<&GroupBy>) {
-        let members = self
-            .order
-            .iter()
-            .copied()
-            .filter(|i| self.matched.contains(*i));
-        self.rows = match group {
-            None => members.map(Row::Object).collect(),
+        let mut rows = std::mem::take(&mut self.rows);
+        rows.clear();
+        self.groups.clear();
+        match group {
+            None => self.for_each_member(|i| rows.push(Row::Object(i))),
             Some(g) => {
-                let mut groups: BTreeMap<String, Vec<u32>> = BTreeMap::new();
-                for i in members {
-                    groups
-                        .entry(group_key(g, &objects[i as usize]))
-                        .or_default()
-                        .push(i);
-                }
-                let mut rows = Vec::new();
+                let mut members = Vec::with_capacity(self.matched.len() as usize);
+                self.for_each_member(|i| members.push(i));
+                let groups: BTreeMap<String, Vec<u32>> = group_members(g, objects, members);
                 for (key, ids) in groups {
                     let collapsed = self.collapsed.contains(&key);
-                    rows.push(Row::Group {
+                    rows.push(Row::Group(self.groups.len() as u32));
+                    self.groups.push(GroupRow {
                         key,
                         count: ids.len() as u64,
                         collapsed,
@@ -151,10 +161,55 @@ impl TableState {
                         rows.extend(ids.into_iter().map(Row::Object));
                     }
                 }
-                rows
             }
-        };
+        }
+        self.rows = rows;
         self.clamp();
+    }
+
+    /// Calls `f` with each matched object, in sort order.
+    fn for_each_member(&self, f: impl FnMut(u32)) {
+        if self.identity
+            && self.order.len() as u64 >= self.matched.max().map_or(0, |m| m as u64 + 1)
+        {
+            return self.matched.iter().for_each(f);
+        }
+        // A plain bit per object: asking the compressed set per object in sort order cost
+        // more than the rest of a keystroke at 1M objects.
+        let mut bits = vec![0u64; self.order.len().div_ceil(64)];
+        for i in &self.matched {
+            if let Some(w) = bits.get_mut(i as usize / 64) {
+                *w |= 1 << (i % 64);
+            }
+        }
+        let has = |i: u32| {
+            bits.get(i as usize / 64)
+                .is_some_and(|w| w & (1 << (i % 64)) != 0)
+        };
+        self.order.iter().copied().filter(|&i| has(i)).for_each(f);
+    }
+
+    /// Objects `from..to` were appended to the data (a partial batch while loading) and
+    /// `more` of them match: extends an ungrouped table in load order with them, keeping
+    /// the selection. `false` (nothing done) when the table is sorted or its order does not
+    /// end at `from`: rebuild it then.
+    pub fn append(&mut self, from: u32, to: u32, more: &RoaringBitmap) -> bool {
+        if !self.identity || self.order.len() != from as usize {
+            return false;
+        }
+        self.order.extend(from..to);
+        self.rows.extend(more.iter().map(Row::Object));
+        self.matched |= more;
+        self.clamp();
+        true
+    }
+
+    /// The header of a `Row::Group`.
+    pub fn group(&self, row: &Row) -> Option<&GroupRow> {
+        match row {
+            Row::Group(g) => self.groups.get(*g as usize),
+            Row::Object(_) => None,
+        }
     }
 
     /// The selected object, if the selected row is one.
@@ -354,29 +409,24 @@ impl App {
     }
 
     fn open_row(&mut self) {
-        match self.table.rows.get(self.table.selected) {
-            Some(Row::Group { key, .. }) => {
-                let key = key.clone();
+        let selected = self.table.rows.get(self.table.selected);
+        let group = selected
+            .and_then(|r| self.table.group(r))
+            .map(|g| g.key.clone());
+        match (selected, group) {
+            (_, Some(key)) => {
                 if !self.table.collapsed.remove(&key) {
                     self.table.collapsed.insert(key);
                 }
                 self.resort();
             }
-            Some(Row::Object(_)) => self.open_tree(),
-            None => self.dirty = false,
+            (Some(Row::Object(_)), None) => self.open_tree(),
+            _ => self.dirty = false,
         }
     }
 
     fn toggle_all_groups(&mut self) {
-        let keys: Vec<String> = self
-            .table
-            .rows
-            .iter()
-            .filter_map(|r| match r {
-                Row::Group { key, .. } => Some(key.clone()),
-                Row::Object(_) => None,
-            })
-            .collect();
+        let keys: Vec<String> = self.table.groups.iter().map(|g| g.key.clone()).collect();
         if self.table.collapsed.is_empty() {
             self.table.collapsed.extend(keys);
         } else {

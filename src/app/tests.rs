@@ -51,7 +51,10 @@ fn visible_names(app: &App) -> Vec<String> {
         .iter()
         .map(|r| match r {
             Row::Object(i) => app.data.inventory.objects[*i as usize].id.name.to_string(),
-            Row::Group { key, count, .. } => format!("[{key} {count}]"),
+            Row::Group(_) => {
+                let g = app.table.group(r).unwrap();
+                format!("[{} {}]", g.key, g.count)
+            }
         })
         .collect()
 }
@@ -206,6 +209,73 @@ fn sorting_by_name_and_reverse() {
     assert_eq!(visible_names(&app), ["db-1", "web", "web-1"]);
     app.update(Action::SortReverse);
     assert_eq!(visible_names(&app), ["web-1", "web", "db-1"]);
+    // A filter keeps the sort order.
+    app.update(Action::FocusBar);
+    type_text(&mut app, "app=web");
+    assert_eq!(visible_names(&app), ["web-1", "web"]);
+}
+
+/// Partial batches grow the table without re-filtering what it shows (the selection stays
+/// put), and it ends as a table built at once would be, sorted or not, with a filter in
+/// the bar, with a namespace filter, with a parse error in the bar.
+#[test]
+fn partial_batches_append_rows_as_a_rebuild_would_show_them() {
+    let text: String = (0..60)
+        .map(|i| {
+            format!(
+                "apiVersion: v1\nkind: Pod\nmetadata: {{name: p{i:02}, namespace: ns{}, labels: {{app: a{}}}}}\n---\n",
+                i % 2,
+                i % 3
+            )
+        })
+        .collect();
+    let all = parse_text(&Arc::from(Path::new("x.yaml")), &text).objects;
+    let batch = |r: std::ops::Range<usize>| {
+        Box::new(crate::model::Inventory {
+            objects: all[r].to_vec(),
+            ..Default::default()
+        })
+    };
+    let setups: [&dyn Fn(&mut App); 4] = [
+        &|app| type_text(app, "app!=a1"),
+        &|app| {
+            app.update(Action::LeaveBar);
+            app.update(Action::SortNext);
+            app.update(Action::SortReverse);
+        },
+        &|app| {
+            app.namespace = Some("ns1".into());
+            app.filters_changed();
+        },
+        &|app| type_text(app, "app!=a1,"),
+    ];
+    for (n, setup) in setups.iter().enumerate() {
+        let mut app = App::new(Keymap::load(None).unwrap(), Options::default(), 0);
+        app.update(Action::Resize(120, 30));
+        app.update(Action::Partial(batch(0..10)));
+        app.update(Action::FocusBar);
+        setup(&mut app);
+        app.update(Action::Partial(batch(10..20)));
+        app.update(Action::LeaveBar);
+        app.update(Action::Down);
+        app.update(Action::Down);
+        let selected = app.table.selected_object();
+        app.update(Action::Partial(batch(20..45)));
+        app.update(Action::Partial(batch(45..60)));
+        if app.table.sort.is_none() && app.bar.error.is_none() {
+            assert_eq!(app.table.selected_object(), selected, "setup {n}");
+        }
+        let shown = visible_names(&app);
+        if app.bar.error.is_some() {
+            // The rows stay those of the last valid query until the text parses again.
+            assert!(shown.iter().all(|name| name.as_str() < "p20"), "{shown:?}");
+            continue;
+        }
+        app.table.resort(&app.data.inventory.objects, app.now);
+        app.apply_query();
+        assert_eq!(shown, visible_names(&app), "setup {n}");
+        assert!(shown.len() > 10, "setup {n}: {shown:?}");
+    }
 }
 
 #[test]

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use rayon::prelude::*;
-use roaring::RoaringBitmap;
+use roaring::{MultiOps, RoaringBitmap};
 use rustc_hash::FxHashMap;
 
 use crate::model::Object;
@@ -91,24 +91,15 @@ impl LabelIndex {
                 }
             }
         }
-        let keys = ids
+        let mut keys: Vec<(Str, KeyEntry)> = ids
             .into_par_iter()
-            .map(|(_, (key, values))| {
-                let mut entry = KeyEntry::default();
-                for (value, mut ids) in values.into_values() {
-                    if !ids.is_sorted() {
-                        ids.sort_unstable();
-                    }
-                    let bitmap = RoaringBitmap::from_sorted_iter(ids).unwrap_or_default();
-                    entry.all |= &bitmap;
-                    entry.values.insert(value.clone(), bitmap);
-                }
-                (key.clone(), entry)
-            })
-            .collect::<Vec<_>>()
-            .into_iter()
+            .map(|(_, (key, values))| (key.clone(), key_entry(values)))
             .collect();
-        LabelIndex { keys, len }
+        keys.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        LabelIndex {
+            keys: keys.into_iter().collect(),
+            len,
+        }
     }
 
     /// Replaces the labels of objects `at..at + old.len()` (`old` as indexed before) with
@@ -151,10 +142,14 @@ impl LabelIndex {
         let end = at.saturating_add(to_u32(removed.len()));
         let (less, more) = (to_u32(removed.len()), to_u32(added.len()));
         let shift = |i: u32| i - less + more;
-        for entry in self.keys.values_mut() {
-            shift_above(&mut entry.all, end, shift);
-            for ids in entry.values.values_mut() {
-                shift_above(ids, end, shift);
+        // Nothing above the run when it ends the index (an append, as every partial batch
+        // of a load is): visiting every value of every key per batch made loading quadratic.
+        if end < self.len {
+            for entry in self.keys.values_mut() {
+                shift_above(&mut entry.all, end, shift);
+                for ids in entry.values.values_mut() {
+                    shift_above(ids, end, shift);
+                }
             }
         }
         self.len = self.len - less + more;
@@ -231,6 +226,30 @@ impl LabelIndex {
         out
     }
 
+    /// Objects of `universe` carrying `key` with one of `values`: a lookup per value, however
+    /// many values the key has.
+    pub fn with_values(
+        &self,
+        key: &str,
+        values: &[String],
+        universe: &RoaringBitmap,
+    ) -> RoaringBitmap {
+        let mut out = RoaringBitmap::new();
+        if let Some(e) = self.keys.get(key) {
+            for ids in values.iter().filter_map(|v| e.values.get(v.as_str())) {
+                out |= ids & universe;
+            }
+        }
+        out
+    }
+
+    /// Objects of `universe` carrying `key`, whatever its value.
+    pub fn with_key(&self, key: &str, universe: &RoaringBitmap) -> RoaringBitmap {
+        self.keys
+            .get(key)
+            .map_or_else(RoaringBitmap::new, |e| &e.all & universe)
+    }
+
     /// Label keys with the number of objects carrying each, sorted by key.
     pub fn keys(&self) -> impl Iterator<Item = (&str, u64)> {
         self.keys.iter().map(|(k, e)| (&**k, e.all.len()))
@@ -252,6 +271,34 @@ impl LabelIndex {
             .take(n)
             .map(|(k, _)| k.to_string())
             .collect()
+    }
+}
+
+/// One key's entry from its values' ids.
+///
+/// The values are sorted first and the maps built from sorted runs (a key with a value per
+/// object, such as an instance name, has about as many values as objects: inserting them
+/// in hash order one by one into the ordered map was most of the build at 1M objects), and
+/// `all` is one union over every value instead of a union per value.
+fn key_entry(values: ValueIds<'_>) -> KeyEntry {
+    let mut values: Vec<(&Str, Vec<u32>)> = values.into_values().collect();
+    // Rayon splits only large keys (a key per core is the common case).
+    values.par_sort_unstable_by(|a, b| a.0.cmp(b.0));
+    let values: Vec<(Str, RoaringBitmap)> = values
+        .into_par_iter()
+        .map(|(value, mut ids)| {
+            if !ids.is_sorted() {
+                ids.sort_unstable();
+            }
+            let bitmap = RoaringBitmap::from_sorted_iter(ids).unwrap_or_default();
+            (value.clone(), bitmap)
+        })
+        .collect();
+    let all = values.iter().map(|(_, ids)| ids).union();
+    KeyEntry {
+        // Already in order: the map is built without searching.
+        values: values.into_iter().collect(),
+        all,
     }
 }
 

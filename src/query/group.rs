@@ -1,5 +1,10 @@
 //! The `| by …` clause: how matching objects are grouped.
 
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use rustc_hash::FxHashMap;
+
 use super::QueryError;
 use crate::model::Object;
 
@@ -79,4 +84,64 @@ pub fn group_key(group: &GroupBy, obj: &Object) -> String {
             .map(|v| format!("{k}={v}"))
             .unwrap_or_else(|| format!("({k} not set)")),
     }
+}
+
+/// What decides an object's group, borrowed from it: equal tokens give equal keys.
+#[derive(PartialEq, Eq, Hash)]
+enum Token<'a> {
+    Text(&'a str),
+    Missing,
+    Path(Option<&'a Path>),
+    /// Keys made from several fields (owner, references): the key itself.
+    Key(String),
+}
+
+fn token<'a>(group: &GroupBy, obj: &'a Object) -> Token<'a> {
+    match group {
+        GroupBy::Namespace => Token::Text(&obj.id.namespace),
+        GroupBy::Kind => Token::Text(&obj.id.kind),
+        GroupBy::Label(k) => obj
+            .labels
+            .get(k.as_str())
+            .map_or(Token::Missing, |v| Token::Text(v)),
+        GroupBy::Target => Token::Path(obj.source.target.as_deref()),
+        GroupBy::Owner | GroupBy::Uses { .. } => Token::Key(group_key(group, obj)),
+    }
+}
+
+/// `members` (object indices, in the order the rows show them) by [`group_key`], each
+/// group in that order. A key is made once per distinct namespace, kind, label value or
+/// target rather than once per object: grouping runs on every keystroke.
+pub fn group_members(
+    group: &GroupBy,
+    objects: &[Object],
+    members: Vec<u32>,
+) -> BTreeMap<String, Vec<u32>> {
+    let mut slots: Vec<(String, Vec<u32>)> = Vec::new();
+    let mut by_token: FxHashMap<Token<'_>, usize> = FxHashMap::default();
+    let mut by_key: FxHashMap<String, usize> = FxHashMap::default();
+    for i in members {
+        let Some(obj) = objects.get(i as usize) else {
+            continue;
+        };
+        let token = token(group, obj);
+        let slot = match by_token.get(&token) {
+            Some(&slot) => slot,
+            None => {
+                let key = match &token {
+                    Token::Key(key) => key.clone(),
+                    _ => group_key(group, obj),
+                };
+                // Two tokens may still make one key (they share its group).
+                let slot = *by_key.entry(key.clone()).or_insert_with(|| {
+                    slots.push((key, Vec::new()));
+                    slots.len() - 1
+                });
+                by_token.insert(token, slot);
+                slot
+            }
+        };
+        slots[slot].1.push(i);
+    }
+    slots.into_iter().collect()
 }

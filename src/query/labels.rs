@@ -5,7 +5,7 @@ use roaring::RoaringBitmap;
 use super::terms::Segment;
 use super::QueryError;
 use crate::index::LabelIndex;
-use crate::selector::{parse_labels, LabelGet, Selector};
+use crate::selector::{parse_labels, LabelGet, Operator, Selector};
 
 /// Label terms joined with `,`, and where each came from in the bar text.
 struct Joined {
@@ -71,16 +71,34 @@ impl LabelFilter {
             if out.is_empty() {
                 break;
             }
-            out = index.eval_key(
-                &req.key,
-                |value| {
-                    req.matches(&OneLabel {
-                        key: &req.key,
-                        value,
-                    })
-                },
-                &out,
-            );
+            // Each operator but `gt`/`lt` by lookups, not by asking every value of the key
+            // (a key with a value per object, such as an instance name, has a million at
+            // 1M objects, and this runs on every keystroke).
+            let (key, values) = (req.key.as_str(), req.values.as_slice());
+            out = match req.operator {
+                Operator::In | Operator::Equals | Operator::DoubleEquals => {
+                    index.with_values(key, values, &out)
+                }
+                Operator::NotIn | Operator::NotEquals => {
+                    let drop = index.with_values(key, values, &out);
+                    out - drop
+                }
+                Operator::Exists => index.with_key(key, &out),
+                Operator::DoesNotExist => {
+                    let drop = index.with_key(key, &out);
+                    out - drop
+                }
+                Operator::GreaterThan | Operator::LessThan => index.eval_key(
+                    &req.key,
+                    |value| {
+                        req.matches(&OneLabel {
+                            key: &req.key,
+                            value,
+                        })
+                    },
+                    &out,
+                ),
+            };
         }
         out
     }

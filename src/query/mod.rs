@@ -36,7 +36,7 @@ use crate::index::LabelIndex;
 use crate::model::{Inventory, Object};
 
 pub use fuzzy::fuzzy_indices;
-pub use group::{group_key, GroupBy};
+pub use group::{group_key, group_members, GroupBy};
 
 /// A bar text that does not parse: the message and the byte offset to put a caret under.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -110,6 +110,12 @@ impl Query {
             && self.refs.is_empty()
             && self.fuzzy.as_deref().is_none_or(str::is_empty)
             && self.group.is_none()
+    }
+
+    /// Whether the query has `uses(…)`/`usedby(…)` terms (which need the graph, and look
+    /// at other objects than the one they keep).
+    pub fn has_refs(&self) -> bool {
+        !self.refs.is_empty()
     }
 
     /// Objects of `universe` that satisfy every term.

@@ -224,3 +224,86 @@ fn path_term_errors_keep_the_dot_and_say_what_is_supported() {
     let e = Query::parse(".metadata.annotations['a=b").unwrap_err();
     assert!(e.message.contains("unclosed ["), "{}", e.message);
 }
+
+/// Grouping through borrowed tokens gives what one `group_key` per object gives: every
+/// group, each in the members' order (here reversed), for every kind of grouping.
+#[test]
+fn group_members_equals_one_key_per_object() {
+    let text = "\
+apiVersion: v1\nkind: Pod\nmetadata: {name: a, namespace: shop, labels: {app: web}, ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: rs, uid: u}]}\n---
+apiVersion: v1\nkind: Namespace\nmetadata: {name: shop}\n---
+apiVersion: v1\nkind: Pod\nmetadata: {name: b, namespace: ops, labels: {app: db}}\n---
+apiVersion: v1\nkind: Pod\nmetadata: {name: c, namespace: shop, labels: {app: web}, ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: rs, uid: u}]}\n---
+apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d, namespace: ops}\n";
+    let objs = parse_text(&Arc::from(Path::new("x.yaml")), text).objects;
+    let members: Vec<u32> = (0..objs.len() as u32).rev().collect();
+    for by in [
+        "namespace",
+        "kind",
+        "owner",
+        "target",
+        "app",
+        "serviceaccount",
+    ] {
+        let (_, group) = group::split_group(&format!("| by {by}")).unwrap();
+        let g = group.unwrap();
+        let mut expected: std::collections::BTreeMap<String, Vec<u32>> = Default::default();
+        for &i in &members {
+            expected
+                .entry(group_key(&g, &objs[i as usize]))
+                .or_default()
+                .push(i);
+        }
+        let got = group_members(&g, &objs, members.clone());
+        assert_eq!(got, expected, "by {by}");
+    }
+    let (_, g) = group::split_group("| by app").unwrap();
+    let got = group_members(&g.unwrap(), &objs, members);
+    assert_eq!(got["app=web"], [3, 0]);
+    assert_eq!(got["(app not set)"], [4, 1]);
+}
+
+/// Every label operator through the index gives what the selector says object by object
+/// (lookups for `=`/`in`/`!=`/`notin`/exists/`!key`, a scan for `gt`/`lt`).
+#[test]
+fn label_operators_by_index_agree_with_the_selector() {
+    let text: String = (0..40)
+        .map(|i| {
+            let tier = if i % 4 == 0 { String::new() } else { format!(", tier: t{}", i % 3) };
+            format!(
+                "apiVersion: v1\nkind: Pod\nmetadata: {{name: p{i}, labels: {{app: a{}, n: '{}'{tier}}}}}\n---\n",
+                i % 5,
+                i
+            )
+        })
+        .collect();
+    let objs = parse_text(&Arc::from(Path::new("x.yaml")), &text).objects;
+    let index = LabelIndex::build(&objs);
+    for sel in [
+        "app=a1",
+        "app==a2",
+        "app!=a1",
+        "app in (a1,a3,zz)",
+        "app notin (a1,a3)",
+        "tier",
+        "!tier",
+        "n>30",
+        "n<3",
+        "app in (a1),tier!=t1",
+        "nope",
+        "!nope",
+        "nope!=x",
+        "nope=x",
+        "app,tier notin (t2),n>4",
+    ] {
+        let q = Query::parse(sel).unwrap();
+        let got: Vec<u32> = q.filter(&objs, &index, &index.universe()).iter().collect();
+        let selector = crate::selector::parse_labels(sel).unwrap();
+        let want: Vec<u32> = (0u32..)
+            .zip(&objs)
+            .filter(|(_, o)| selector.matches(&o.labels))
+            .map(|(i, _)| i)
+            .collect();
+        assert_eq!(got, want, "{sel}");
+    }
+}

@@ -101,7 +101,7 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
                         .collect()
                 })
                 .unwrap_or_default(),
-            Row::Group { .. } => Vec::new(),
+            Row::Group(_) => Vec::new(),
         })
         .collect();
     let all_titles = titles(&t.columns);
@@ -132,12 +132,14 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
     let mut lines = vec![title_line(app, &shown, &titles, &widths, gutter, theme)];
     for ((row_no, row), cells) in visible.iter().zip(&cells) {
         let mut line = match row {
-            Row::Group {
-                key,
-                count,
-                collapsed,
-            } => {
-                let arrow = if *collapsed { "▶" } else { "▼" };
+            Row::Group(_) => {
+                let g = t.group(row);
+                let arrow = if g.is_some_and(|g| g.collapsed) {
+                    "▶"
+                } else {
+                    "▼"
+                };
+                let (key, count) = g.map_or(("", 0), |g| (g.key.as_str(), g.count));
                 Line::styled(format!("{arrow} {key}  ({count})"), theme.group)
             }
             Row::Object(i) => {

@@ -12,7 +12,7 @@ use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 
 use super::{HEIGHT, WIDTH};
-use crate::app::{Action, App, Keymap, Options};
+use crate::app::{Action, App, Effect, Keymap, Options};
 use crate::dataset::{first_load, LiveSet, Pacing};
 use crate::model::load::{load_file_timed, FileLoad, LoadOptions, YamlStats};
 
@@ -47,6 +47,14 @@ pub struct LoadReport {
     pub first_file: Duration,
     /// The first frame (the loading gauge).
     pub loading_frame: Duration,
+    /// The UI thread's time applying partial batches and drawing them (while loading).
+    pub partial_ui: Duration,
+    /// The longest the UI thread was busy at once while loading (a burst of actions and
+    /// its frame): how long a keystroke could wait.
+    pub ui_stall: Duration,
+    /// Freeing the data the whole table replaced (off the UI thread, as the event loop
+    /// does).
+    pub release: Duration,
     pub partial_batches: usize,
     pub files: usize,
     pub objects: usize,
@@ -190,12 +198,19 @@ fn ui_side(
     start: Instant,
     report: &mut LoadReport,
 ) -> Result<(), String> {
+    let mut releases = Vec::new();
     while let Ok(first) = rx.recv() {
         let mut table = None;
         let mut linked = false;
+        let mut partial = false;
+        let burst = Instant::now();
         for a in std::iter::once(first).chain(rx.try_iter()) {
             let t = Instant::now();
             match a {
+                Action::Partial(_) => {
+                    app.update(a);
+                    partial = true;
+                }
                 Action::Loaded(_) => {
                     app.update(a);
                     table = Some(t.elapsed());
@@ -207,11 +222,26 @@ fn ui_side(
                 a => app.update(a),
             }
         }
+        releases.extend(app.take_effects().into_iter().filter_map(|e| match e {
+            // As the event loop does: dropped on a thread of its own.
+            Effect::Release(old) => Some(std::thread::spawn(move || {
+                let t = Instant::now();
+                drop(old);
+                t.elapsed()
+            })),
+            _ => None,
+        }));
         if !app.dirty {
             continue;
         }
         let frame = draw(terminal, app)?;
         let at = start.elapsed();
+        if table.is_none() && !linked && report.to_table.is_zero() {
+            report.ui_stall = report.ui_stall.max(burst.elapsed());
+            if partial {
+                report.partial_ui += burst.elapsed();
+            }
+        }
         if report.first_rows.is_zero() && !app.data.inventory.objects.is_empty() {
             report.first_rows = at;
         }
@@ -223,6 +253,11 @@ fn ui_side(
         if linked {
             report.to_linked = at;
         }
+    }
+    for r in releases {
+        report.release += r
+            .join()
+            .map_err(|_| "freeing old data panicked".to_string())?;
     }
     Ok(())
 }

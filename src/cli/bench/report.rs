@@ -55,6 +55,8 @@ impl Report {
                 "total": round3(l.total()), "to_table": round3(self.to_table()),
                 "to_linked": round3(l.to_linked), "first_rows": round3(l.first_rows),
                 "first_file": round3(l.first_file), "loading_frame": round3(l.loading_frame),
+                "partial_ui": round3(l.partial_ui), "ui_stall": round3(l.ui_stall),
+                "release": round3(l.release),
                 "partial_batches": l.partial_batches,
             },
             "rss": {"peak_bytes": self.rss.peak, "current_bytes": self.rss.current,
@@ -117,6 +119,9 @@ impl Report {
             ),
         );
         line("loading frame", t(l.loading_frame));
+        line("UI on partial batches", t(l.partial_ui));
+        line("longest UI stall loading", t(l.ui_stall));
+        line("free replaced data (off UI)", t(l.release));
         line(
             "peak RSS",
             format!(
