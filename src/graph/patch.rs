@@ -750,6 +750,11 @@ mod tests {
         /// A first file, never changed, holds Namespaces `a`–`d`, most of them Terminating;
         /// the other files hold namespaced objects naming namespaced owners only.
         TerminatingNamespaces,
+        /// The hard cases: a first file of Namespaces (flipping Terminating) and Nodes that
+        /// the change may replace; most objects in namespace `a`; Pods on Nodes (by
+        /// `nodeName`, node selector, or owned by their Node like mirror Pods); uids shared
+        /// across namespaces.
+        Cluster,
     }
 
     fn object(rng: &mut Rng) -> Value {
@@ -758,13 +763,15 @@ mod tests {
 
     fn object_of(rng: &mut Rng, scenario: Scenario) -> Value {
         let kinds = match scenario {
-            Scenario::Any => KINDS,
+            Scenario::Any | Scenario::Cluster => KINDS,
             Scenario::TerminatingNamespaces => NAMESPACED_KINDS,
         };
         let (api, kind) = kinds[rng.below(kinds.len())];
         let name = rng.pick(NAMES);
         let mut meta = json!({"name": name, "labels": labels(rng)});
-        if scenario != Scenario::Any || rng.chance(85) {
+        if scenario == Scenario::Cluster && rng.chance(80) {
+            meta["namespace"] = "a".into();
+        } else if scenario != Scenario::Any || rng.chance(85) {
             meta["namespace"] = rng.pick(NAMESPACES).into();
         }
         if rng.chance(60) {
@@ -786,6 +793,16 @@ mod tests {
                 r
             })
             .collect();
+        let mut refs = refs;
+        if scenario == Scenario::Cluster && rng.chance(40) {
+            // A mirror Pod's owner: its Node (cluster-scoped), often by uid.
+            let mut r = json!({"apiVersion": "v1", "kind": "Node", "name": rng.pick(NAMES),
+                "controller": true});
+            if rng.chance(50) {
+                r["uid"] = rng.pick(UIDS).into();
+            }
+            refs.push(r);
+        }
         if !refs.is_empty() {
             meta["ownerReferences"] = refs.into();
         }
@@ -908,11 +925,32 @@ mod tests {
             .collect()
     }
 
-    /// Replaces some files with new contents; returns the outcome and both graphs.
-    fn patched_and_built(seed: u64) -> (PatchOutcome, Graph, Graph) {
-        patched_and_built_in(seed, Scenario::Any)
+    thread_local! {
+        /// Whether the last `Scenario::Cluster` change replaced the Namespaces and Nodes.
+        static LAST_CHANGED_CLUSTER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     }
 
+    /// Namespaces (see [`namespaces`]) and Nodes, some with uids and labels.
+    fn cluster_objects(rng: &mut Rng) -> Vec<Value> {
+        let mut out = namespaces(rng);
+        for name in NAMES {
+            if !rng.chance(50) {
+                continue;
+            }
+            let mut meta = json!({"name": name, "labels": labels(rng)});
+            if rng.chance(50) {
+                meta["uid"] = rng.pick(UIDS).into();
+            }
+            if rng.chance(20) {
+                meta["finalizers"] = json!(["foregroundDeletion"]);
+                meta["deletionTimestamp"] = "2024-01-01T00:00:00Z".into();
+            }
+            out.push(json!({"apiVersion": "v1", "kind": "Node", "metadata": meta}));
+        }
+        out
+    }
+
+    /// Replaces some files with new contents; returns the outcome and both graphs.
     fn patched_and_built_in(seed: u64, scenario: Scenario) -> (PatchOutcome, Graph, Graph) {
         let mut rng = Rng(seed | 1);
         let mut files: Vec<Vec<Value>> = (0..2 + rng.below(5))
@@ -928,11 +966,19 @@ mod tests {
             files.insert(0, namespaces(&mut rng));
             changeable = 1..files.len();
         }
+        if scenario == Scenario::Cluster {
+            files.insert(0, cluster_objects(&mut rng));
+            changeable = 0..files.len();
+        }
+        LAST_CHANGED_CLUSTER.with(|c| c.set(false));
         let before = inventory(&files);
         let mut after_files = files.clone();
         let changed: Vec<usize> = changeable.filter(|_| rng.chance(35)).collect();
         for &f in &changed {
-            after_files[f] = if rng.chance(50) {
+            after_files[f] = if scenario == Scenario::Cluster && f == 0 {
+                LAST_CHANGED_CLUSTER.with(|c| c.set(true));
+                cluster_objects(&mut rng)
+            } else if rng.chance(50) {
                 // An edit of some objects, often keeping the count.
                 let mut docs = files[f].clone();
                 for d in docs.iter_mut() {
@@ -970,8 +1016,18 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(2048))]
         #[test]
         fn a_patch_equals_a_full_build(seed in any::<u64>()) {
-            let (outcome, patched, built) = patched_and_built(seed);
+            let (outcome, patched, built) = patched_and_built_in(seed, scenario_of(seed));
+            prop_assert!(matches!(outcome, PatchOutcome::Patched { .. }), "{:?}", outcome);
             prop_assert_eq!(&patched, &built, "{:?}", outcome);
+        }
+    }
+
+    /// Every scenario, by seed.
+    fn scenario_of(seed: u64) -> Scenario {
+        match seed % 4 {
+            0 => Scenario::TerminatingNamespaces,
+            1 => Scenario::Cluster,
+            _ => Scenario::Any,
         }
     }
 
@@ -1022,13 +1078,8 @@ mod tests {
     #[ignore = "long; run in release"]
     fn a_patch_equals_a_full_build_many_times() {
         for seed in 0..100_000u64 {
-            let scenario = if seed % 4 == 0 {
-                Scenario::TerminatingNamespaces
-            } else {
-                Scenario::Any
-            };
             let (outcome, patched, built) =
-                patched_and_built_in(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15), scenario);
+                patched_and_built_in(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15), scenario_of(seed));
             assert!(
                 patched == built,
                 "seed {seed}: {outcome:?}\n{}",
@@ -1037,14 +1088,35 @@ mod tests {
         }
     }
 
+    /// The hard cases (cluster-scoped owners of namespaced objects, Namespaces flipping
+    /// Terminating, Nodes replaced, a namespace holding most objects) are patched, not
+    /// rebuilt, and the patch equals a full build.
     #[test]
-    fn most_generated_changes_are_patched_not_rebuilt() {
-        let patched = (1..400u64)
-            .filter(|s| matches!(patched_and_built(s * 7919).0, PatchOutcome::Patched { .. }))
-            .count();
-        // Changes involving cluster-scoped objects (a third of the generated kinds) rebuild;
-        // the test makes sure patching is exercised at all.
-        assert!(patched > 100, "only {patched} of 399 changes were patched");
+    fn cluster_scoped_changes_are_patched() {
+        let (mut node_owned, mut cluster_changes) = (0, 0);
+        for seed in 1..600u64 {
+            let (outcome, patched, built) = patched_and_built_in(seed * 7919, Scenario::Cluster);
+            assert!(
+                matches!(outcome, PatchOutcome::Patched { .. }),
+                "seed {seed}: {outcome:?}"
+            );
+            assert!(patched == built, "seed {seed}\n{}", diff(&patched, &built));
+            let is_node = |i: usize| built.keys.objects[i].has(flags::NODE);
+            if (0..built.len).any(|i| built.dependents(i).iter().any(|_| is_node(i))) {
+                node_owned += 1;
+            }
+            if LAST_CHANGED_CLUSTER.with(|c| c.get()) {
+                cluster_changes += 1;
+            }
+        }
+        assert!(
+            node_owned > 100,
+            "only {node_owned} inputs with Node-owned objects"
+        );
+        assert!(
+            cluster_changes > 100,
+            "only {cluster_changes} changes of Namespaces and Nodes"
+        );
     }
 
     /// Changes inside Terminating Namespaces (whose findings list their contents) are
