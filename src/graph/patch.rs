@@ -441,10 +441,9 @@ impl Plan {
             found.pool.iter().copied(),
         );
         findings.extend(sel_findings);
-        let mut merged = std::mem::take(&mut old.selectors).into_selections().moved(
-            |from| shift(from).filter(|&f| marks[f] & SEL == 0),
-            |t| shift(t),
-        );
+        let mut merged = std::mem::take(&mut old.selectors)
+            .into_selections()
+            .moved(|from| shift(from).filter(|&f| marks[f] & SEL == 0), shift);
         merged.append(selections);
 
         for &i in &terminating {
