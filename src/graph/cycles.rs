@@ -2,15 +2,43 @@
 //!
 //! A cycle never resolves by itself: in foreground deletion each member waits for the others.
 
+use rustc_hash::FxHashMap;
+
 use super::findings::list_some;
 use super::Adjacency;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::model::Inventory;
 
+/// Code of the findings this module makes.
+pub(super) const CODE: &str = "owner-cycle";
+
 /// One error per object that is part of an ownerReference cycle.
 pub fn findings(inv: &Inventory, dependents: &Adjacency) -> Vec<Diagnostic> {
+    cycle_findings(inv, dependents, components(inv.objects.len(), dependents))
+}
+
+/// The findings of every cycle reachable from `starts` along owner → dependent edges: all
+/// cycles that hold an object reached (a cycle is reached whole or not at all).
+pub(super) fn findings_from(
+    inv: &Inventory,
+    dependents: &Adjacency,
+    starts: impl Iterator<Item = usize>,
+) -> Vec<Diagnostic> {
+    let mut state = Sparse::default();
     let mut out = Vec::new();
-    for scc in components(inv.objects.len(), dependents) {
+    for start in starts {
+        tarjan_from(start, dependents, &mut state, &mut out);
+    }
+    cycle_findings(inv, dependents, out)
+}
+
+fn cycle_findings(
+    inv: &Inventory,
+    dependents: &Adjacency,
+    components: Vec<Vec<usize>>,
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for scc in components {
         let self_loop = scc.len() == 1 && dependents.get(scc[0]).iter().any(|e| e.to == scc[0]);
         if scc.len() < 2 && !self_loop {
             continue;
@@ -20,7 +48,7 @@ pub fn findings(inv: &Inventory, dependents: &Adjacency) -> Vec<Diagnostic> {
             out.push(inv.objects[i].finding(
                 i,
                 Severity::Error,
-                "owner-cycle",
+                CODE,
                 format!(
                     "ownerReference cycle among {} object(s): {}",
                     scc.len(),
@@ -32,61 +60,151 @@ pub fn findings(inv: &Inventory, dependents: &Adjacency) -> Vec<Diagnostic> {
     out
 }
 
+/// Tarjan's bookkeeping per node: visit order, lowest reachable order, on the stack.
+trait State {
+    /// `None` for a node not visited yet.
+    fn index(&self, v: usize) -> Option<usize>;
+    fn low(&self, v: usize) -> usize;
+    fn on_stack(&self, v: usize) -> bool;
+    fn visit(&mut self, v: usize, order: usize);
+    fn set_low(&mut self, v: usize, low: usize);
+    fn pop(&mut self, v: usize);
+    /// How many nodes were visited.
+    fn counter(&self) -> usize;
+}
+
+const UNSEEN: usize = usize::MAX;
+
+/// State in arrays over every node (a whole graph).
+struct Dense {
+    index: Vec<usize>,
+    low: Vec<usize>,
+    on_stack: Vec<bool>,
+    counter: usize,
+}
+
+impl State for Dense {
+    fn index(&self, v: usize) -> Option<usize> {
+        Some(self.index[v]).filter(|&i| i != UNSEEN)
+    }
+    fn low(&self, v: usize) -> usize {
+        self.low[v]
+    }
+    fn on_stack(&self, v: usize) -> bool {
+        self.on_stack[v]
+    }
+    fn visit(&mut self, v: usize, order: usize) {
+        self.index[v] = order;
+        self.low[v] = order;
+        self.on_stack[v] = true;
+        self.counter += 1;
+    }
+    fn set_low(&mut self, v: usize, low: usize) {
+        self.low[v] = low;
+    }
+    fn pop(&mut self, v: usize) {
+        self.on_stack[v] = false;
+    }
+    fn counter(&self) -> usize {
+        self.counter
+    }
+}
+
+/// State in a map over the nodes visited (a patch reaches few of them).
+#[derive(Default)]
+struct Sparse {
+    /// Node → (index, low, on stack).
+    nodes: FxHashMap<usize, (usize, usize, bool)>,
+}
+
+impl State for Sparse {
+    fn index(&self, v: usize) -> Option<usize> {
+        self.nodes.get(&v).map(|n| n.0)
+    }
+    fn low(&self, v: usize) -> usize {
+        self.nodes.get(&v).map_or(0, |n| n.1)
+    }
+    fn on_stack(&self, v: usize) -> bool {
+        self.nodes.get(&v).is_some_and(|n| n.2)
+    }
+    fn visit(&mut self, v: usize, order: usize) {
+        self.nodes.insert(v, (order, order, true));
+    }
+    fn set_low(&mut self, v: usize, low: usize) {
+        if let Some(n) = self.nodes.get_mut(&v) {
+            n.1 = low;
+        }
+    }
+    fn pop(&mut self, v: usize) {
+        if let Some(n) = self.nodes.get_mut(&v) {
+            n.2 = false;
+        }
+    }
+    fn counter(&self) -> usize {
+        self.nodes.len()
+    }
+}
+
 /// Tarjan's algorithm, iterative (deep owner chains must not overflow the stack).
 /// Members of each component are returned in load order.
 pub fn components(n: usize, adj: &Adjacency) -> Vec<Vec<usize>> {
-    const UNSEEN: usize = usize::MAX;
-    let mut index = vec![UNSEEN; n];
-    let mut low = vec![0usize; n];
-    let mut on_stack = vec![false; n];
-    let mut stack = Vec::new();
+    let mut state = Dense {
+        index: vec![UNSEEN; n],
+        low: vec![0usize; n],
+        on_stack: vec![false; n],
+        counter: 0,
+    };
     let mut out = Vec::new();
-    let mut counter = 0;
     for start in 0..n {
-        if index[start] != UNSEEN || adj.get(start).is_empty() {
-            continue;
-        }
-        // (node, next edge position)
-        let mut work = vec![(start, 0usize)];
-        while let Some(&(v, pos)) = work.last() {
-            if pos == 0 && index[v] == UNSEEN {
-                index[v] = counter;
-                low[v] = counter;
-                counter += 1;
-                stack.push(v);
-                on_stack[v] = true;
-            }
-            if let Some(e) = adj.get(v).get(pos) {
-                if let Some(top) = work.last_mut() {
-                    top.1 += 1;
-                }
-                let w = e.to;
-                if index[w] == UNSEEN {
-                    work.push((w, 0));
-                } else if on_stack[w] {
-                    low[v] = low[v].min(index[w]);
-                }
-                continue;
-            }
-            work.pop();
-            if let Some(&(parent, _)) = work.last() {
-                low[parent] = low[parent].min(low[v]);
-            }
-            if low[v] == index[v] {
-                let mut comp = Vec::new();
-                while let Some(w) = stack.pop() {
-                    on_stack[w] = false;
-                    comp.push(w);
-                    if w == v {
-                        break;
-                    }
-                }
-                comp.sort_unstable();
-                out.push(comp);
-            }
-        }
+        tarjan_from(start, adj, &mut state, &mut out);
     }
     out
+}
+
+/// The components found from `start` (nothing when it is visited or has no edge).
+fn tarjan_from(start: usize, adj: &Adjacency, state: &mut impl State, out: &mut Vec<Vec<usize>>) {
+    if state.index(start).is_some() || adj.get(start).is_empty() {
+        return;
+    }
+    let mut stack = Vec::new();
+    // (node, next edge position)
+    let mut work = vec![(start, 0usize)];
+    while let Some(&(v, pos)) = work.last() {
+        if pos == 0 && state.index(v).is_none() {
+            let order = state.counter();
+            state.visit(v, order);
+            stack.push(v);
+        }
+        if let Some(e) = adj.get(v).get(pos) {
+            if let Some(top) = work.last_mut() {
+                top.1 += 1;
+            }
+            let w = e.to;
+            match state.index(w) {
+                None => work.push((w, 0)),
+                Some(iw) if state.on_stack(w) => state.set_low(v, state.low(v).min(iw)),
+                Some(_) => {}
+            }
+            continue;
+        }
+        work.pop();
+        if let Some(&(parent, _)) = work.last() {
+            let low = state.low(parent).min(state.low(v));
+            state.set_low(parent, low);
+        }
+        if Some(state.low(v)) == state.index(v) {
+            let mut comp = Vec::new();
+            while let Some(w) = stack.pop() {
+                state.pop(w);
+                comp.push(w);
+                if w == v {
+                    break;
+                }
+            }
+            comp.sort_unstable();
+            out.push(comp);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -84,6 +84,74 @@ pub(super) struct Key {
     /// For a Terminating Namespace object: the key of the namespace it is (its finding lists
     /// what is still inside); else `0`.
     pub terminating_ns: u64,
+    /// For a Pod: the key of the Node its `spec.nodeName` names (`0`: none).
+    pub node: u64,
+    /// What selectors the object has and can be picked by ([`flags`]).
+    pub flags: u8,
+}
+
+/// Bits of [`Key::flags`]: which selector results an object takes part in (see
+/// `selectors.rs`). A set bit only makes a patch recompute more.
+pub(super) mod flags {
+    /// A Pod or a kind with a pod template: selectors of its namespace can pick it.
+    pub const CANDIDATE: u8 = 1;
+    /// Selects Pods and pod templates of its namespace (Service, workloads, PDB,
+    /// NetworkPolicy).
+    pub const SELECTS_PODS: u8 = 2;
+    /// Names an object of its namespace (HorizontalPodAutoscaler `scaleTargetRef`).
+    pub const SELECTS_BY_NAME: u8 = 4;
+    /// Selects Namespaces (NetworkPolicy `namespaceSelector`).
+    pub const SELECTS_NAMESPACES: u8 = 8;
+    /// A Pod that may be scheduled by node selector or affinity (its results depend on
+    /// every Node).
+    pub const SELECTS_NODES: u8 = 16;
+    /// A Namespace object.
+    pub const NAMESPACE: u8 = 32;
+    /// A Node object.
+    pub const NODE: u8 = 64;
+}
+
+const NODE_AFFINITY: &str =
+    "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution";
+
+/// The [`Key::flags`] of `o`.
+fn flags_of(o: &Object) -> u8 {
+    use flags::*;
+    let mut f = 0;
+    match (&*o.id.group, &*o.id.kind) {
+        ("", "Pod") => {
+            f |= CANDIDATE;
+            let scheduled = o.get_str("spec.nodeName").is_some_and(|n| !n.is_empty());
+            let constrained =
+                o.get_path("spec.nodeSelector").is_some() || o.get_path(NODE_AFFINITY).is_some();
+            if !scheduled && constrained {
+                f |= SELECTS_NODES;
+            }
+        }
+        ("", "Namespace") => f |= NAMESPACE,
+        ("", "Node") => f |= NODE,
+        ("", "Service" | "ReplicationController") => f |= SELECTS_PODS,
+        ("apps", "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet") | ("batch", "Job") => {
+            f |= SELECTS_PODS
+        }
+        ("policy", "PodDisruptionBudget") => f |= SELECTS_PODS,
+        ("networking.k8s.io", "NetworkPolicy") => f |= SELECTS_PODS | SELECTS_NAMESPACES,
+        ("autoscaling", "HorizontalPodAutoscaler") => f |= SELECTS_BY_NAME,
+        _ => {}
+    }
+    if crate::kinds::pod_template(&o.id.group, &o.id.kind).is_some() {
+        f |= CANDIDATE;
+    }
+    f
+}
+
+/// The key of a Node name (`0` for none).
+pub(super) fn node_key(name: &str) -> u64 {
+    if name.is_empty() {
+        0
+    } else {
+        hash(&("Node", name))
+    }
 }
 
 impl Key {
@@ -99,7 +167,18 @@ impl Key {
             } else {
                 0
             },
+            node: if &*o.id.kind == "Pod" && o.id.group.is_empty() {
+                o.get_str("spec.nodeName").map_or(0, node_key)
+            } else {
+                0
+            },
+            flags: flags_of(o),
         }
+    }
+
+    /// Whether any of `bits` is set.
+    pub fn has(&self, bits: u8) -> bool {
+        self.flags & bits != 0
     }
 }
 

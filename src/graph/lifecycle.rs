@@ -126,37 +126,59 @@ pub(crate) fn namespace_terminating(obj: &Object) -> bool {
     obj.is_terminating() || obj.get_str("status.phase") == Some("Terminating")
 }
 
+/// Codes of the findings [`object_findings`] makes.
+pub(super) const OBJECT_CODES: &[&str] = &[
+    "finalizers-conflict",
+    "terminating",
+    "foreground-blocked",
+    "orphan-dependents",
+];
+
 /// Lifecycle findings for the whole inventory; `dependents` is the owner adjacency by owner.
 pub fn findings(inv: &Inventory, dependents: &Adjacency) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    for (i, obj) in inv.objects.iter().enumerate() {
-        if let Some(f) = finalizer_conflict(i, obj) {
-            out.push(f);
-        }
-        if obj.is_terminating() {
-            out.push(terminating(i, obj));
-        }
-        let deps = dependents.get(i);
-        match policy(obj) {
-            DeletionPolicy::Foreground if obj.is_terminating() => {
-                out.push(foreground(inv, i, obj, deps));
-            }
-            DeletionPolicy::Orphan if !deps.is_empty() => {
-                let names = names_of(inv, deps.iter().map(|e| e.to));
-                out.push(obj.finding(i, Severity::Note,
-                    "orphan-dependents",
-                    format!(
-                        "orphan finalizer: {} dependent(s) will be left behind without this owner: {}",
-                        names.len(),
-                        list_some(&names, 10)
-                    ),
-                ));
-            }
-            _ => {}
-        }
+    for i in 0..inv.objects.len() {
+        object_findings(inv, i, dependents, &mut out);
     }
     out.extend(namespaces(inv));
     out
+}
+
+/// The findings about object `i` alone and its direct dependents (all but the Terminating
+/// Namespace one).
+pub(super) fn object_findings(
+    inv: &Inventory,
+    i: usize,
+    dependents: &Adjacency,
+    out: &mut Vec<Diagnostic>,
+) {
+    let obj = &inv.objects[i];
+    if let Some(f) = finalizer_conflict(i, obj) {
+        out.push(f);
+    }
+    if obj.is_terminating() {
+        out.push(terminating(i, obj));
+    }
+    let deps = dependents.get(i);
+    match policy(obj) {
+        DeletionPolicy::Foreground if obj.is_terminating() => {
+            out.push(foreground(inv, i, obj, deps));
+        }
+        DeletionPolicy::Orphan if !deps.is_empty() => {
+            let names = names_of(inv, deps.iter().map(|e| e.to));
+            out.push(obj.finding(
+                i,
+                Severity::Note,
+                "orphan-dependents",
+                format!(
+                    "orphan finalizer: {} dependent(s) will be left behind without this owner: {}",
+                    names.len(),
+                    list_some(&names, 10)
+                ),
+            ));
+        }
+        _ => {}
+    }
 }
 
 fn finalizer_conflict(i: usize, obj: &Object) -> Option<Diagnostic> {
@@ -240,25 +262,33 @@ fn namespaces(inv: &Inventory) -> Vec<Diagnostic> {
     }
     terminating
         .into_iter()
-        .map(|(i, ns)| {
-            let inside: Vec<String> = inv
-                .objects
-                .iter()
-                .filter(|o| o.namespaced && o.id.namespace == ns.id.name)
-                .map(|o| o.id.to_string())
-                .collect();
-            let msg = if inside.is_empty() {
-                "Namespace is Terminating; nothing of it is left in the input".to_owned()
-            } else {
-                format!(
-                    "Namespace is Terminating; {} object(s) still inside: {}",
-                    inside.len(),
-                    list_some(&inside, 10)
-                )
-            };
-            ns.finding(i, Severity::Warning, NAMESPACE_TERMINATING, msg)
-        })
+        .map(|(i, _)| namespace_finding(inv, i, 0..inv.objects.len()))
         .collect()
+}
+
+/// The finding of Terminating Namespace `i`, which lists the objects of `among`
+/// (ascending, a superset of those in the namespace) that are inside it.
+pub(super) fn namespace_finding(
+    inv: &Inventory,
+    i: usize,
+    among: impl Iterator<Item = usize>,
+) -> Diagnostic {
+    let ns = &inv.objects[i];
+    let inside: Vec<String> = among
+        .map(|j| &inv.objects[j])
+        .filter(|o| o.namespaced && o.id.namespace == ns.id.name)
+        .map(|o| o.id.to_string())
+        .collect();
+    let msg = if inside.is_empty() {
+        "Namespace is Terminating; nothing of it is left in the input".to_owned()
+    } else {
+        format!(
+            "Namespace is Terminating; {} object(s) still inside: {}",
+            inside.len(),
+            list_some(&inside, 10)
+        )
+    };
+    ns.finding(i, Severity::Warning, NAMESPACE_TERMINATING, msg)
 }
 
 #[cfg(test)]

@@ -150,7 +150,7 @@ impl Graph {
     /// diagnostics' order.
     pub fn build(inv: &Inventory) -> Graph {
         let ((parts, keys), linked) = rayon::join(
-            || rayon::join(|| compute(inv, None), || keys::Keys::build(&inv.objects)),
+            || rayon::join(|| compute(inv), || keys::Keys::build(&inv.objects)),
             || refs::link_all(inv),
         );
         Graph::assemble(inv.objects.len(), parts, keys).with_refs(inv, linked)
@@ -159,8 +159,20 @@ impl Graph {
     /// Sorts the parts into adjacency arrays and the finding order. A full build and a
     /// patch (see `patch.rs`) both end here, so both order edges and findings alike: edges
     /// of one object in the order they were found, findings in the diagnostics' order.
-    fn assemble(n: usize, mut parts: Parts, mut keys: keys::Keys) -> Graph {
-        parts.owner_edges.sort_by_key(|e| e.to);
+    fn assemble(n: usize, mut parts: Parts, keys: keys::Keys) -> Graph {
+        let (owners_of, dependents_of) = owner_adjacency(n, std::mem::take(&mut parts.owner_edges));
+        Graph::assemble_with(n, parts, keys, owners_of, dependents_of)
+    }
+
+    /// [`Graph::assemble`] with the owner edges already in adjacency arrays (`parts` has
+    /// none).
+    fn assemble_with(
+        n: usize,
+        mut parts: Parts,
+        mut keys: keys::Keys,
+        owners_of: Adjacency,
+        dependents_of: Adjacency,
+    ) -> Graph {
         let mut findings = parts.findings;
         findings.append(&mut parts.app_findings);
         diagnostic::sort(&mut findings);
@@ -174,10 +186,9 @@ impl Graph {
                 }
             }
         }
-        let dependents_of = Adjacency::build(n, &parts.owner_edges, |e| e.from);
         Graph {
             len: n,
-            owners_of: Adjacency::from_grouped(n, parts.owner_edges, |e| e.to),
+            owners_of,
             dependents_of,
             selectors: selsets::SelectorEdges::build(n, parts.selections),
             findings,
@@ -247,14 +258,17 @@ impl Graph {
     }
 }
 
-/// Every edge and finding of `inv`, unsorted. With `edges_of`, only the objects it marks
-/// are dependents of owner edges (a patch's sub-inventory, see `patch.rs`).
-fn compute(inv: &Inventory, edges_of: Option<&[bool]>) -> Parts {
+/// Owner edges by dependent (in ownerReference order within one) and by owner.
+fn owner_adjacency(n: usize, mut edges: Vec<Edge>) -> (Adjacency, Adjacency) {
+    edges.sort_by_key(|e| e.to);
+    let dependents_of = Adjacency::build(n, &edges, |e| e.from);
+    (Adjacency::from_grouped(n, edges, |e| e.to), dependents_of)
+}
+
+/// Every edge and finding of `inv`, unsorted.
+fn compute(inv: &Inventory) -> Parts {
     let n = inv.objects.len();
-    let (mut owner_edges, mut findings, stats_by_ns) = owners::resolve(inv);
-    if let Some(mask) = edges_of {
-        owner_edges.retain(|e| mask.get(e.to).copied().unwrap_or(false));
-    }
+    let (owner_edges, mut findings, stats_by_ns) = owners::resolve(inv);
     let owners_of = Adjacency::build(n, &owner_edges, |e| e.to);
     let dependents_of = Adjacency::build(n, &owner_edges, |e| e.from);
     // Everything below depends only on the owner edges: run it on all cores.

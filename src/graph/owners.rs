@@ -22,6 +22,17 @@ use crate::value::Str;
 pub const DANGLING: &str = "owner-dangling";
 /// Code of a reference whose owner is in another namespace.
 pub const OTHER_NAMESPACE: &str = "owner-other-namespace";
+/// Code of a reference whose uid belongs to an object with other coordinates.
+const UID_MISMATCH: &str = "owner-uid-mismatch";
+/// Code of a cluster-scoped object's reference to a namespaced owner.
+const CLUSTER_SCOPED_DEPENDENT: &str = "owner-cluster-scoped-dependent";
+/// Codes of the findings [`resolve`] makes (about the dependent).
+pub(super) const CODES: &[&str] = &[
+    DANGLING,
+    OTHER_NAMESPACE,
+    UID_MISMATCH,
+    CLUSTER_SCOPED_DEPENDENT,
+];
 
 /// Counts of ownerReferences by outcome.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -52,6 +63,37 @@ impl OwnerStats {
             invalid: self.invalid + other.invalid,
         }
     }
+
+    /// `other` taken away (a count never goes below 0).
+    pub(super) fn minus(self, other: &OwnerStats) -> OwnerStats {
+        OwnerStats {
+            by_uid: self.by_uid.saturating_sub(other.by_uid),
+            by_name: self.by_name.saturating_sub(other.by_name),
+            dangling: self.dangling.saturating_sub(other.dangling),
+            invalid: self.invalid.saturating_sub(other.invalid),
+        }
+    }
+
+    /// What one object's `refs` ownerReferences count for, from what [`resolve`] made of
+    /// them: its owner edges and its `dangling` findings; the rest are invalid.
+    pub(super) fn of_object(owner_edges: &[Edge], dangling: usize, refs: usize) -> OwnerStats {
+        let by_uid = owner_edges
+            .iter()
+            .filter(|e| matches!(e.kind, EdgeKind::Owner { by_uid: true, .. }))
+            .count();
+        let by_name = owner_edges.len() - by_uid;
+        OwnerStats {
+            by_uid,
+            by_name,
+            dangling,
+            invalid: refs.saturating_sub(owner_edges.len() + dangling),
+        }
+    }
+
+    /// Whether nothing is counted.
+    pub(super) fn is_zero(&self) -> bool {
+        *self == OwnerStats::default()
+    }
 }
 
 /// Lookup tables over the inventory.
@@ -63,12 +105,12 @@ struct Index<'a> {
 }
 
 impl<'a> Index<'a> {
-    fn build(objects: &'a [Object]) -> Index<'a> {
-        let mut by_uid = HashMap::with_capacity_and_hasher(objects.len(), Default::default());
-        let mut by_id = HashMap::with_capacity_and_hasher(objects.len(), Default::default());
-        let mut by_name_any_ns =
-            HashMap::with_capacity_and_hasher(objects.len(), Default::default());
-        for (i, o) in objects.iter().enumerate() {
+    /// Over `objects` (positions ascending, so the first of equal keys is the first loaded).
+    fn build(len: usize, objects: impl Iterator<Item = (usize, &'a Object)>) -> Index<'a> {
+        let mut by_uid = HashMap::with_capacity_and_hasher(len, Default::default());
+        let mut by_id = HashMap::with_capacity_and_hasher(len, Default::default());
+        let mut by_name_any_ns = HashMap::with_capacity_and_hasher(len, Default::default());
+        for (i, o) in objects {
             if let Some(uid) = &o.uid {
                 by_uid.entry(&**uid).or_insert(i);
             }
@@ -98,20 +140,29 @@ enum Outcome {
 /// Owner edges (owner → dependent), findings, and counts by the dependent's namespace
 /// (`""` for a cluster-scoped dependent).
 pub fn resolve(inv: &Inventory) -> (Vec<Edge>, Vec<Diagnostic>, HashMap<Str, OwnerStats>) {
-    let index = Index::build(&inv.objects);
+    let all = 0..inv.objects.len();
+    resolve_among(inv, all.clone(), all)
+}
+
+/// [`resolve`] for the ownerReferences of `dependents` only, looking owners up among
+/// `candidates` (ascending positions), which must hold every object a reference can name:
+/// by uid, and by group, kind and name in any namespace.
+pub(super) fn resolve_among(
+    inv: &Inventory,
+    dependents: impl Iterator<Item = usize>,
+    candidates: impl ExactSizeIterator<Item = usize>,
+) -> (Vec<Edge>, Vec<Diagnostic>, HashMap<Str, OwnerStats>) {
+    let len = candidates.len();
+    let index = Index::build(len, candidates.map(|i| (i, &inv.objects[i])));
     let mut edges = Vec::new();
     let mut findings = Vec::new();
     let mut by_ns: HashMap<Str, OwnerStats> = HashMap::default();
-    for (i, obj) in inv.objects.iter().enumerate() {
+    for i in dependents {
+        let obj = &inv.objects[i];
         if obj.owner_refs.is_empty() {
             continue;
         }
-        let ns = if obj.namespaced {
-            Arc::clone(&obj.id.namespace)
-        } else {
-            Str::from("")
-        };
-        let stats = by_ns.entry(ns).or_default();
+        let stats = by_ns.entry(stats_ns(obj)).or_default();
         for r in &obj.owner_refs {
             if r.kind.is_empty() || r.name.is_empty() {
                 stats.invalid += 1;
@@ -138,6 +189,15 @@ pub fn resolve(inv: &Inventory) -> (Vec<Edge>, Vec<Diagnostic>, HashMap<Str, Own
         }
     }
     (edges, findings, by_ns)
+}
+
+/// The namespace an object's ownerReferences are counted under (`""`: cluster-scoped).
+pub(super) fn stats_ns(obj: &Object) -> Str {
+    if obj.namespaced {
+        Arc::clone(&obj.id.namespace)
+    } else {
+        Str::from("")
+    }
 }
 
 fn owner_edge(owner: usize, dependent: usize, r: &OwnerRef, by_uid: bool) -> Edge {
@@ -169,7 +229,7 @@ fn resolve_one(inv: &Inventory, index: &Index<'_>, dep: &Object, r: &OwnerRef) -
     let owner_namespaced = inv.kinds.is_namespaced(group, &r.kind);
     if !dep.namespaced && owner_namespaced == Some(true) {
         return Outcome::Invalid(
-            "owner-cluster-scoped-dependent",
+            CLUSTER_SCOPED_DEPENDENT,
             format!(
                 "OwnerRefInvalidNamespace: cluster-scoped objects cannot refer to namespaced owners: ownerRef {}",
                 gc_ref(r, "")
@@ -201,7 +261,7 @@ fn by_uid_target(inv: &Inventory, dep: &Object, r: &OwnerRef, t: usize, ns: &str
     let owner = &inv.objects[t];
     if !same_coordinates(owner, r) {
         return Outcome::Invalid(
-            "owner-uid-mismatch",
+            UID_MISMATCH,
             format!(
                 "ownerReference {}/{} has uid {} of {}: the garbage collector looks the owner up by name and finds no match, so it treats it as absent",
                 r.kind, r.name, r.uid, owner.id

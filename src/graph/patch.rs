@@ -1,33 +1,44 @@
 //! Patching a graph after some files changed, instead of rebuilding it.
 //!
-//! Owner edges, selector edges and every finding except the app-label ones are about one
-//! object and depend only on objects of its namespace and on cluster-scoped objects, with
-//! one exception: resolving an ownerReference by uid, and the "owner exists in another
-//! namespace" hint of a reference that did not resolve, look at objects of any namespace
-//! ("context" objects below). So a patch recomputes, with the very code of a full build, the
-//! namespaces a change touches — those of the replaced objects, of the objects whose
-//! ownerReferences name one of them (in their own scope, by uid, or anywhere for an
-//! unresolved reference), and of the owners they name — on a sub-inventory made of those
-//! namespaces' objects, every cluster-scoped object and the context objects. Only the
-//! recomputed objects' references make edges there (a context object's would resolve
-//! against part of the input). Results about objects of other namespaces are kept, their
-//! positions shifted. App-label findings group objects of all namespaces by (part-of, name,
-//! instance): the instances the change touches are recomputed over the whole inventory.
-//! A Terminating Namespace's finding lists the objects of its namespace: when that namespace
-//! is recomputed, the sub-inventory holds all of them and the (cluster-scoped) Namespace
-//! object, so that one finding is taken from the sub-inventory too.
+//! A patch recomputes, with the code of a full build, only the results a change can reach,
+//! found by key (`keys.rs`: flat per-object hashes, so finding them is one pass over
+//! arrays, no string hashed per object):
 //!
-//! It rebuilds instead when a cluster-scoped object is replaced, owns or depends on a changed
-//! object, or may own a recomputed one (its findings depend on every namespace), and when the
-//! sub-inventory would hold most of the input. The result of a patch equals a full build
-//! (property-tested in `tests`).
+//! - ownerReferences (edges, findings, counts) of the changed objects and of every object
+//!   whose references can name one: in its scope or by uid, or by kind and name anywhere
+//!   when a reference did not resolve (its finding names where an owner of that name is).
+//!   Owners are looked up among the objects those references can name (by kind and name in
+//!   any namespace, or by uid), not among the whole input.
+//! - lifecycle findings of the changed objects and of the owners whose dependents changed
+//!   (old or new owner edges of the objects above), with the merged owner edges.
+//! - ownerReference cycles reachable from those objects or from an object that was in one.
+//! - selector fields of the changed objects and of the objects whose selection can involve
+//!   them: selectors of their namespace when a Pod or pod template changed, HPAs of their
+//!   namespace, NetworkPolicies when a Namespace changed, Pods with a node selector or
+//!   naming a Node that changed, and workloads whose owned Pods changed (owners of those
+//!   owners too: a workload leaves out Pods it owns through a ReplicaSet). They pick among
+//!   the objects of their namespaces (and every Namespace and Node, when they need them).
+//! - the Terminating Namespace finding of a namespace that holds a change, from the
+//!   objects of that namespace.
+//! - app-label findings of the instances (part-of, name, instance) a change touches, over
+//!   their members in every namespace.
+//! - object-level validation of the added objects.
+//!
+//! Cluster-scoped objects (Nodes, Namespaces, ClusterRoles, PVs, CRs …) are handled like any
+//! other: by key, not by namespace. Every other result is kept, its positions shifted.
+//!
+//! It rebuilds only when the input is inconsistent: `replaced` does not describe the new
+//! inventory (runs out of order or out of range, counts that do not add up), the graph has
+//! no keys for its objects, or there are more than `u32::MAX` objects. The result of a patch
+//! equals a full build (property-tested in `tests`).
 
 use std::ops::Range;
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::keys::{self, Key, Keys};
-use super::{apps, compute, lifecycle, Edge, Graph, Parts};
+use super::keys::{self, flags, Key, Keys, RefKey};
+use super::owners::{self, OwnerStats};
+use super::{apps, cycles, lifecycle, selectors, Edge, Graph, Parts};
 use crate::diagnostic::Diagnostic;
 use crate::model::{Inventory, Object};
 
@@ -45,47 +56,114 @@ pub struct Replaced<'a> {
 /// What [`Graph::patch`] did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PatchOutcome {
-    /// Recomputed `namespaces` namespaces over a sub-inventory of `objects` objects.
-    Patched { namespaces: usize, objects: usize },
+    /// Recomputed the results of `objects` objects, looking at `looked_at` objects besides
+    /// (owners they can name, what their selectors can pick, namespaces' contents).
+    Patched { objects: usize, looked_at: usize },
     /// Rebuilt from scratch, and why.
     Rebuilt(&'static str),
 }
 
-/// Above this share of the inventory in the sub-inventory, a rebuild is as cheap.
-const REBUILD_ABOVE_PERCENT: usize = 50;
-
 const REMOVED: u32 = u32::MAX;
+
+/// What a patch recomputes about an object (bits of [`Plan::marks`]).
+mod marks {
+    /// Added by the change: everything.
+    pub const ADDED: u8 = 1;
+    /// Its ownerReferences are resolved again.
+    pub const OWNED: u8 = 2;
+    /// Its lifecycle findings.
+    pub const LIFE: u8 = 4;
+    /// Its selector fields.
+    pub const SEL: u8 = 8;
+    /// Its Terminating Namespace finding.
+    pub const TERM: u8 = 16;
+    /// All of the above.
+    pub const ALL: u8 = ADDED | OWNED | LIFE | SEL | TERM;
+}
+use marks::*;
 
 impl Graph {
     /// The graph of `inv`, which is the inventory this graph was built for with the runs
     /// `replaced` (ascending, not overlapping, in old positions) replaced. Equal to
-    /// `Graph::build(inv)`, at a cost proportional to the namespaces the change touches plus
-    /// a linear pass over positions.
+    /// `Graph::build(inv)`, at a cost proportional to the results the change reaches plus
+    /// a few linear passes over flat per-object arrays. Rebuilds only for inconsistent
+    /// input (see the module documentation).
     pub fn patch(self, inv: &Inventory, replaced: &[Replaced<'_>]) -> (Graph, PatchOutcome) {
-        self.patch_up_to(inv, replaced, REBUILD_ABOVE_PERCENT)
-    }
-
-    /// [`Graph::patch`], rebuilding when the sub-inventory would hold more than
-    /// `rebuild_above_percent` % of the objects.
-    fn patch_up_to(
-        self,
-        inv: &Inventory,
-        replaced: &[Replaced<'_>],
-        rebuild_above_percent: usize,
-    ) -> (Graph, PatchOutcome) {
         let mut old = self;
         // The keys are spliced in place into the new graph's (a rebuild makes its own).
         let keys = std::mem::take(&mut old.keys);
-        match Plan::new(old.len, keys, inv, replaced, rebuild_above_percent) {
-            Ok(plan) => {
-                let outcome = PatchOutcome::Patched {
-                    namespaces: plan.namespaces.len(),
-                    objects: plan.sub.objects.len(),
-                };
-                (plan.apply(old, inv), outcome)
-            }
+        match Plan::new(old.len, keys, inv, replaced) {
+            Ok(plan) => plan.apply(old, inv, replaced),
             Err(reason) => (Graph::build(inv), PatchOutcome::Rebuilt(reason)),
         }
+    }
+}
+
+/// What the changed objects (removed and added) are, as keys.
+#[derive(Default)]
+struct Changed {
+    /// Kind and name in their scope, in any namespace; uids.
+    here: FxHashSet<u64>,
+    anywhere: FxHashSet<u64>,
+    uids: FxHashSet<u64>,
+    /// Namespaces of the changed namespaced objects, and of those selectors can pick.
+    namespaces: FxHashSet<u64>,
+    candidate_namespaces: FxHashSet<u64>,
+    /// Names of the changed Nodes; whether a Node, a Namespace, a cluster-scoped object
+    /// changed.
+    nodes: FxHashSet<u64>,
+    node: bool,
+    namespace: bool,
+    cluster: bool,
+    /// App instances of the changed objects.
+    instances: FxHashSet<u64>,
+}
+
+impl Changed {
+    fn add(&mut self, o: &Object) {
+        let k = Key::of(o);
+        self.here.insert(k.ns_name);
+        self.anywhere.insert(k.name);
+        if k.uid != 0 {
+            self.uids.insert(k.uid);
+        }
+        self.cluster |= k.ns == 0;
+        if k.ns != 0 {
+            self.namespaces.insert(k.ns);
+            if k.has(flags::CANDIDATE) {
+                self.candidate_namespaces.insert(k.ns);
+            }
+        }
+        if k.has(flags::NODE) {
+            self.node = true;
+            self.nodes.insert(keys::node_key(&o.id.name));
+        }
+        self.namespace |= k.has(flags::NAMESPACE);
+        if k.instance != 0 {
+            self.instances.insert(k.instance);
+        }
+    }
+
+    /// Whether ownerReferences `refs` can name a changed object: in their scope or by uid;
+    /// by kind and name anywhere when `anywhere` (a reference that did not resolve names
+    /// where an owner of that name is).
+    fn named_by(&self, refs: &[RefKey], anywhere: bool) -> bool {
+        refs.iter().any(|r| {
+            self.here.contains(&r.here)
+                || self.here.contains(&r.cluster)
+                || (r.uid != 0 && self.uids.contains(&r.uid))
+                || (anywhere && self.anywhere.contains(&r.anywhere))
+        })
+    }
+
+    /// Whether the selector fields of an object with key `k` can pick or name a changed
+    /// object.
+    fn selected_by(&self, k: &Key) -> bool {
+        (k.has(flags::SELECTS_PODS) && self.candidate_namespaces.contains(&k.ns))
+            || (k.has(flags::SELECTS_BY_NAME) && self.namespaces.contains(&k.ns))
+            || (k.has(flags::SELECTS_NAMESPACES) && self.namespace)
+            || (k.has(flags::SELECTS_NODES) && self.node)
+            || (k.node != 0 && self.nodes.contains(&k.node))
     }
 }
 
@@ -93,17 +171,19 @@ impl Graph {
 struct Plan {
     /// Old position → new position (`REMOVED` for replaced objects).
     map: Vec<u32>,
+    /// New positions of the added objects, one range per run.
+    added: Vec<Range<usize>>,
     /// Keys of the new inventory.
     keys: Keys,
-    /// Keys of the namespaces recomputed.
-    namespaces: FxHashSet<u64>,
-    /// Per new position: the object's results are recomputed.
-    recomputed: Vec<bool>,
-    /// The sub-inventory and the full position of each of its objects.
-    sub: Inventory,
-    sub_to_full: Vec<usize>,
-    /// Keys of the app instances recomputed (those of the changed objects).
-    instances: FxHashSet<u64>,
+    changed: Changed,
+    /// Per new position: what is recomputed (bits of `marks`).
+    marks: Vec<u8>,
+    /// New positions marked `OWNED`, `SEL`, `TERM`, ascending.
+    owned: Vec<usize>,
+    selecting: Vec<usize>,
+    terminating: Vec<usize>,
+    /// Where the `owned` objects' owners can be (ascending).
+    owner_candidates: Vec<usize>,
 }
 
 impl Plan {
@@ -113,10 +193,9 @@ impl Plan {
         mut keys: Keys,
         inv: &Inventory,
         replaced: &[Replaced<'_>],
-        rebuild_above_percent: usize,
     ) -> Result<Plan, &'static str> {
         let (map, added) = position_map(old_len, inv.objects.len(), replaced)?;
-        if keys.objects.len() != old_len {
+        if keys.objects.len() != old_len || keys.unresolved.len() != old_len {
             return Err("the graph has no keys for its objects");
         }
         let runs: Vec<(Range<usize>, Range<usize>)> = replaced
@@ -126,10 +205,15 @@ impl Plan {
             .collect();
         let old_unresolved = std::mem::take(&mut keys.unresolved);
         keys.splice(&runs, &inv.objects);
-        let removed = replaced.iter().flat_map(|r| r.removed.iter());
-        let added_objects = added.iter().flat_map(|r| inv.objects[r.clone()].iter());
-        let changed: Vec<&Object> = removed.chain(added_objects).collect();
-
+        let mut changed = Changed::default();
+        for o in replaced.iter().flat_map(|r| r.removed.iter()) {
+            changed.add(o);
+        }
+        let mut marks = vec![0u8; inv.objects.len()];
+        for i in added.iter().flat_map(Range::clone) {
+            changed.add(&inv.objects[i]);
+            marks[i] = ALL;
+        }
         // Whether each object had an unresolved ownerReference before the change.
         let mut unresolved = vec![false; keys.objects.len()];
         for (old, &was) in old_unresolved.iter().enumerate() {
@@ -137,215 +221,361 @@ impl Plan {
                 unresolved[new] = was;
             }
         }
-
-        // Where the changed objects can be found (in their namespace, in any, by uid), and
-        // the owners they name (in their namespace or cluster scope, by uid).
-        let mut here = FxHashSet::default();
-        let mut anywhere = FxHashSet::default();
-        let mut uids = FxHashSet::default();
-        let mut owners_here = FxHashSet::default();
-        let mut owner_uids = FxHashSet::default();
-        let mut namespaces = FxHashSet::default();
-        let mut instances = FxHashSet::default();
-        for o in &changed {
-            let k = Key::of(o);
-            if k.ns == 0 {
-                return Err("a cluster-scoped object changed");
-            }
-            namespaces.insert(k.ns);
-            here.insert(k.ns_name);
-            anywhere.insert(k.name);
-            if k.uid != 0 {
-                uids.insert(k.uid);
-            }
-            for r in keys::ref_keys(o) {
-                owners_here.extend([r.here, r.cluster]);
-                if r.uid != 0 {
-                    owner_uids.insert(r.uid);
-                }
-            }
-            if k.instance != 0 {
-                instances.insert(k.instance);
-            }
-        }
-        // Dependents of the changed objects: by name in their scope or by uid; by name in
-        // any namespace when a reference did not resolve (its finding names where an owner
-        // of that name is). Owners of the changed objects.
+        let (mut owned, mut selecting, mut terminating) = (Vec::new(), Vec::new(), Vec::new());
         for (i, k) in keys.objects.iter().enumerate() {
-            let dependent = keys.refs(i).iter().any(|r| {
-                here.contains(&r.here)
-                    || here.contains(&r.cluster)
-                    || (r.uid != 0 && uids.contains(&r.uid))
-                    || ((unresolved[i] || k.ns == 0) && anywhere.contains(&r.anywhere))
-            });
-            let owner =
-                owners_here.contains(&k.ns_name) || (k.uid != 0 && owner_uids.contains(&k.uid));
-            if dependent || owner {
-                if k.ns == 0 {
-                    return Err("a cluster-scoped object is owner or dependent of a changed one");
+            let mut m = marks[i];
+            if m == 0 {
+                let refs = keys.refs(i);
+                if !refs.is_empty() && changed.named_by(refs, unresolved[i] || k.ns == 0) {
+                    m |= OWNED;
                 }
-                namespaces.insert(k.ns);
+                if k.flags != 0 && changed.selected_by(k) {
+                    m |= SEL;
+                }
+                if k.terminating_ns != 0 && changed.namespaces.contains(&k.terminating_ns) {
+                    m |= TERM;
+                }
+                marks[i] = m;
+            }
+            if m & OWNED != 0 {
+                owned.push(i);
+            }
+            if m & SEL != 0 {
+                selecting.push(i);
+            }
+            if m & TERM != 0 {
+                terminating.push(i);
             }
         }
-        let recomputed: Vec<bool> = keys
-            .objects
-            .iter()
-            .map(|k| namespaces.contains(&k.ns))
-            .collect();
-
-        // A cluster-scoped owner's findings depend on its dependents in every namespace: if
-        // a recomputed object may name one, rebuild.
-        let mut cluster = Names::default();
-        for k in keys.objects.iter().filter(|k| k.ns == 0) {
-            cluster.add(k.ns_name, k.uid);
-        }
-        let names_cluster_scoped = (0..keys.objects.len())
-            .filter(|&i| recomputed[i])
-            .any(|i| keys.refs(i).iter().any(|r| cluster.has(r.cluster, r.uid)));
-        if names_cluster_scoped {
-            return Err("a recomputed object may have a cluster-scoped owner");
-        }
-
-        // Context: whatever an ownerReference from the recomputed namespaces can name.
+        // Whatever an ownerReference of the recomputed objects can name.
         let mut context = Names::default();
-        for (i, _) in recomputed.iter().enumerate().filter(|(_, r)| **r) {
+        for &i in &owned {
             for r in keys.refs(i) {
                 context.add(r.anywhere, r.uid);
             }
         }
-        let sub_to_full: Vec<usize> = keys
-            .objects
-            .iter()
-            .enumerate()
-            .filter(|(i, k)| recomputed[*i] || k.ns == 0 || context.has(k.name, k.uid))
-            .map(|(i, _)| i)
-            .collect();
-        if sub_to_full.len() * 100 > inv.objects.len() * rebuild_above_percent {
-            return Err("the change touches most of the inventory");
-        }
-        let sub = Inventory::of(
-            sub_to_full
-                .iter()
-                .map(|&i| inv.objects[i].clone())
-                .collect(),
-            inv.kinds.clone(),
-        );
+        let owner_candidates = if context.is_empty() {
+            Vec::new()
+        } else {
+            let named = |(i, k): (usize, &Key)| context.has(k.name, k.uid).then_some(i);
+            keys.objects.iter().enumerate().filter_map(named).collect()
+        };
         Ok(Plan {
             map,
+            added,
             keys,
-            namespaces,
-            recomputed,
-            sub,
-            sub_to_full,
-            instances,
+            changed,
+            marks,
+            owned,
+            selecting,
+            terminating,
+            owner_candidates,
         })
     }
 
     /// Recomputes what the plan covers and merges it with what `old` keeps.
-    fn apply(self, mut old: Graph, inv: &Inventory) -> Graph {
+    fn apply(
+        self,
+        mut old: Graph,
+        inv: &Inventory,
+        replaced: &[Replaced<'_>],
+    ) -> (Graph, PatchOutcome) {
         let Plan {
             map,
+            added,
             keys,
-            namespaces,
-            recomputed,
-            sub,
-            sub_to_full,
-            instances,
+            changed,
+            mut marks,
+            owned,
+            mut selecting,
+            terminating,
+            owner_candidates,
         } = self;
-        // Only the recomputed objects' ownerReferences make edges in the sub-inventory: a
-        // context object's would resolve against part of the input.
-        let sub_owned: Vec<bool> = sub_to_full.iter().map(|&i| recomputed[i]).collect();
-        let new_parts = compute(&sub, Some(&sub_owned));
-        let to_full = |i: usize| sub_to_full[i];
-        let owned = |sub_pos: usize| recomputed[to_full(sub_pos)];
-        // A Terminating Namespace's finding lists the objects of its namespace: when that
-        // namespace is recomputed, the sub-inventory holds all of them (in load order) and
-        // the Namespace object (cluster-scoped), so its finding there is the full build's.
-        let lists_recomputed = |f: &Diagnostic, full: usize| {
-            f.code == lifecycle::NAMESPACE_TERMINATING
-                && namespaces.contains(&keys.objects[full].terminating_ns)
-        };
+        let n = inv.objects.len();
+        let shift = |old: usize| shifted(&map, old);
+        let old_at = |new: usize| unshifted(replaced, &added, new);
 
-        let mut parts = Parts::default();
         // Owner edges belong to their dependent: kept edges of kept objects (shifted), then
         // the recomputed objects' edges.
-        let kept = old.owners_of.all().iter().filter_map(|e| {
-            let (from, to) = (shifted(&map, e.from)?, shifted(&map, e.to)?);
-            (!recomputed[to]).then_some(Edge { from, to, ..*e })
+        let (new_edges, mut findings, new_stats) =
+            owners::resolve_among(inv, owned.iter().copied(), owner_candidates.iter().copied());
+        let kept_edges = old.owners_of.all().iter().filter_map(|e| {
+            let (from, to) = (shift(e.from)?, shift(e.to)?);
+            (marks[to] & OWNED == 0).then_some(Edge { from, to, ..*e })
         });
-        let recomputed_edges = new_parts
-            .owner_edges
+        let edges: Vec<Edge> = kept_edges.chain(new_edges).collect();
+        let (owners_of, dependents_of) = super::owner_adjacency(n, edges);
+
+        // Owners whose dependents changed (old or new edges): their lifecycle findings list
+        // them, and a workload's selection leaves out the Pods it owns, directly or through
+        // an owner it owns.
+        let removed_at = replaced.iter().flat_map(|r| r.at..r.at + r.removed.len());
+        let mut owners: Vec<usize> = owned
             .iter()
-            .filter(|e| owned(e.to))
-            .map(|e| Edge {
-                from: to_full(e.from),
-                to: to_full(e.to),
-                ..*e
-            });
-        parts.owner_edges = kept.chain(recomputed_edges).collect();
-        // Selections belong to the selecting object, likewise; each set is moved once, in
-        // place.
-        parts.selections = old.selectors.into_selections().moved(
-            |from| shifted(&map, from).filter(|&f| !recomputed[f]),
-            |t| shifted(&map, t),
-        );
-        let recomputed_selections = new_parts.selections.moved(
-            |from| owned(from).then(|| to_full(from)),
-            |t| sub_to_full.get(t).copied(),
-        );
-        parts.selections.append(recomputed_selections);
-        // Findings: non-app ones by namespace, app-label ones by instance.
-        let in_instance = |full: usize| instances.contains(&keys.objects[full].instance);
-        let mut kept_apps = Vec::new();
-        let old_refs = std::mem::take(&mut old.refs);
+            .flat_map(|&i| owners_of.get(i))
+            .map(|e| e.from)
+            .chain(
+                owned
+                    .iter()
+                    .filter_map(|&i| old_at(i))
+                    .chain(removed_at)
+                    .flat_map(|o| old.owners_of.get(o))
+                    .filter_map(|e| shift(e.from)),
+            )
+            .collect();
+        owners.sort_unstable();
+        owners.dedup();
+        for &w in &owners {
+            marks[w] |= LIFE | SEL;
+            selecting.push(w);
+            for e in owners_of.get(w) {
+                marks[e.from] |= SEL;
+                selecting.push(e.from);
+            }
+        }
+        selecting.sort_unstable();
+        selecting.dedup();
+
+        // Old findings: kept unless recomputed.
         let mut old_ref_findings = Vec::new();
-        for f in old.findings {
+        let mut in_cycles = Vec::new();
+        // Old position → dangling references, of the objects whose counts are redone.
+        let mut dangling: FxHashMap<usize, usize> = FxHashMap::default();
+        let in_instance = |i: usize| changed.instances.contains(&keys.objects[i].instance);
+        let mut kept = Vec::with_capacity(old.findings.len());
+        for f in std::mem::take(&mut old.findings) {
             if super::refs::is_ref_finding(f.code) {
                 old_ref_findings.push(f);
                 continue;
             }
-            let Some(new) = f.object_index().and_then(|i| shifted(&map, i)) else {
-                continue;
-            };
-            let f = f.about(new);
-            if f.code == apps::DISAGREEMENT {
-                if !in_instance(new) {
-                    kept_apps.push(f);
+            let Some(o) = f.object_index() else { continue };
+            let new = shift(o);
+            if f.code == owners::DANGLING && new.is_none_or(|i| marks[i] & OWNED != 0) {
+                *dangling.entry(o).or_default() += 1;
+            }
+            let Some(i) = new else { continue };
+            if f.code == cycles::CODE {
+                in_cycles.push(i);
+            } else if f.code == apps::DISAGREEMENT {
+                if !in_instance(i) {
+                    kept.push(f.about(i));
                 }
-            } else if !recomputed[new] && !lists_recomputed(&f, new) {
-                parts.findings.push(f);
+            } else if marks[i] == 0 || !recomputed_by(f.code, marks[i]) {
+                kept.push(f.about(i));
             }
-        }
-        for f in new_parts.findings {
-            let keep = |&i: &usize| owned(i) || lists_recomputed(&f, to_full(i));
-            if let Some(i) = f.object_index().filter(keep) {
-                parts.findings.push(f.about(to_full(i)));
-            }
-        }
-        parts.app_findings = kept_apps;
-        if !instances.is_empty() {
-            let members = (0..inv.objects.len()).filter(|&i| in_instance(i));
-            parts
-                .app_findings
-                .extend(apps::findings_among(inv, members));
         }
 
-        parts.stats_by_ns = old.stats_by_ns;
-        let recomputed_ns = |ns: &str| namespaces.contains(&keys::ns_key(ns));
-        parts.stats_by_ns.retain(|ns, _| !recomputed_ns(ns));
-        for (ns, stats) in new_parts.stats_by_ns {
-            if recomputed_ns(&ns) {
-                parts.stats_by_ns.insert(ns, stats);
+        // Reference counts by namespace: the recomputed objects' old counts out, new in.
+        let mut stats = std::mem::take(&mut old.stats_by_ns);
+        let mut take_away = |o: usize, obj: &Object| {
+            if obj.owner_refs.is_empty() {
+                return;
+            }
+            let d = dangling.get(&o).copied().unwrap_or(0);
+            let s = OwnerStats::of_object(old.owners_of.get(o), d, obj.owner_refs.len());
+            if let Some(e) = stats.get_mut(&owners::stats_ns(obj)) {
+                *e = e.minus(&s);
+            }
+        };
+        for r in replaced {
+            for (k, obj) in r.removed.iter().enumerate() {
+                take_away(r.at + k, obj);
             }
         }
-        let shift = |old: usize| shifted(&map, old);
-        Graph::assemble(inv.objects.len(), parts, keys).patch_refs(
+        for &i in owned.iter().filter(|&&i| marks[i] & ADDED == 0) {
+            if let Some(o) = old_at(i) {
+                take_away(o, &inv.objects[i]);
+            }
+        }
+        for (ns, s) in new_stats {
+            let e = stats.entry(ns).or_default();
+            *e = e.plus(&s);
+        }
+        stats.retain(|_, s| !s.is_zero());
+
+        // Lifecycle, cycles.
+        let added_at = || added.iter().flat_map(Range::clone);
+        let mut life: Vec<usize> = added_at().chain(owners.iter().copied()).collect();
+        life.sort_unstable();
+        life.dedup();
+        for &i in &life {
+            lifecycle::object_findings(inv, i, &dependents_of, &mut findings);
+        }
+        let mut starts: Vec<usize> = owned.iter().copied().chain(in_cycles).collect();
+        starts.sort_unstable();
+        starts.dedup();
+        findings.extend(cycles::findings_from(
+            inv,
+            &dependents_of,
+            starts.into_iter(),
+        ));
+
+        // What the selectors pick from, what Terminating Namespaces and app instances hold.
+        let mut scope = Scope::default();
+        for &i in &selecting {
+            let k = &keys.objects[i];
+            if k.has(flags::SELECTS_PODS | flags::SELECTS_BY_NAME) && k.ns != 0 {
+                scope.pool_namespaces.insert(k.ns);
+            }
+            scope.namespaces |= k.has(flags::SELECTS_NAMESPACES);
+            scope.nodes |= k.has(flags::SELECTS_NODES) || k.node != 0;
+            scope.cluster |= k.has(flags::SELECTS_BY_NAME);
+        }
+        let terminating: Vec<usize> = terminating
+            .into_iter()
+            .filter(|&i| {
+                let o = &inv.objects[i];
+                lifecycle::is_namespace(o) && lifecycle::namespace_terminating(o)
+            })
+            .collect();
+        for &i in &terminating {
+            scope.inside.insert(keys::ns_key(&inv.objects[i].id.name));
+        }
+        let found = scope.find(&keys, &changed.instances);
+
+        let (selections, sel_findings) = selectors::resolve_among(
+            inv,
+            &owners_of,
+            &dependents_of,
+            selecting.iter().copied(),
+            found.pool.iter().copied(),
+        );
+        findings.extend(sel_findings);
+        let mut merged = std::mem::take(&mut old.selectors)
+            .into_selections()
+            .moved(|from| shift(from).filter(|&f| marks[f] & SEL == 0), shift);
+        merged.append(selections);
+
+        for &i in &terminating {
+            let inside = found.inside.iter().copied();
+            findings.push(lifecycle::namespace_finding(inv, i, inside));
+        }
+        if !changed.instances.is_empty() {
+            findings.extend(apps::findings_among(inv, found.members.iter().copied()));
+        }
+        findings.extend(validation(inv, added_at()));
+        findings.append(&mut kept);
+
+        let recomputed: Vec<bool> = marks.iter().map(|&m| m != 0).collect();
+        let outcome = PatchOutcome::Patched {
+            objects: recomputed.iter().filter(|&&r| r).count(),
+            looked_at: owner_candidates.len()
+                + found.pool.len()
+                + found.inside.len()
+                + found.members.len(),
+        };
+        let relinked = refs_scope(&keys, &recomputed, &changed);
+        let parts = Parts {
+            owner_edges: Vec::new(),
+            selections: merged,
+            findings,
+            app_findings: Vec::new(),
+            stats_by_ns: stats,
+        };
+        let old_refs = std::mem::take(&mut old.refs);
+        let graph = Graph::assemble_with(n, parts, keys, owners_of, dependents_of).patch_refs(
             inv,
             old_refs,
             old_ref_findings,
             &shift,
-            &recomputed,
-        )
+            &relinked,
+        );
+        (graph, outcome)
+    }
+}
+
+/// Whether a finding with `code` about an object with marks `m` is recomputed.
+fn recomputed_by(code: &str, m: u8) -> bool {
+    (m & OWNED != 0 && owners::CODES.contains(&code))
+        || (m & LIFE != 0 && lifecycle::OBJECT_CODES.contains(&code))
+        || (m & SEL != 0 && selectors::CODES.contains(&code))
+        || (m & TERM != 0 && code == lifecycle::NAMESPACE_TERMINATING)
+}
+
+/// Object-level validation findings of the objects at `positions` (they depend on the
+/// object alone).
+fn validation(inv: &Inventory, positions: impl Iterator<Item = usize>) -> Vec<Diagnostic> {
+    let at: Vec<usize> = positions.collect();
+    if at.is_empty() {
+        return Vec::new();
+    }
+    let sub = Inventory::of(
+        at.iter().map(|&i| inv.objects[i].clone()).collect(),
+        inv.kinds.clone(),
+    );
+    crate::validate::objects::findings(&sub)
+        .into_iter()
+        .filter_map(|f| {
+            let i = *at.get(f.object_index()?)?;
+            Some(f.about(i))
+        })
+        .collect()
+}
+
+/// The objects whose references `patch_refs` relinks: the recomputed ones, plus (while the
+/// reference patch relinks by namespace) every object of a namespace holding a changed
+/// object, and every object when a cluster-scoped one changed (references to it can come
+/// from any namespace).
+fn refs_scope(keys: &Keys, recomputed: &[bool], changed: &Changed) -> Vec<bool> {
+    keys.objects
+        .iter()
+        .zip(recomputed)
+        .map(|(k, &r)| r || changed.cluster || changed.namespaces.contains(&k.ns))
+        .collect()
+}
+
+/// What to look for in one pass over the keys.
+#[derive(Default)]
+struct Scope {
+    /// Namespaces whose objects selectors pick from or name.
+    pool_namespaces: FxHashSet<u64>,
+    /// Selectors need every Namespace, every Node, every cluster-scoped object (an HPA
+    /// names its target by namespace, which a cluster-scoped object may carry).
+    namespaces: bool,
+    nodes: bool,
+    cluster: bool,
+    /// Namespaces whose contents a Terminating Namespace's finding lists.
+    inside: FxHashSet<u64>,
+}
+
+/// What [`Scope::find`] found, each ascending.
+#[derive(Default)]
+struct Found {
+    pool: Vec<usize>,
+    inside: Vec<usize>,
+    /// Members of the changed app instances.
+    members: Vec<usize>,
+}
+
+impl Scope {
+    fn find(&self, keys: &Keys, instances: &FxHashSet<u64>) -> Found {
+        let mut found = Found::default();
+        let mut whole = 0;
+        if self.namespaces {
+            whole |= flags::NAMESPACE;
+        }
+        if self.nodes {
+            whole |= flags::NODE;
+        }
+        let by_ns = !self.pool_namespaces.is_empty();
+        if !by_ns && whole == 0 && !self.cluster && self.inside.is_empty() && instances.is_empty() {
+            return found;
+        }
+        for (i, k) in keys.objects.iter().enumerate() {
+            if k.has(whole)
+                || (self.cluster && k.ns == 0)
+                || (by_ns && k.ns != 0 && self.pool_namespaces.contains(&k.ns))
+            {
+                found.pool.push(i);
+            }
+            if k.ns != 0 && !self.inside.is_empty() && self.inside.contains(&k.ns) {
+                found.inside.push(i);
+            }
+            if k.instance != 0 && instances.contains(&k.instance) {
+                found.members.push(i);
+            }
+        }
+        found
     }
 }
 
@@ -355,6 +585,22 @@ fn shifted(map: &[u32], old: usize) -> Option<usize> {
         .copied()
         .filter(|&n| n != REMOVED)
         .map(|n| n as usize)
+}
+
+/// The old position of the object at new position `new`, unless it was added.
+fn unshifted(replaced: &[Replaced<'_>], added: &[Range<usize>], new: usize) -> Option<usize> {
+    // New minus old position, after the runs passed.
+    let mut delta: isize = 0;
+    for (r, a) in replaced.iter().zip(added) {
+        if new < a.start {
+            break;
+        }
+        if new < a.end {
+            return None;
+        }
+        delta += a.len() as isize - r.removed.len() as isize;
+    }
+    usize::try_from(new as isize - delta).ok()
 }
 
 /// Old position → new position, and the ranges the added objects occupy in the new
@@ -409,6 +655,10 @@ impl Names {
 
     fn has(&self, name: u64, uid: u64) -> bool {
         self.names.contains(&name) || (uid != 0 && self.uids.contains(&uid))
+    }
+
+    fn is_empty(&self) -> bool {
+        self.names.is_empty() && self.uids.is_empty()
     }
 }
 
@@ -499,6 +749,11 @@ mod tests {
         /// A first file, never changed, holds Namespaces `a`–`d`, most of them Terminating;
         /// the other files hold namespaced objects naming namespaced owners only.
         TerminatingNamespaces,
+        /// The hard cases: a first file of Namespaces (flipping Terminating) and Nodes that
+        /// the change may replace; most objects in namespace `a`; Pods on Nodes (by
+        /// `nodeName`, node selector, or owned by their Node like mirror Pods); uids shared
+        /// across namespaces.
+        Cluster,
     }
 
     fn object(rng: &mut Rng) -> Value {
@@ -507,13 +762,15 @@ mod tests {
 
     fn object_of(rng: &mut Rng, scenario: Scenario) -> Value {
         let kinds = match scenario {
-            Scenario::Any => KINDS,
+            Scenario::Any | Scenario::Cluster => KINDS,
             Scenario::TerminatingNamespaces => NAMESPACED_KINDS,
         };
         let (api, kind) = kinds[rng.below(kinds.len())];
         let name = rng.pick(NAMES);
         let mut meta = json!({"name": name, "labels": labels(rng)});
-        if scenario != Scenario::Any || rng.chance(85) {
+        if scenario == Scenario::Cluster && rng.chance(80) {
+            meta["namespace"] = "a".into();
+        } else if scenario != Scenario::Any || rng.chance(85) {
             meta["namespace"] = rng.pick(NAMESPACES).into();
         }
         if rng.chance(60) {
@@ -535,6 +792,16 @@ mod tests {
                 r
             })
             .collect();
+        let mut refs = refs;
+        if scenario == Scenario::Cluster && rng.chance(40) {
+            // A mirror Pod's owner: its Node (cluster-scoped), often by uid.
+            let mut r = json!({"apiVersion": "v1", "kind": "Node", "name": rng.pick(NAMES),
+                "controller": true});
+            if rng.chance(50) {
+                r["uid"] = rng.pick(UIDS).into();
+            }
+            refs.push(r);
+        }
         if !refs.is_empty() {
             meta["ownerReferences"] = refs.into();
         }
@@ -657,11 +924,32 @@ mod tests {
             .collect()
     }
 
-    /// Replaces some files with new contents; returns the outcome and both graphs.
-    fn patched_and_built(seed: u64) -> (PatchOutcome, Graph, Graph) {
-        patched_and_built_in(seed, Scenario::Any)
+    thread_local! {
+        /// Whether the last `Scenario::Cluster` change replaced the Namespaces and Nodes.
+        static LAST_CHANGED_CLUSTER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     }
 
+    /// Namespaces (see [`namespaces`]) and Nodes, some with uids and labels.
+    fn cluster_objects(rng: &mut Rng) -> Vec<Value> {
+        let mut out = namespaces(rng);
+        for name in NAMES {
+            if !rng.chance(50) {
+                continue;
+            }
+            let mut meta = json!({"name": name, "labels": labels(rng)});
+            if rng.chance(50) {
+                meta["uid"] = rng.pick(UIDS).into();
+            }
+            if rng.chance(20) {
+                meta["finalizers"] = json!(["foregroundDeletion"]);
+                meta["deletionTimestamp"] = "2024-01-01T00:00:00Z".into();
+            }
+            out.push(json!({"apiVersion": "v1", "kind": "Node", "metadata": meta}));
+        }
+        out
+    }
+
+    /// Replaces some files with new contents; returns the outcome and both graphs.
     fn patched_and_built_in(seed: u64, scenario: Scenario) -> (PatchOutcome, Graph, Graph) {
         let mut rng = Rng(seed | 1);
         let mut files: Vec<Vec<Value>> = (0..2 + rng.below(5))
@@ -677,11 +965,19 @@ mod tests {
             files.insert(0, namespaces(&mut rng));
             changeable = 1..files.len();
         }
+        if scenario == Scenario::Cluster {
+            files.insert(0, cluster_objects(&mut rng));
+            changeable = 0..files.len();
+        }
+        LAST_CHANGED_CLUSTER.with(|c| c.set(false));
         let before = inventory(&files);
         let mut after_files = files.clone();
         let changed: Vec<usize> = changeable.filter(|_| rng.chance(35)).collect();
         for &f in &changed {
-            after_files[f] = if rng.chance(50) {
+            after_files[f] = if scenario == Scenario::Cluster && f == 0 {
+                LAST_CHANGED_CLUSTER.with(|c| c.set(true));
+                cluster_objects(&mut rng)
+            } else if rng.chance(50) {
                 // An edit of some objects, often keeping the count.
                 let mut docs = files[f].clone();
                 for d in docs.iter_mut() {
@@ -711,8 +1007,7 @@ mod tests {
             }
             at += docs.len();
         }
-        // Patched however much it touches (small inventories would mostly rebuild).
-        let (patched, outcome) = Graph::build(&before).patch_up_to(&after, &replaced, 100);
+        let (patched, outcome) = Graph::build(&before).patch(&after, &replaced);
         (outcome, patched, Graph::build(&after))
     }
 
@@ -720,8 +1015,18 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(2048))]
         #[test]
         fn a_patch_equals_a_full_build(seed in any::<u64>()) {
-            let (outcome, patched, built) = patched_and_built(seed);
+            let (outcome, patched, built) = patched_and_built_in(seed, scenario_of(seed));
+            prop_assert!(matches!(outcome, PatchOutcome::Patched { .. }), "{:?}", outcome);
             prop_assert_eq!(&patched, &built, "{:?}", outcome);
+        }
+    }
+
+    /// Every scenario, by seed.
+    fn scenario_of(seed: u64) -> Scenario {
+        match seed % 4 {
+            0 => Scenario::TerminatingNamespaces,
+            1 => Scenario::Cluster,
+            _ => Scenario::Any,
         }
     }
 
@@ -772,13 +1077,8 @@ mod tests {
     #[ignore = "long; run in release"]
     fn a_patch_equals_a_full_build_many_times() {
         for seed in 0..100_000u64 {
-            let scenario = if seed % 4 == 0 {
-                Scenario::TerminatingNamespaces
-            } else {
-                Scenario::Any
-            };
             let (outcome, patched, built) =
-                patched_and_built_in(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15), scenario);
+                patched_and_built_in(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15), scenario_of(seed));
             assert!(
                 patched == built,
                 "seed {seed}: {outcome:?}\n{}",
@@ -787,14 +1087,35 @@ mod tests {
         }
     }
 
+    /// The hard cases (cluster-scoped owners of namespaced objects, Namespaces flipping
+    /// Terminating, Nodes replaced, a namespace holding most objects) are patched, not
+    /// rebuilt, and the patch equals a full build.
     #[test]
-    fn most_generated_changes_are_patched_not_rebuilt() {
-        let patched = (1..400u64)
-            .filter(|s| matches!(patched_and_built(s * 7919).0, PatchOutcome::Patched { .. }))
-            .count();
-        // Changes involving cluster-scoped objects (a third of the generated kinds) rebuild;
-        // the test makes sure patching is exercised at all.
-        assert!(patched > 100, "only {patched} of 399 changes were patched");
+    fn cluster_scoped_changes_are_patched() {
+        let (mut node_owned, mut cluster_changes) = (0, 0);
+        for seed in 1..600u64 {
+            let (outcome, patched, built) = patched_and_built_in(seed * 7919, Scenario::Cluster);
+            assert!(
+                matches!(outcome, PatchOutcome::Patched { .. }),
+                "seed {seed}: {outcome:?}"
+            );
+            assert!(patched == built, "seed {seed}\n{}", diff(&patched, &built));
+            let is_node = |i: usize| built.keys.objects[i].has(flags::NODE);
+            if (0..built.len).any(|i| built.dependents(i).iter().any(|_| is_node(i))) {
+                node_owned += 1;
+            }
+            if LAST_CHANGED_CLUSTER.with(|c| c.get()) {
+                cluster_changes += 1;
+            }
+        }
+        assert!(
+            node_owned > 100,
+            "only {node_owned} inputs with Node-owned objects"
+        );
+        assert!(
+            cluster_changes > 100,
+            "only {cluster_changes} changes of Namespaces and Nodes"
+        );
     }
 
     /// Changes inside Terminating Namespaces (whose findings list their contents) are

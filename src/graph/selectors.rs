@@ -28,13 +28,39 @@ pub(super) fn resolve(
     owners_of: &Adjacency,
     dependents_of: &Adjacency,
 ) -> (Selections, Vec<Diagnostic>) {
-    let pool = Pool::build(inv);
+    let all = 0..inv.objects.len();
+    resolve_among(inv, owners_of, dependents_of, all.clone(), all)
+}
+
+/// Codes of the findings [`resolve`] makes (about the selecting object).
+pub(super) const CODES: &[&str] = &[
+    "selector-invalid",
+    "service-selects-nothing",
+    "selector-required",
+    "selector-empty",
+    "selector-template-mismatch",
+    "pod-unschedulable",
+    "node-affinity-invalid",
+];
+
+/// [`resolve`] for the selector fields of `selecting` only, picking among `pool`
+/// (ascending positions), which must hold every object they can pick or name: the
+/// objects of their namespaces, every Namespace and every Node.
+pub(super) fn resolve_among(
+    inv: &Inventory,
+    owners_of: &Adjacency,
+    dependents_of: &Adjacency,
+    selecting: impl Iterator<Item = usize>,
+    pool: impl Iterator<Item = usize>,
+) -> (Selections, Vec<Diagnostic>) {
+    let pool = Pool::build(inv, pool);
     let owned = Owned {
         owners_of,
         dependents_of,
     };
     let mut out = Out::default();
-    for (i, o) in inv.objects.iter().enumerate() {
+    for i in selecting {
+        let o = &inv.objects[i];
         match (&*o.id.group, &*o.id.kind) {
             ("", "Service") => service(&pool, i, o, &mut out),
             ("", "ReplicationController") => {
@@ -322,9 +348,9 @@ impl<'a> Bucket<'a> {
 }
 
 impl<'a> Pool<'a> {
-    fn build(inv: &'a Inventory) -> Pool<'a> {
+    fn build(inv: &'a Inventory, among: impl Iterator<Item = usize>) -> Pool<'a> {
         let mut pool = Pool::default();
-        for (i, o) in inv.objects.iter().enumerate() {
+        for (i, o) in among.map(|i| (i, &inv.objects[i])) {
             let id = &o.id;
             pool.by_id
                 .entry((&*id.group, &*id.kind, &*id.namespace, &*id.name))

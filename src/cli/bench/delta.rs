@@ -192,10 +192,9 @@ pub fn measure(mut live: LiveSet, mut app: App, edit: Option<&Path>) -> DeltaRep
         };
         let (index_time, graph_time) = (patch.index, patch.graph);
         report.graph_outcome = match patch.outcome {
-            PatchOutcome::Patched {
-                namespaces,
-                objects,
-            } => format!("patched {namespaces} namespace(s) over {objects} objects"),
+            PatchOutcome::Patched { objects, looked_at } => {
+                format!("patched: recomputed {objects} object(s), looked at {looked_at}")
+            }
             PatchOutcome::Rebuilt(why) => format!("rebuilt: {why}"),
         };
         let parts = [parse, apply, handoff, index_time, graph_time, frame];
