@@ -2,15 +2,19 @@
 //! mappings and sequences (compact `- key: v` and indentless forms included), plain and
 //! quoted scalars (multi-line ones folded, escaped line breaks included), literal and folded
 //! block scalars (indentation indicators included), single-line flow collections, comments,
-//! `---`/`...` markers, LF or CRLF line ends.
+//! `---`/`...` markers, LF or CRLF line ends, anchors and aliases on values, `<<` merge keys
+//! in block mappings (with `yaml.rs`'s semantics and its alias bounds), and `? key` / `: `
+//! explicit entries whose key is a scalar on one line (PyYAML's empty and long keys).
 //!
 //! It goes straight from the text to the compact [`Raw`] encoding (through a [`RawBuilder`],
 //! bytes identical to `Raw::from_value` of saphyr's value) with the positions
 //! [`super::yaml::parse`] would report, and gives up (`None`) the moment it meets anything
-//! outside that subset or anything doubtful: anchors, aliases, tags, merge keys, flow
-//! collections spanning lines or holding list items, implicit keys and pairs in flow
-//! collections, tabs where indentation or separation is expected, lone carriage returns,
-//! directives, complex keys, duplicate keys, errors of any kind. It says why ([`Decline`]),
+//! outside that subset or anything doubtful: anchors on keys, on the root or on list items
+//! (whose positions would start at the anchor), aliases to unknown or open anchors or past
+//! the alias bounds, tags, merge keys in flow mappings, flow collections spanning lines or
+//! holding list items, implicit keys and pairs in flow collections, tabs where indentation
+//! or separation is expected, lone carriage returns, directives, other complex keys,
+//! duplicate keys, errors of any kind. It says why ([`Decline`]),
 //! for the counts `kubesift bench` reports. The caller then parses the document with saphyr,
 //! which also produces every error message: the fast path never reports one.
 //!
@@ -22,9 +26,12 @@
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+
+use serde_json::{Map, Value};
 
 use super::scalar;
-use super::yaml::ItemPath;
+use super::yaml::{self, ItemPath, Weight, MAX_ALIAS_BYTES, MAX_ALIAS_WEIGHT};
 use crate::value::{Raw, RawBuilder};
 
 /// Deeper documents go to saphyr (which refuses beyond `yaml::MAX_DEPTH`).
@@ -49,15 +56,16 @@ pub enum Decline {
     Directive,
     /// A tab where indentation or separation is expected.
     Tab,
-    /// `&anchor`.
+    /// `&anchor` on a key, the root, a list item or in a flow collection.
     Anchor,
-    /// `*alias`.
+    /// `*alias` as a key or list item, to an unknown or open anchor, or past the bounds.
     Alias,
-    /// `<<` merge key.
+    /// `<<` merge key in a flow mapping, or with a value that is not a mapping or a list
+    /// of mappings.
     MergeKey,
     /// `!tag`.
     Tag,
-    /// `? ` complex (explicit) key.
+    /// `? ` complex (explicit) key other than a scalar on one line followed by `: `.
     ComplexKey,
     /// A mapping key spanning lines, or longer than saphyr allows.
     Key,
@@ -290,11 +298,22 @@ fn without_crs(text: &str) -> Option<(String, Vec<usize>)> {
 
 /// [`parse`] of a text without carriage returns.
 fn parse_lf(text: &str) -> Result<Option<Parsed>, Decline> {
+    odd_bytes(text.as_bytes())?;
+    match scan(text, false) {
+        // A merge key needs the mapping's explicit keys: read again, remembering them
+        // (only documents with `<<` pay for it).
+        (Err(Decline::MergeKey), true) => scan(text, true).0,
+        (parsed, _) => parsed,
+    }
+}
+
+/// One pass of the scanner over `text` (see [`Scanner::track_keys`]); whether a merge key
+/// was met while keys were not tracked.
+fn scan(text: &str, track_keys: bool) -> (Result<Option<Parsed>, Decline>, bool) {
     thread_local! {
         /// Reused across documents so its buffers keep their capacity.
         static BUILDER: RefCell<RawBuilder> = RefCell::new(RawBuilder::new());
     }
-    odd_bytes(text.as_bytes())?;
     let mut s = Scanner {
         text,
         b: text.as_bytes(),
@@ -305,11 +324,17 @@ fn parse_lf(text: &str) -> Result<Option<Parsed>, Decline> {
         depth: 0,
         out: BUILDER.with(RefCell::take),
         why: Cell::new(Decline::Other),
+        anchor_ids: HashMap::new(),
+        anchored: Vec::new(),
+        alias_weight: 0,
+        alias_bytes: 0,
+        track_keys,
+        merge_seen: false,
     };
     let parsed = s.document().ok_or(s.why.get());
     s.out.clear_and_trim(KEEP_BUILDER_BYTES);
     BUILDER.with(|b| b.replace(s.out));
-    parsed
+    (parsed, s.merge_seen)
 }
 
 /// Carriage returns, NULs (saphyr's end of input), other control characters but tab and
@@ -400,6 +425,30 @@ struct Scanner<'a> {
     out: RawBuilder,
     /// Why the last decline happened (read once the document is declined).
     why: Cell<Decline>,
+    /// Anchor name → id of its latest definition, as saphyr's parser numbers them (a name
+    /// defined again inside its own node keeps the inner definition).
+    anchor_ids: HashMap<&'a str, usize>,
+    /// By anchor id: the value and its alias cost, once its node is complete (an alias to
+    /// an anchor whose node is still open is saphyr's error to report).
+    anchored: Vec<Option<(Value, Weight)>>,
+    /// What the aliases met so far would copy, measured as `yaml::Builder` measures it.
+    alias_weight: usize,
+    alias_bytes: usize,
+    /// Whether the explicit keys of each mapping are remembered, for merge keys (a second
+    /// pass, taken only by documents with `<<`).
+    track_keys: bool,
+    /// A merge key was met while keys were not tracked.
+    merge_seen: bool,
+}
+
+/// A block mapping key.
+enum Key<'a> {
+    /// A key, and what its value may be: `key:` ([`Ctx::MapValue`]) or `? key` then `: `
+    /// ([`Ctx::SeqItem`]: a compact mapping may follow; PyYAML writes empty and long keys
+    /// so).
+    Entry(Cow<'a, str>, Ctx),
+    /// `<<:`, whose value's keys are merged in.
+    Merge,
 }
 
 fn is_sep(c: Option<&u8>) -> bool {
@@ -572,6 +621,9 @@ impl<'a> Scanner<'a> {
         let c = self.col();
         if self.is_dash() {
             return self.seq(c, seq_path, false);
+        }
+        if self.peek() == Some(b'?') && is_sep(self.at(1)) {
+            return self.compact_mapping(c, ctx, map_path);
         }
         let tracked = match self.peek() {
             Some(b'[') => seq_path.is_some() || map_path.is_some(),
@@ -978,6 +1030,7 @@ impl<'a> Scanner<'a> {
     fn flow_node(&mut self) -> Option<()> {
         match self.peek()? {
             b'[' | b'{' => self.flow(),
+            b'*' => self.write_alias(),
             q @ (b'"' | b'\'') => {
                 let (s, after) = self.quoted(self.pos, q == b'\'')?;
                 self.pos = after;
@@ -1123,6 +1176,24 @@ impl<'a> Scanner<'a> {
         map_path: Option<ItemPath>,
     ) -> Option<(Node, Loc)> {
         self.skip_spaces()?;
+        let tracked = seq_path.is_some() || map_path.is_some();
+        match self.peek() {
+            Some(b'&') => return self.anchored(n, ctx, tracked),
+            Some(b'*') => return self.alias(tracked),
+            _ => {}
+        }
+        self.value_after(n, ctx, seq_path, map_path)
+    }
+
+    /// [`Scanner::value`] past its properties (the cursor at the node or the end of the
+    /// indicator's line).
+    fn value_after(
+        &mut self,
+        n: isize,
+        ctx: Ctx,
+        seq_path: Option<ItemPath>,
+        map_path: Option<ItemPath>,
+    ) -> Option<(Node, Loc)> {
         let inline = !matches!(self.peek(), None | Some(b'\n' | b'#'));
         if inline {
             let first = self.loc();
@@ -1170,11 +1241,21 @@ impl<'a> Scanner<'a> {
         let start = self.loc();
         let n = isize::try_from(c).ok()?;
         self.out.begin_object();
+        // Only with `track_keys`: the explicit keys, and what merge keys bring.
+        let mut explicit: Vec<Cow<'a, str>> = Vec::new();
+        let mut merged: Option<Map<String, Value>> = None;
         loop {
-            let key = self.key()?;
-            let seq_path = if key == "items" { path.clone() } else { None };
-            self.out.key(&key);
-            self.value(n, Ctx::MapValue, seq_path, None)?;
+            match self.key()? {
+                Key::Merge => self.merge(n, merged.get_or_insert_with(Map::new))?,
+                Key::Entry(key, ctx) => {
+                    let seq_path = if key == "items" { path.clone() } else { None };
+                    self.out.key(&key);
+                    if self.track_keys {
+                        explicit.push(key);
+                    }
+                    self.value(n, ctx, seq_path, None)?;
+                }
+            }
             if self.eof() || self.at_doc_end() || self.col() < c {
                 break;
             }
@@ -1183,6 +1264,9 @@ impl<'a> Scanner<'a> {
             }
         }
         self.depth -= 1;
+        if let Some(merged) = merged {
+            self.write_merged(merged, explicit);
+        }
         // A repeated key: saphyr's path reports it.
         if self.out.end_object().is_err() {
             return self.no(Decline::DuplicateKey);
@@ -1194,9 +1278,10 @@ impl<'a> Scanner<'a> {
     }
 
     /// A mapping key at the cursor; leaves the cursor after its `:`.
-    fn key(&mut self) -> Option<Cow<'a, str>> {
+    fn key(&mut self) -> Option<Key<'a>> {
         let from = self.pos;
         let key = match self.peek()? {
+            b'?' if is_sep(self.at(1)) => return self.explicit_key(),
             q @ (b'"' | b'\'') => {
                 let Some((s, after)) = self.quoted(from, q == b'\'') else {
                     return self.no(Decline::Key);
@@ -1211,7 +1296,8 @@ impl<'a> Scanner<'a> {
                 };
                 let text = &self.text[from..end];
                 if text == "<<" {
-                    return self.no(Decline::MergeKey);
+                    self.pos = colon + 1;
+                    return Some(Key::Merge);
                 }
                 self.pos = colon;
                 self.plain_key(text)?
@@ -1224,7 +1310,171 @@ impl<'a> Scanner<'a> {
             return None;
         }
         self.pos += 1;
-        Some(key)
+        Some(Key::Entry(key, Ctx::MapValue))
+    }
+
+    /// `? key` at the cursor, the key a scalar on one line, then `: ` on the next line at the
+    /// same column; leaves the cursor after that `:`. Anything else is declined.
+    fn explicit_key(&mut self) -> Option<Key<'a>> {
+        let c = self.col();
+        self.pos += 1;
+        self.skip_spaces()?;
+        let from = self.pos;
+        let key = match self.peek() {
+            None | Some(b'\n' | b'#') => return self.no(Decline::ComplexKey),
+            Some(q @ (b'"' | b'\'')) => {
+                let Some((s, after)) = self.quoted(from, q == b'\'') else {
+                    return self.no(Decline::ComplexKey);
+                };
+                self.pos = after;
+                s
+            }
+            Some(_) => {
+                let Some((end, PlainEnd::Line)) = self.plain(from) else {
+                    return self.no(Decline::ComplexKey);
+                };
+                let text = &self.text[from..end];
+                // Plain `<<` is a merge key, even explicit.
+                if text == "<<" {
+                    return self.no(Decline::MergeKey);
+                }
+                self.pos = end;
+                self.plain_key(text)?
+            }
+        };
+        self.finish_line()?;
+        self.skip_to_content()?;
+        if self.col() != c || self.peek() != Some(b':') || !is_sep(self.at(1)) || key == "items" {
+            return self.no(Decline::ComplexKey);
+        }
+        self.pos += 1;
+        Some(Key::Entry(key, Ctx::SeqItem))
+    }
+
+    /// The value of a merge key (`<<: *base`, `<<: [*a, *b]`, or a mapping written in place)
+    /// into `merged`, as `yaml::merge_into` takes it; inside a mapping indented `n`.
+    fn merge(&mut self, n: isize, merged: &mut Map<String, Value>) -> Option<()> {
+        if !self.track_keys {
+            self.merge_seen = true;
+            return self.no(Decline::MergeKey);
+        }
+        let (_, value) = self.captured(|s| s.value(n, Ctx::MapValue, None, None))?;
+        match yaml::merge_into(merged, value) {
+            Ok(()) => Some(()),
+            // Not a mapping or a list of them: saphyr's path reports it.
+            Err(_) => self.no(Decline::MergeKey),
+        }
+    }
+
+    /// Writes the merged entries whose keys the mapping does not set itself (`explicit`:
+    /// every key it sets), into the open object.
+    fn write_merged(&mut self, merged: Map<String, Value>, mut explicit: Vec<Cow<'a, str>>) {
+        explicit.sort_unstable();
+        for (k, v) in &merged {
+            if explicit
+                .binary_search_by(|e| (**e).cmp(k.as_str()))
+                .is_err()
+            {
+                self.out.key(k);
+                self.out.value(v);
+            }
+        }
+    }
+
+    /// Runs `f` with a builder of its own, for a node whose value is needed apart (an
+    /// anchor's, a merge key's); writes nothing. The result and the value `f` wrote.
+    fn captured<T>(&mut self, f: impl FnOnce(&mut Self) -> Option<T>) -> Option<(T, Value)> {
+        let outer = std::mem::take(&mut self.out);
+        let r = f(self);
+        let mut inner = std::mem::replace(&mut self.out, outer);
+        let raw = inner.finish();
+        let r = r?;
+        Some((r, raw?.to_value()))
+    }
+
+    /// `&name` at the cursor, then its node (the value after `key:` or `-`): written, and
+    /// kept for the aliases that follow. An anchor on a list item or a list's items (whose
+    /// positions would start at it) or on a key is declined.
+    fn anchored(&mut self, n: isize, ctx: Ctx, tracked: bool) -> Option<(Node, Loc)> {
+        if tracked {
+            return self.no(Decline::Anchor);
+        }
+        let name = self.name(Decline::Anchor)?;
+        self.skip_spaces()?;
+        let inline = !matches!(self.peek(), None | Some(b'\n' | b'#'));
+        // `- &a key: v` anchors the key (which saphyr's path never stores), and `&a - x` on
+        // one line is outside the subset: on the anchor's line only a scalar or a flow
+        // collection.
+        if inline && self.is_dash() {
+            return self.no(Decline::Anchor);
+        }
+        let ctx = if inline { Ctx::MapValue } else { ctx };
+        let id = self.anchored.len();
+        self.anchored.push(None);
+        self.anchor_ids.insert(name, id);
+        let (node, value) = self.captured(|s| s.value_after(n, ctx, None, None))?;
+        let weight = yaml::weight(&value);
+        self.out.value(&value);
+        self.anchored[id] = Some((value, weight));
+        Some(node)
+    }
+
+    /// `*name` at the cursor, as a value after `key:` or `-` (the rest of its line blank or
+    /// a comment); declined as a list item or a list's items.
+    fn alias(&mut self, tracked: bool) -> Option<(Node, Loc)> {
+        let start = self.loc();
+        if tracked {
+            return self.no(Decline::Alias);
+        }
+        self.write_alias()?;
+        self.finish_line()?;
+        self.skip_to_content()?;
+        Some((Node { start, end: None }, start))
+    }
+
+    /// `*name` at the cursor: writes a copy of the anchored value, counting it against the
+    /// alias bounds of `yaml::Builder` (declined past them: saphyr's path reports it, as it
+    /// reports an unknown anchor).
+    fn write_alias(&mut self) -> Option<()> {
+        let name = self.name(Decline::Alias)?;
+        let Some((value, weight)) = self
+            .anchor_ids
+            .get(name)
+            .and_then(|&id| self.anchored.get(id))
+            .and_then(Option::as_ref)
+        else {
+            return self.no(Decline::Alias);
+        };
+        self.alias_weight = self.alias_weight.saturating_add(weight.nodes);
+        self.alias_bytes = self
+            .alias_bytes
+            .saturating_add(weight.output_bytes(self.depth));
+        if self.alias_weight > MAX_ALIAS_WEIGHT || self.alias_bytes > MAX_ALIAS_BYTES {
+            return self.no(Decline::Alias);
+        }
+        self.out.value(value);
+        Some(())
+    }
+
+    /// The name after `&` or `*` at the cursor (ASCII letters, digits, `-`, `_`, `.`, `/`;
+    /// anything else declined), the cursor then after it.
+    fn name(&mut self, why: Decline) -> Option<&'a str> {
+        let from = self.pos + 1;
+        let len = self.b[from..]
+            .iter()
+            .take_while(|&&c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.' | b'/'))
+            .count();
+        let end = from + len;
+        if len == 0
+            || !matches!(
+                self.b.get(end),
+                None | Some(b' ' | b'\n' | b',' | b']' | b'}')
+            )
+        {
+            return self.no(why);
+        }
+        self.pos = end;
+        Some(&self.text[from..end])
     }
 
     /// A block sequence whose first dash is at the cursor, at column `c`; `path`: the item
