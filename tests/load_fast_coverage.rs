@@ -3,6 +3,7 @@
 //!
 //!     KUBESIFT_COVERAGE_DIRS=/a:/b cargo test --test load_fast_coverage -- --ignored --nocapture
 //!
+//! (`KUBESIFT_COVERAGE_FILES=1`: also every file with a fallback)
 //! (default: every folder under /work/shared/corpora). tests/load_fast_equiv.rs checks
 //! that what is taken agrees with saphyr.
 
@@ -24,7 +25,11 @@ fn dirs() -> Vec<PathBuf> {
 
 fn stats(dir: &PathBuf) -> YamlStats {
     let total = Mutex::new(YamlStats::default());
+    let list = std::env::var_os("KUBESIFT_COVERAGE_FILES").is_some();
     load_paths_with(std::slice::from_ref(dir), &LoadOptions::default(), &|l| {
+        if list && l.yaml.fallbacks() > 0 {
+            println!("  {}: {}", l.path.display(), l.yaml.summary());
+        }
         if let Ok(mut t) = total.lock() {
             t.add(&l.yaml);
         }

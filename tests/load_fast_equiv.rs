@@ -191,6 +191,22 @@ fn hand_picked_edges_agree() {
         "---x: 1\n",
         "a: 0é1F\nb: -0xé\n",
         "a: 0o17\nb: 0b101\nc: +.inf\nd: -0\ne: 1e400\nf: 18446744073709551616\n",
+        "--- local\n...\n",
+        "--- 'q'  # c\n",
+        "--- [a, b]\n",
+        "--- {a: 1}\n",
+        "--- a: 1\n",
+        "--- - a\n",
+        "--- |\n  x\n",
+        "--- a\n  b\n",
+        "--- a\nb\n",
+        "--- \"a\n  b\"\n",
+        "--- &x a\n",
+        "--- 1 # c\n",
+        "- # c\n  a: 1\n- #c\n  b: 2\n",
+        "a: # c\n  b: 1\nc:  #c\n- x\n",
+        "a:#c\n",
+        "- #c\n",
     ] {
         check(t);
     }
@@ -956,6 +972,11 @@ fn tool_styles_are_taken() {
     // CRLF, with comments, quoted folds and block scalars.
     takes("# c\r\napiVersion: v1\r\nkind: List\r\nitems:\r\n- a: \"x\r\n    y\" # c\r\n  b: |\r\n    l1\r\n\r\n    l2\r\n- 'q'\r\n");
     takes("---\r\na: 1\r\n...\r\n");
+    // ruamel's root scalar on the marker line; a comment after a dash or a key.
+    takes("--- local\n...\n");
+    takes("ports:\n  - # why this port\n    # matters\n    name: metrics\n    port: 9400\nsel: # c\n  a: b\n");
+    // A long key folded over lines by PyYAML / ruamel.
+    takes("DNSError:\n  ? 'kubernetes-default-service-cluster: failure looking up host api-int.example.com:\n    dial tcp: server misbehaving'\n  : '2021-07-12T23:20:25+02:00'\n");
 }
 
 #[test]
@@ -1073,6 +1094,11 @@ fn explicit_key() -> impl Strategy<Value = &'static str> {
         "a # c",
         "*{a}",
         "&{a} k",
+        "'long key\n  folded'",
+        "'at\nthe column'",
+        "\"esc \\\n  \\ aped\"",
+        "\"a\n\n   b\" # c",
+        "'x'  # c",
     ])
 }
 

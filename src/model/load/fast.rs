@@ -467,17 +467,26 @@ impl<'a> Scanner<'a> {
         if self.col() == 0 && self.peek() == Some(b'%') {
             return self.no(Decline::Directive);
         }
+        let mut ctx = Ctx::SeqItem;
         if self.col() == 0 && self.b[self.pos..].starts_with(b"---") && is_sep(self.at(3)) {
             self.pos += 3;
-            self.finish_line()?;
-            self.skip_to_content()?;
+            self.skip_spaces()?;
+            if matches!(self.peek(), None | Some(b'\n' | b'#')) {
+                self.finish_line()?;
+                self.skip_to_content()?;
+            } else if self.is_dash() {
+                return None;
+            } else {
+                // `--- text`: on the marker's line only a scalar or a flow collection.
+                ctx = Ctx::MapValue;
+            }
         }
         if self.eof() || self.at_doc_end() {
             self.doc_tail()?;
             return Some(None);
         }
         let root = self.loc();
-        let node = self.node(-1, Ctx::SeqItem, Some(Vec::new()), Some(Vec::new()))?;
+        let node = self.node(-1, ctx, Some(Vec::new()), Some(Vec::new()))?;
         if node.end.is_none() {
             return self.no(Decline::BlockScalar);
         }
@@ -565,7 +574,14 @@ impl<'a> Scanner<'a> {
         match self.peek() {
             None => return Some(()),
             Some(b'\n') => {}
-            Some(b'#') if self.pos > from || self.pos == self.line_start => self.skip_comment(),
+            // A comment needs a blank before it (the caller may have skipped that blank).
+            Some(b'#')
+                if self.pos > from
+                    || self.pos == self.line_start
+                    || self.b[self.pos - 1] == b' ' =>
+            {
+                self.skip_comment()
+            }
             Some(_) => return None,
         }
         if self.peek() == Some(b'\n') {
@@ -1313,8 +1329,9 @@ impl<'a> Scanner<'a> {
         Some(Key::Entry(key, Ctx::MapValue))
     }
 
-    /// `? key` at the cursor, the key a scalar on one line, then `: ` on the next line at the
-    /// same column; leaves the cursor after that `:`. Anything else is declined.
+    /// `? key` at the cursor, the key a plain scalar on one line or a quoted one, then `: `
+    /// on the next line at the same column; leaves the cursor after that `:`. Anything else
+    /// is declined.
     fn explicit_key(&mut self) -> Option<Key<'a>> {
         let c = self.col();
         self.pos += 1;
@@ -1323,8 +1340,13 @@ impl<'a> Scanner<'a> {
         let key = match self.peek() {
             None | Some(b'\n' | b'#') => return self.no(Decline::ComplexKey),
             Some(q @ (b'"' | b'\'')) => {
-                let Some((s, after)) = self.quoted(from, q == b'\'') else {
-                    return self.no(Decline::ComplexKey);
+                // PyYAML and ruamel fold keys longer than the line width over lines.
+                let (s, after) = match self.quoted(from, q == b'\'') {
+                    Some(one_line) => one_line,
+                    None => {
+                        let (s, after) = self.quoted_lines(isize::try_from(c).ok()?, q == b'\'')?;
+                        (Cow::Owned(s), after)
+                    }
                 };
                 self.pos = after;
                 s
