@@ -386,6 +386,47 @@ static PLAIN_STOP: [bool; 256] = {
     t
 };
 
+/// Bytes a quoted scalar spanning lines must look at: the rest are content.
+static QUOTED_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b' ' as usize] = true;
+    t[b'\n' as usize] = true;
+    t[b'\t' as usize] = true;
+    t[b'\'' as usize] = true;
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t
+};
+
+/// The first byte at or after `i` that a plain scalar must look at ([`PLAIN_STOP`]), or the
+/// end: eight bytes at a time (a zero-byte test per stop byte on a word), the tail a byte
+/// at a time.
+fn plain_run(b: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // High bit set in the bytes of `w` equal to `c` (and maybe in bytes above one: only the
+    // lowest is used).
+    let eq = |w: u64, c: u8| {
+        let x = w ^ (ONES * u64::from(c));
+        x.wrapping_sub(ONES) & !x & HIGHS
+    };
+    while let Some(chunk) = b.get(i..i + 8) {
+        let Ok(bytes) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        let w = u64::from_le_bytes(bytes);
+        let hit = eq(w, b' ') | eq(w, b'\n') | eq(w, b'\t') | eq(w, b':');
+        if hit != 0 {
+            return i + (hit.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while b.get(i).is_some_and(|&c| !PLAIN_STOP[usize::from(c)]) {
+        i += 1;
+    }
+    i
+}
+
 /// A parsed node (its value written to the scanner's builder) with its position.
 struct Node {
     start: Loc,
@@ -725,10 +766,11 @@ impl<'a> Scanner<'a> {
         let mut i = from;
         let mut text_end = from;
         loop {
-            // Most bytes are ordinary: skip them in a tight loop.
-            while b.get(i).is_some_and(|&c| !PLAIN_STOP[usize::from(c)]) {
-                i += 1;
-                text_end = i;
+            // Most bytes are ordinary: skip them eight at a time.
+            let run = plain_run(b, i);
+            if run > i {
+                i = run;
+                text_end = run;
             }
             match b.get(i) {
                 None | Some(b'\n') => return Some((text_end, PlainEnd::Line)),
@@ -807,8 +849,8 @@ impl<'a> Scanner<'a> {
     /// closing quote, with the line tracking moved along.
     fn quoted_lines(&mut self, n: isize, single: bool) -> Option<(String, usize)> {
         let min = usize::try_from(n + 1).ok()?;
-        let quote = if single { '\'' } else { '"' };
-        let text = self.text;
+        let quote = if single { b'\'' } else { b'"' };
+        let (text, b) = (self.text, self.b);
         let mut out = String::new();
         // Length of `out` without the blanks that a line break would drop.
         let mut keep = 0;
@@ -817,21 +859,21 @@ impl<'a> Scanner<'a> {
         let mut escaped = false;
         let mut i = self.pos + 1;
         loop {
-            let c = text.get(i..)?.chars().next()?;
+            let c = *b.get(i)?;
             if breaks > 0 {
                 match c {
-                    ' ' => {
+                    b' ' => {
                         i += 1;
                         continue;
                     }
-                    '\n' => {
+                    b'\n' => {
                         i += 1;
                         breaks += 1;
                         self.line += 1;
                         self.line_start = i;
                         continue;
                     }
-                    '\t' => return self.no(Decline::Tab),
+                    b'\t' => return self.no(Decline::Tab),
                     _ if i - self.line_start < min => return None,
                     _ => {
                         if breaks == 1 && !escaped {
@@ -845,25 +887,25 @@ impl<'a> Scanner<'a> {
                 }
             }
             match c {
-                '\n' => {
+                b'\n' => {
                     out.truncate(keep);
                     breaks = 1;
                     i += 1;
                     self.line += 1;
                     self.line_start = i;
                 }
-                '\t' => return self.no(Decline::Tab),
-                ' ' => {
+                b'\t' => return self.no(Decline::Tab),
+                b' ' => {
                     out.push(' ');
                     i += 1;
                 }
-                '\'' if single && text[i + 1..].starts_with('\'') => {
+                b'\'' if single && b.get(i + 1) == Some(&b'\'') => {
                     out.push('\'');
                     keep = out.len();
                     i += 2;
                 }
                 c if c == quote => return Some((out, i + 1)),
-                '\\' if !single && text[i + 1..].starts_with('\n') => {
+                b'\\' if !single && b.get(i + 1) == Some(&b'\n') => {
                     // The blanks before an escaped line break are kept.
                     keep = out.len();
                     breaks = 1;
@@ -872,16 +914,22 @@ impl<'a> Scanner<'a> {
                     self.line += 1;
                     self.line_start = i;
                 }
-                '\\' if !single => {
-                    let (ch, len) = escape(self.b.get(i + 1..)?)?;
+                b'\\' if !single => {
+                    let (ch, len) = escape(b.get(i + 1..)?)?;
                     out.push(ch);
                     keep = out.len();
                     i += 1 + len;
                 }
-                c => {
-                    out.push(c);
+                _ => {
+                    // Content up to the next byte that matters, copied at once (those bytes
+                    // are ASCII: the run ends on a character boundary).
+                    let run = b[i + 1..]
+                        .iter()
+                        .position(|&c| QUOTED_STOP[usize::from(c)])
+                        .map_or(b.len(), |k| i + 1 + k);
+                    out.push_str(text.get(i..run)?);
                     keep = out.len();
-                    i += c.len_utf8();
+                    i = run;
                 }
             }
         }
@@ -1184,6 +1232,7 @@ impl<'a> Scanner<'a> {
 
     /// A node after `key:` or `-` (the cursor just past the indicator), inside a collection
     /// indented `n`. Returns the node and where the first token after the indicator is.
+    #[inline]
     fn value(
         &mut self,
         n: isize,
@@ -1375,6 +1424,7 @@ impl<'a> Scanner<'a> {
 
     /// The value of a merge key (`<<: *base`, `<<: [*a, *b]`, or a mapping written in place)
     /// into `merged`, as `yaml::merge_into` takes it; inside a mapping indented `n`.
+    #[cold]
     fn merge(&mut self, n: isize, merged: &mut Map<String, Value>) -> Option<()> {
         if !self.track_keys {
             self.merge_seen = true;
@@ -1390,6 +1440,7 @@ impl<'a> Scanner<'a> {
 
     /// Writes the merged entries whose keys the mapping does not set itself (`explicit`:
     /// every key it sets), into the open object.
+    #[cold]
     fn write_merged(&mut self, merged: Map<String, Value>, mut explicit: Vec<Cow<'a, str>>) {
         explicit.sort_unstable();
         for (k, v) in &merged {
@@ -1788,4 +1839,23 @@ fn hex(b: &[u8], digits: usize) -> Option<(char, usize)> {
         v = (v << 4) | char::from(c).to_digit(16)?;
     }
     Some((char::from_u32(v)?, 1 + digits))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The word-at-a-time scan stops where a byte-at-a-time one does.
+        #[test]
+        fn plain_run_stops_at_the_first_stop_byte(
+            b in prop::collection::vec(prop::sample::select(vec![b'a', b'-', 0xc3, 0xa9, b' ', b'\n', b'\t', b':', b'#', 0x80, 0xff, 0x3a ^ 0x80]), 0..40),
+            from in 0usize..40,
+        ) {
+            let from = from.min(b.len());
+            let naive = (from..b.len()).find(|&i| PLAIN_STOP[usize::from(b[i])]).unwrap_or(b.len());
+            prop_assert_eq!(plain_run(&b, from), naive);
+        }
+    }
 }
