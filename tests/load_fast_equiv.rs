@@ -89,9 +89,20 @@ fn kubectl_style_documents_are_taken() {
 #[test]
 fn the_rest_is_declined() {
     for t in [
-        "a: &x 1\nb: *x\n",
+        "&x a: 1\n",
+        "- &x a: 1\n",
+        "items:\n- &x\n  a: 1\n",
+        "items:\n- *x\n",
+        "a: *x\n",
+        "a: &x [*x]\n",
+        "a: {b: &x 1}\n",
+        "a: {<<: {b: 1}}\n",
+        "a:\n  <<: 1\n",
+        "a: &x 1\nb:\n  <<: *x\n",
+        "? a\n  b\n: c\n",
+        "? a\n",
+        "? [a]\n: b\n",
         "a: !!str 1\n",
-        "<<: {a: 1}\n",
         "a: [1,\n  2]\n",
         "a: {b: 1,\n  c: 2}\n",
         "a: [1, 2,]\n",
@@ -106,7 +117,6 @@ fn the_rest_is_declined() {
         "\"multi\n line\": x\n",
         "a:\n\t- x\n",
         "%YAML 1.1\n---\na: 1\n",
-        "? a\n: b\n",
         "a: 1\na: 2\n",
         "a: .nan\n",
         "~: 1\n",
@@ -181,6 +191,22 @@ fn hand_picked_edges_agree() {
         "---x: 1\n",
         "a: 0é1F\nb: -0xé\n",
         "a: 0o17\nb: 0b101\nc: +.inf\nd: -0\ne: 1e400\nf: 18446744073709551616\n",
+        "--- local\n...\n",
+        "--- 'q'  # c\n",
+        "--- [a, b]\n",
+        "--- {a: 1}\n",
+        "--- a: 1\n",
+        "--- - a\n",
+        "--- |\n  x\n",
+        "--- a\n  b\n",
+        "--- a\nb\n",
+        "--- \"a\n  b\"\n",
+        "--- &x a\n",
+        "--- 1 # c\n",
+        "- # c\n  a: 1\n- #c\n  b: 2\n",
+        "a: # c\n  b: 1\nc:  #c\n- x\n",
+        "a:#c\n",
+        "- #c\n",
     ] {
         check(t);
     }
@@ -946,17 +972,22 @@ fn tool_styles_are_taken() {
     // CRLF, with comments, quoted folds and block scalars.
     takes("# c\r\napiVersion: v1\r\nkind: List\r\nitems:\r\n- a: \"x\r\n    y\" # c\r\n  b: |\r\n    l1\r\n\r\n    l2\r\n- 'q'\r\n");
     takes("---\r\na: 1\r\n...\r\n");
+    // ruamel's root scalar on the marker line; a comment after a dash or a key.
+    takes("--- local\n...\n");
+    takes("ports:\n  - # why this port\n    # matters\n    name: metrics\n    port: 9400\nsel: # c\n  a: b\n");
+    // A long key folded over lines by PyYAML / ruamel.
+    takes("DNSError:\n  ? 'kubernetes-default-service-cluster: failure looking up host api-int.example.com:\n    dial tcp: server misbehaving'\n  : '2021-07-12T23:20:25+02:00'\n");
 }
 
 #[test]
 fn declines_name_their_reason() {
     use kubesift::model::load::Decline;
     for (text, why) in [
-        ("a: &x 1\nb: *x\n", Decline::Anchor),
+        ("&x a: 1\n", Decline::Anchor),
         ("a: *x\n", Decline::Alias),
         ("a: !!str 1\n", Decline::Tag),
-        ("b: {a: 1}\nc:\n  <<: {a: 1}\n", Decline::MergeKey),
-        ("? a\n: b\n", Decline::ComplexKey),
+        ("b: {a: 1}\nc:\n  <<: 1\n", Decline::MergeKey),
+        ("? a\n  b\n: c\n", Decline::ComplexKey),
         ("a: [1,\n  2]\n", Decline::FlowLines),
         ("%YAML 1.1\n---\na: 1\n", Decline::Directive),
         ("a:\n\t- x\n", Decline::Tab),
@@ -968,4 +999,275 @@ fn declines_name_their_reason() {
         assert_eq!(p.len(), 1, "{text:?}");
         assert_eq!(p[0].declined, Some(why), "{text:?}");
     }
+}
+
+// ---- anchors, aliases, merge keys, explicit keys ----
+
+/// A value an anchor is put on (`{a}`: an anchor name, so aliases nest and redefine).
+fn anchor_value() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(vec![
+        "1",
+        "x",
+        "\"q\\u00e9\"",
+        "''",
+        "{a: 1, b: 2}",
+        "{c: x, a: [1, 2]}",
+        "[1, *{a}]",
+        "[*{a}, *{a}]",
+        "\n  a: 1\n  b: *{a}",
+        "\n  c: 3\n  <<: *{a}",
+        "\n  a: &{a} 9\n  d: *{a}",
+        "\n- x\n- *{a}",
+        "\n  - y",
+        "",
+        " # c",
+        "|\n  text\n",
+        "{}",
+        "[]",
+        "yes",
+    ])
+}
+
+/// What a merge key is given.
+fn merge_value() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(vec![
+        "*{a}",
+        "*{a}",
+        "[*{a}, *{b}]",
+        "[*{a}]",
+        "{a: 5, e: 6}",
+        "\n    a: 7\n    f: 8",
+        "",
+        "x",
+        "[*{a}, x]",
+        "*{a} # c",
+        "&{b} {a: 1}",
+    ])
+}
+
+/// One top-level entry of a generated document with anchors.
+#[derive(Clone, Debug)]
+enum Entry {
+    /// `kN: &name value`.
+    Define(usize, &'static str),
+    /// `kN: *name` (or as a list item).
+    Use(usize, bool),
+    /// A mapping with explicit keys around merge keys.
+    Merge(Vec<(bool, usize)>, Vec<&'static str>, usize),
+    /// `? key` / `: value`.
+    Explicit(&'static str, &'static str),
+}
+
+const ANCHORS: [&str; 3] = ["a0", "b.1", "id001"];
+
+fn entry() -> impl Strategy<Value = Entry> {
+    prop_oneof![
+        3 => (0..3usize, anchor_value()).prop_map(|(n, v)| Entry::Define(n, v)),
+        3 => (0..3usize, any::<bool>()).prop_map(|(n, l)| Entry::Use(n, l)),
+        3 => (
+            prop::collection::vec((any::<bool>(), 0..4usize), 0..4),
+            prop::collection::vec(merge_value(), 1..3),
+            0..3usize,
+        )
+            .prop_map(|(k, m, n)| Entry::Merge(k, m, n)),
+        1 => (explicit_key(), explicit_value()).prop_map(|(k, v)| Entry::Explicit(k, v)),
+    ]
+}
+
+fn explicit_key() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(vec![
+        "''",
+        "\"\"",
+        "x",
+        "'a b'",
+        "\"\\u00e9\"",
+        "1",
+        "yes",
+        "~",
+        "<<",
+        "items",
+        "a\n  b",
+        "",
+        "[a]",
+        "{a: 1}",
+        "k: v",
+        "a # c",
+        "*{a}",
+        "&{a} k",
+        "'long key\n  folded'",
+        "'at\nthe column'",
+        "\"esc \\\n  \\ aped\"",
+        "\"a\n\n   b\" # c",
+        "'x'  # c",
+    ])
+}
+
+fn explicit_value() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(vec![
+        ": v",
+        ": traceparent: 00-ab-cd-01\n  other: x",
+        ": - a\n  - b",
+        ":\n  k: v",
+        ":",
+        ": 'q'",
+        ": [1, 2]",
+        ": |\n  x",
+        ":\n- a",
+        "",
+        ": k: v\n   w: 1",
+        "# c\n: v",
+        ": *{a}",
+    ])
+}
+
+/// Writes `s` with `{a}` and `{b}` replaced by anchor names and every line break followed
+/// by `indent` more spaces.
+fn fill(out: &mut String, s: &str, n: usize, indent: usize) {
+    let s = s
+        .replace("{a}", ANCHORS[n % 3])
+        .replace("{b}", ANCHORS[(n + 1) % 3]);
+    for c in s.chars() {
+        out.push(c);
+        if c == '\n' {
+            pad(out, indent);
+        }
+    }
+}
+
+/// A document from entries, at the root or (`in_list`) inside a `List`'s item; with
+/// `prelude`, every anchor is first defined as a mapping (most aliases and merges are then
+/// valid).
+fn anchored_doc(entries: &[Entry], in_list: bool, prelude: bool) -> String {
+    let indent = if in_list { 2 } else { 0 };
+    let mut out = String::new();
+    if in_list {
+        out.push_str("kind: List\nitems:\n- kind: Pod\n");
+    }
+    if prelude {
+        for (i, def) in [" {a: 0, c: 0}", "\n  b: 1\n  a: 1", " {c: 2, d: [x]}"]
+            .iter()
+            .enumerate()
+        {
+            pad(&mut out, indent);
+            out.push_str(&format!("p{i}: &{}", ANCHORS[i]));
+            fill(&mut out, def, 0, indent);
+            out.push('\n');
+        }
+    }
+    for (i, e) in entries.iter().enumerate() {
+        pad(&mut out, indent);
+        match e {
+            Entry::Define(n, v) => {
+                out.push_str(&format!("k{i}: &{} ", ANCHORS[*n]));
+                fill(&mut out, v, *n + 1, indent);
+            }
+            Entry::Use(n, false) => out.push_str(&format!("k{i}: *{}", ANCHORS[*n])),
+            Entry::Use(n, true) => {
+                out.push_str(&format!("k{i}:\n"));
+                pad(&mut out, indent);
+                out.push_str(&format!("- *{}\n", ANCHORS[*n]));
+                pad(&mut out, indent);
+                out.push_str("- z");
+            }
+            Entry::Merge(keys, merges, n) => {
+                out.push_str(&format!("k{i}:"));
+                let mut merges = merges.iter();
+                for (merge_first, k) in keys.iter().copied().chain([(true, 0)]) {
+                    if merge_first {
+                        if let Some(m) = merges.next() {
+                            out.push('\n');
+                            pad(&mut out, indent + 2);
+                            out.push_str("<<: ");
+                            fill(&mut out, m, *n, indent);
+                        }
+                    }
+                    if k > 0 {
+                        out.push('\n');
+                        pad(&mut out, indent + 2);
+                        out.push_str(&format!("{}: {k}", ["a", "b", "c"][k % 3]));
+                    }
+                }
+            }
+            Entry::Explicit(k, v) => {
+                out.push_str("? ");
+                fill(&mut out, k, 0, indent);
+                out.push('\n');
+                pad(&mut out, indent);
+                fill(&mut out, v, 0, indent);
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn anchored_document() -> impl Strategy<Value = String> {
+    (
+        prop::collection::vec(entry(), 1..7),
+        any::<bool>(),
+        prop::sample::select(vec![true, true, true, false]),
+    )
+        .prop_map(|(e, in_list, prelude)| anchored_doc(&e, in_list, prelude))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// Anchors (redefined, nested, on every kind of node), aliases (known, unknown, to an
+    /// open node, in flow sequences), merge keys (aliases, lists of them, mappings in
+    /// place, invalid values, explicit keys before and after) and explicit keys: the fast
+    /// path agrees with saphyr's path or declines.
+    #[test]
+    fn anchors_aliases_and_merges_agree(text in anchored_document()) {
+        check(&text);
+        same_bytes(&text);
+    }
+}
+
+#[test]
+fn anchored_generator_reaches_the_fast_path() {
+    let (taken, valid) = taken_share(anchored_document(), 400);
+    println!("anchors: fast path took {taken} of {valid} valid documents");
+    assert!(valid >= 150, "{valid} valid");
+    assert!(taken * 10 >= valid * 7, "{taken} of {valid}");
+}
+
+#[test]
+fn anchors_aliases_merges_and_explicit_keys_are_taken() {
+    // Hand-written Helm values and CI files: defaults merged into each environment.
+    takes("defaults: &defaults\n  replicas: 2\n  image: nginx\n  env: [{name: A, value: '1'}]\ndev:\n  <<: *defaults\n  replicas: 1\nprod:\n  replicas: 5\n  <<: *defaults\nboth:\n  <<: [*defaults, {image: x, extra: y}]\n");
+    takes("labels: &l {app: web, tier: fe}\nspec:\n  selector:\n    matchLabels: *l\n  template:\n    metadata:\n      labels: *l\n    spec:\n      containers:\n      - &c\n        name: a\n        image: x\n      - *c\n");
+    takes("a: &x 1\nb: *x\nc: &x two\nd: [*x, *x]\ne: &s\n- p\n- q\nf: *s\ng: &e\nh: *e\n");
+    takes("a: &x\n  b: &x 1\n  c: *x\nd: *x\n");
+    // PyYAML's explicit keys: empty and long keys, a compact mapping as the value.
+    takes("status:\n  phaseTraceIDs:\n    ? ''\n    : traceparent: 00-ecdd-d566-01\n    AppDeploy:\n      traceparent: 00-ecdd-0ae5-01\n");
+    takes("? \"a key longer than PyYAML writes as a simple key\"\n: - x\n  - y\n? b\n: c\nd: e\n");
+    // kubectl-style List items keep their positions around anchors deeper down.
+    takes("kind: List\nitems:\n- kind: Pod\n  a: &x {p: 1}\n  b:\n    <<: *x\n    q: 2\n- kind: Pod\n  c: *x\n");
+}
+
+#[test]
+fn alias_bounds_still_apply() {
+    // The node budget: ten levels of ten aliases each.
+    let mut bomb = String::from("a: &a [x,x,x,x,x,x,x,x,x,x]\n");
+    for i in 1..9u8 {
+        let (name, prev) = ((b'a' + i) as char, (b'a' + i - 1) as char);
+        let refs = vec![format!("*{prev}"); 10].join(",");
+        bomb.push_str(&format!("{name}: &{name} [{refs}]\n"));
+    }
+    // The output bound: a chain nesting each alias in the one before.
+    let chain = |levels: usize| {
+        let mut t = String::from("l0: &l0 x\n");
+        for i in 1..levels {
+            t.push_str(&format!("l{i}: &l{i} [*l{}]\n", i - 1));
+        }
+        t
+    };
+    for text in [bomb, chain(900)] {
+        let p = yaml_equivalence_probe(&text);
+        assert_eq!(p.len(), 1);
+        assert_eq!(p[0].fast, None, "fast path took a bomb");
+        assert_eq!(p[0].saphyr, Err(vec!["alias-bomb"]));
+    }
+    takes(&chain(100));
 }

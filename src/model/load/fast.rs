@@ -2,15 +2,19 @@
 //! mappings and sequences (compact `- key: v` and indentless forms included), plain and
 //! quoted scalars (multi-line ones folded, escaped line breaks included), literal and folded
 //! block scalars (indentation indicators included), single-line flow collections, comments,
-//! `---`/`...` markers, LF or CRLF line ends.
+//! `---`/`...` markers, LF or CRLF line ends, anchors and aliases on values, `<<` merge keys
+//! in block mappings (with `yaml.rs`'s semantics and its alias bounds), and `? key` / `: `
+//! explicit entries whose key is a scalar on one line (PyYAML's empty and long keys).
 //!
 //! It goes straight from the text to the compact [`Raw`] encoding (through a [`RawBuilder`],
 //! bytes identical to `Raw::from_value` of saphyr's value) with the positions
 //! [`super::yaml::parse`] would report, and gives up (`None`) the moment it meets anything
-//! outside that subset or anything doubtful: anchors, aliases, tags, merge keys, flow
-//! collections spanning lines or holding list items, implicit keys and pairs in flow
-//! collections, tabs where indentation or separation is expected, lone carriage returns,
-//! directives, complex keys, duplicate keys, errors of any kind. It says why ([`Decline`]),
+//! outside that subset or anything doubtful: anchors on keys, on the root or on list items
+//! (whose positions would start at the anchor), aliases to unknown or open anchors or past
+//! the alias bounds, tags, merge keys in flow mappings, flow collections spanning lines or
+//! holding list items, implicit keys and pairs in flow collections, tabs where indentation
+//! or separation is expected, lone carriage returns, directives, other complex keys,
+//! duplicate keys, errors of any kind. It says why ([`Decline`]),
 //! for the counts `kubesift bench` reports. The caller then parses the document with saphyr,
 //! which also produces every error message: the fast path never reports one.
 //!
@@ -22,9 +26,12 @@
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+
+use serde_json::{Map, Value};
 
 use super::scalar;
-use super::yaml::ItemPath;
+use super::yaml::{self, ItemPath, Weight, MAX_ALIAS_BYTES, MAX_ALIAS_WEIGHT};
 use crate::value::{Raw, RawBuilder};
 
 /// Deeper documents go to saphyr (which refuses beyond `yaml::MAX_DEPTH`).
@@ -49,15 +56,16 @@ pub enum Decline {
     Directive,
     /// A tab where indentation or separation is expected.
     Tab,
-    /// `&anchor`.
+    /// `&anchor` on a key, the root, a list item or in a flow collection.
     Anchor,
-    /// `*alias`.
+    /// `*alias` as a key or list item, to an unknown or open anchor, or past the bounds.
     Alias,
-    /// `<<` merge key.
+    /// `<<` merge key in a flow mapping, or with a value that is not a mapping or a list
+    /// of mappings.
     MergeKey,
     /// `!tag`.
     Tag,
-    /// `? ` complex (explicit) key.
+    /// `? ` complex (explicit) key other than a scalar on one line followed by `: `.
     ComplexKey,
     /// A mapping key spanning lines, or longer than saphyr allows.
     Key,
@@ -290,11 +298,22 @@ fn without_crs(text: &str) -> Option<(String, Vec<usize>)> {
 
 /// [`parse`] of a text without carriage returns.
 fn parse_lf(text: &str) -> Result<Option<Parsed>, Decline> {
+    odd_bytes(text.as_bytes())?;
+    match scan(text, false) {
+        // A merge key needs the mapping's explicit keys: read again, remembering them
+        // (only documents with `<<` pay for it).
+        (Err(Decline::MergeKey), true) => scan(text, true).0,
+        (parsed, _) => parsed,
+    }
+}
+
+/// One pass of the scanner over `text` (see [`Scanner::track_keys`]); whether a merge key
+/// was met while keys were not tracked.
+fn scan(text: &str, track_keys: bool) -> (Result<Option<Parsed>, Decline>, bool) {
     thread_local! {
         /// Reused across documents so its buffers keep their capacity.
         static BUILDER: RefCell<RawBuilder> = RefCell::new(RawBuilder::new());
     }
-    odd_bytes(text.as_bytes())?;
     let mut s = Scanner {
         text,
         b: text.as_bytes(),
@@ -305,11 +324,17 @@ fn parse_lf(text: &str) -> Result<Option<Parsed>, Decline> {
         depth: 0,
         out: BUILDER.with(RefCell::take),
         why: Cell::new(Decline::Other),
+        anchor_ids: HashMap::new(),
+        anchored: Vec::new(),
+        alias_weight: 0,
+        alias_bytes: 0,
+        track_keys,
+        merge_seen: false,
     };
     let parsed = s.document().ok_or(s.why.get());
     s.out.clear_and_trim(KEEP_BUILDER_BYTES);
     BUILDER.with(|b| b.replace(s.out));
-    parsed
+    (parsed, s.merge_seen)
 }
 
 /// Carriage returns, NULs (saphyr's end of input), other control characters but tab and
@@ -361,6 +386,47 @@ static PLAIN_STOP: [bool; 256] = {
     t
 };
 
+/// Bytes a quoted scalar spanning lines must look at: the rest are content.
+static QUOTED_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b' ' as usize] = true;
+    t[b'\n' as usize] = true;
+    t[b'\t' as usize] = true;
+    t[b'\'' as usize] = true;
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t
+};
+
+/// The first byte at or after `i` that a plain scalar must look at ([`PLAIN_STOP`]), or the
+/// end: eight bytes at a time (a zero-byte test per stop byte on a word), the tail a byte
+/// at a time.
+fn plain_run(b: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // High bit set in the bytes of `w` equal to `c` (and maybe in bytes above one: only the
+    // lowest is used).
+    let eq = |w: u64, c: u8| {
+        let x = w ^ (ONES * u64::from(c));
+        x.wrapping_sub(ONES) & !x & HIGHS
+    };
+    while let Some(chunk) = b.get(i..i + 8) {
+        let Ok(bytes) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        let w = u64::from_le_bytes(bytes);
+        let hit = eq(w, b' ') | eq(w, b'\n') | eq(w, b'\t') | eq(w, b':');
+        if hit != 0 {
+            return i + (hit.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while b.get(i).is_some_and(|&c| !PLAIN_STOP[usize::from(c)]) {
+        i += 1;
+    }
+    i
+}
+
 /// A parsed node (its value written to the scanner's builder) with its position.
 struct Node {
     start: Loc,
@@ -400,6 +466,30 @@ struct Scanner<'a> {
     out: RawBuilder,
     /// Why the last decline happened (read once the document is declined).
     why: Cell<Decline>,
+    /// Anchor name → id of its latest definition, as saphyr's parser numbers them (a name
+    /// defined again inside its own node keeps the inner definition).
+    anchor_ids: HashMap<&'a str, usize>,
+    /// By anchor id: the value and its alias cost, once its node is complete (an alias to
+    /// an anchor whose node is still open is saphyr's error to report).
+    anchored: Vec<Option<(Value, Weight)>>,
+    /// What the aliases met so far would copy, measured as `yaml::Builder` measures it.
+    alias_weight: usize,
+    alias_bytes: usize,
+    /// Whether the explicit keys of each mapping are remembered, for merge keys (a second
+    /// pass, taken only by documents with `<<`).
+    track_keys: bool,
+    /// A merge key was met while keys were not tracked.
+    merge_seen: bool,
+}
+
+/// A block mapping key.
+enum Key<'a> {
+    /// A key, and what its value may be: `key:` ([`Ctx::MapValue`]) or `? key` then `: `
+    /// ([`Ctx::SeqItem`]: a compact mapping may follow; PyYAML writes empty and long keys
+    /// so).
+    Entry(Cow<'a, str>, Ctx),
+    /// `<<:`, whose value's keys are merged in.
+    Merge,
 }
 
 fn is_sep(c: Option<&u8>) -> bool {
@@ -418,17 +508,26 @@ impl<'a> Scanner<'a> {
         if self.col() == 0 && self.peek() == Some(b'%') {
             return self.no(Decline::Directive);
         }
+        let mut ctx = Ctx::SeqItem;
         if self.col() == 0 && self.b[self.pos..].starts_with(b"---") && is_sep(self.at(3)) {
             self.pos += 3;
-            self.finish_line()?;
-            self.skip_to_content()?;
+            self.skip_spaces()?;
+            if matches!(self.peek(), None | Some(b'\n' | b'#')) {
+                self.finish_line()?;
+                self.skip_to_content()?;
+            } else if self.is_dash() {
+                return None;
+            } else {
+                // `--- text`: on the marker's line only a scalar or a flow collection.
+                ctx = Ctx::MapValue;
+            }
         }
         if self.eof() || self.at_doc_end() {
             self.doc_tail()?;
             return Some(None);
         }
         let root = self.loc();
-        let node = self.node(-1, Ctx::SeqItem, Some(Vec::new()), Some(Vec::new()))?;
+        let node = self.node(-1, ctx, Some(Vec::new()), Some(Vec::new()))?;
         if node.end.is_none() {
             return self.no(Decline::BlockScalar);
         }
@@ -516,7 +615,14 @@ impl<'a> Scanner<'a> {
         match self.peek() {
             None => return Some(()),
             Some(b'\n') => {}
-            Some(b'#') if self.pos > from || self.pos == self.line_start => self.skip_comment(),
+            // A comment needs a blank before it (the caller may have skipped that blank).
+            Some(b'#')
+                if self.pos > from
+                    || self.pos == self.line_start
+                    || self.b[self.pos - 1] == b' ' =>
+            {
+                self.skip_comment()
+            }
             Some(_) => return None,
         }
         if self.peek() == Some(b'\n') {
@@ -572,6 +678,9 @@ impl<'a> Scanner<'a> {
         let c = self.col();
         if self.is_dash() {
             return self.seq(c, seq_path, false);
+        }
+        if self.peek() == Some(b'?') && is_sep(self.at(1)) {
+            return self.compact_mapping(c, ctx, map_path);
         }
         let tracked = match self.peek() {
             Some(b'[') => seq_path.is_some() || map_path.is_some(),
@@ -657,10 +766,11 @@ impl<'a> Scanner<'a> {
         let mut i = from;
         let mut text_end = from;
         loop {
-            // Most bytes are ordinary: skip them in a tight loop.
-            while b.get(i).is_some_and(|&c| !PLAIN_STOP[usize::from(c)]) {
-                i += 1;
-                text_end = i;
+            // Most bytes are ordinary: skip them eight at a time.
+            let run = plain_run(b, i);
+            if run > i {
+                i = run;
+                text_end = run;
             }
             match b.get(i) {
                 None | Some(b'\n') => return Some((text_end, PlainEnd::Line)),
@@ -739,8 +849,8 @@ impl<'a> Scanner<'a> {
     /// closing quote, with the line tracking moved along.
     fn quoted_lines(&mut self, n: isize, single: bool) -> Option<(String, usize)> {
         let min = usize::try_from(n + 1).ok()?;
-        let quote = if single { '\'' } else { '"' };
-        let text = self.text;
+        let quote = if single { b'\'' } else { b'"' };
+        let (text, b) = (self.text, self.b);
         let mut out = String::new();
         // Length of `out` without the blanks that a line break would drop.
         let mut keep = 0;
@@ -749,21 +859,21 @@ impl<'a> Scanner<'a> {
         let mut escaped = false;
         let mut i = self.pos + 1;
         loop {
-            let c = text.get(i..)?.chars().next()?;
+            let c = *b.get(i)?;
             if breaks > 0 {
                 match c {
-                    ' ' => {
+                    b' ' => {
                         i += 1;
                         continue;
                     }
-                    '\n' => {
+                    b'\n' => {
                         i += 1;
                         breaks += 1;
                         self.line += 1;
                         self.line_start = i;
                         continue;
                     }
-                    '\t' => return self.no(Decline::Tab),
+                    b'\t' => return self.no(Decline::Tab),
                     _ if i - self.line_start < min => return None,
                     _ => {
                         if breaks == 1 && !escaped {
@@ -777,25 +887,25 @@ impl<'a> Scanner<'a> {
                 }
             }
             match c {
-                '\n' => {
+                b'\n' => {
                     out.truncate(keep);
                     breaks = 1;
                     i += 1;
                     self.line += 1;
                     self.line_start = i;
                 }
-                '\t' => return self.no(Decline::Tab),
-                ' ' => {
+                b'\t' => return self.no(Decline::Tab),
+                b' ' => {
                     out.push(' ');
                     i += 1;
                 }
-                '\'' if single && text[i + 1..].starts_with('\'') => {
+                b'\'' if single && b.get(i + 1) == Some(&b'\'') => {
                     out.push('\'');
                     keep = out.len();
                     i += 2;
                 }
                 c if c == quote => return Some((out, i + 1)),
-                '\\' if !single && text[i + 1..].starts_with('\n') => {
+                b'\\' if !single && b.get(i + 1) == Some(&b'\n') => {
                     // The blanks before an escaped line break are kept.
                     keep = out.len();
                     breaks = 1;
@@ -804,16 +914,22 @@ impl<'a> Scanner<'a> {
                     self.line += 1;
                     self.line_start = i;
                 }
-                '\\' if !single => {
-                    let (ch, len) = escape(self.b.get(i + 1..)?)?;
+                b'\\' if !single => {
+                    let (ch, len) = escape(b.get(i + 1..)?)?;
                     out.push(ch);
                     keep = out.len();
                     i += 1 + len;
                 }
-                c => {
-                    out.push(c);
+                _ => {
+                    // Content up to the next byte that matters, copied at once (those bytes
+                    // are ASCII: the run ends on a character boundary).
+                    let run = b[i + 1..]
+                        .iter()
+                        .position(|&c| QUOTED_STOP[usize::from(c)])
+                        .map_or(b.len(), |k| i + 1 + k);
+                    out.push_str(text.get(i..run)?);
                     keep = out.len();
-                    i += c.len_utf8();
+                    i = run;
                 }
             }
         }
@@ -978,6 +1094,7 @@ impl<'a> Scanner<'a> {
     fn flow_node(&mut self) -> Option<()> {
         match self.peek()? {
             b'[' | b'{' => self.flow(),
+            b'*' => self.write_alias(),
             q @ (b'"' | b'\'') => {
                 let (s, after) = self.quoted(self.pos, q == b'\'')?;
                 self.pos = after;
@@ -1115,6 +1232,7 @@ impl<'a> Scanner<'a> {
 
     /// A node after `key:` or `-` (the cursor just past the indicator), inside a collection
     /// indented `n`. Returns the node and where the first token after the indicator is.
+    #[inline]
     fn value(
         &mut self,
         n: isize,
@@ -1123,6 +1241,24 @@ impl<'a> Scanner<'a> {
         map_path: Option<ItemPath>,
     ) -> Option<(Node, Loc)> {
         self.skip_spaces()?;
+        let tracked = seq_path.is_some() || map_path.is_some();
+        match self.peek() {
+            Some(b'&') => return self.anchored(n, ctx, tracked),
+            Some(b'*') => return self.alias(tracked),
+            _ => {}
+        }
+        self.value_after(n, ctx, seq_path, map_path)
+    }
+
+    /// [`Scanner::value`] past its properties (the cursor at the node or the end of the
+    /// indicator's line).
+    fn value_after(
+        &mut self,
+        n: isize,
+        ctx: Ctx,
+        seq_path: Option<ItemPath>,
+        map_path: Option<ItemPath>,
+    ) -> Option<(Node, Loc)> {
         let inline = !matches!(self.peek(), None | Some(b'\n' | b'#'));
         if inline {
             let first = self.loc();
@@ -1170,11 +1306,21 @@ impl<'a> Scanner<'a> {
         let start = self.loc();
         let n = isize::try_from(c).ok()?;
         self.out.begin_object();
+        // Only with `track_keys`: the explicit keys, and what merge keys bring.
+        let mut explicit: Vec<Cow<'a, str>> = Vec::new();
+        let mut merged: Option<Map<String, Value>> = None;
         loop {
-            let key = self.key()?;
-            let seq_path = if key == "items" { path.clone() } else { None };
-            self.out.key(&key);
-            self.value(n, Ctx::MapValue, seq_path, None)?;
+            match self.key()? {
+                Key::Merge => self.merge(n, merged.get_or_insert_with(Map::new))?,
+                Key::Entry(key, ctx) => {
+                    let seq_path = if key == "items" { path.clone() } else { None };
+                    self.out.key(&key);
+                    if self.track_keys {
+                        explicit.push(key);
+                    }
+                    self.value(n, ctx, seq_path, None)?;
+                }
+            }
             if self.eof() || self.at_doc_end() || self.col() < c {
                 break;
             }
@@ -1183,6 +1329,9 @@ impl<'a> Scanner<'a> {
             }
         }
         self.depth -= 1;
+        if let Some(merged) = merged {
+            self.write_merged(merged, explicit);
+        }
         // A repeated key: saphyr's path reports it.
         if self.out.end_object().is_err() {
             return self.no(Decline::DuplicateKey);
@@ -1194,9 +1343,10 @@ impl<'a> Scanner<'a> {
     }
 
     /// A mapping key at the cursor; leaves the cursor after its `:`.
-    fn key(&mut self) -> Option<Cow<'a, str>> {
+    fn key(&mut self) -> Option<Key<'a>> {
         let from = self.pos;
         let key = match self.peek()? {
+            b'?' if is_sep(self.at(1)) => return self.explicit_key(),
             q @ (b'"' | b'\'') => {
                 let Some((s, after)) = self.quoted(from, q == b'\'') else {
                     return self.no(Decline::Key);
@@ -1211,7 +1361,8 @@ impl<'a> Scanner<'a> {
                 };
                 let text = &self.text[from..end];
                 if text == "<<" {
-                    return self.no(Decline::MergeKey);
+                    self.pos = colon + 1;
+                    return Some(Key::Merge);
                 }
                 self.pos = colon;
                 self.plain_key(text)?
@@ -1224,7 +1375,179 @@ impl<'a> Scanner<'a> {
             return None;
         }
         self.pos += 1;
-        Some(key)
+        Some(Key::Entry(key, Ctx::MapValue))
+    }
+
+    /// `? key` at the cursor, the key a plain scalar on one line or a quoted one, then `: `
+    /// on the next line at the same column; leaves the cursor after that `:`. Anything else
+    /// is declined.
+    fn explicit_key(&mut self) -> Option<Key<'a>> {
+        let c = self.col();
+        self.pos += 1;
+        self.skip_spaces()?;
+        let from = self.pos;
+        let key = match self.peek() {
+            None | Some(b'\n' | b'#') => return self.no(Decline::ComplexKey),
+            Some(q @ (b'"' | b'\'')) => {
+                // PyYAML and ruamel fold keys longer than the line width over lines.
+                let (s, after) = match self.quoted(from, q == b'\'') {
+                    Some(one_line) => one_line,
+                    None => {
+                        let (s, after) = self.quoted_lines(isize::try_from(c).ok()?, q == b'\'')?;
+                        (Cow::Owned(s), after)
+                    }
+                };
+                self.pos = after;
+                s
+            }
+            Some(_) => {
+                let Some((end, PlainEnd::Line)) = self.plain(from) else {
+                    return self.no(Decline::ComplexKey);
+                };
+                let text = &self.text[from..end];
+                // Plain `<<` is a merge key, even explicit.
+                if text == "<<" {
+                    return self.no(Decline::MergeKey);
+                }
+                self.pos = end;
+                self.plain_key(text)?
+            }
+        };
+        self.finish_line()?;
+        self.skip_to_content()?;
+        if self.col() != c || self.peek() != Some(b':') || !is_sep(self.at(1)) || key == "items" {
+            return self.no(Decline::ComplexKey);
+        }
+        self.pos += 1;
+        Some(Key::Entry(key, Ctx::SeqItem))
+    }
+
+    /// The value of a merge key (`<<: *base`, `<<: [*a, *b]`, or a mapping written in place)
+    /// into `merged`, as `yaml::merge_into` takes it; inside a mapping indented `n`.
+    #[cold]
+    fn merge(&mut self, n: isize, merged: &mut Map<String, Value>) -> Option<()> {
+        if !self.track_keys {
+            self.merge_seen = true;
+            return self.no(Decline::MergeKey);
+        }
+        let (_, value) = self.captured(|s| s.value(n, Ctx::MapValue, None, None))?;
+        match yaml::merge_into(merged, value) {
+            Ok(()) => Some(()),
+            // Not a mapping or a list of them: saphyr's path reports it.
+            Err(_) => self.no(Decline::MergeKey),
+        }
+    }
+
+    /// Writes the merged entries whose keys the mapping does not set itself (`explicit`:
+    /// every key it sets), into the open object.
+    #[cold]
+    fn write_merged(&mut self, merged: Map<String, Value>, mut explicit: Vec<Cow<'a, str>>) {
+        explicit.sort_unstable();
+        for (k, v) in &merged {
+            if explicit
+                .binary_search_by(|e| (**e).cmp(k.as_str()))
+                .is_err()
+            {
+                self.out.key(k);
+                self.out.value(v);
+            }
+        }
+    }
+
+    /// Runs `f` with a builder of its own, for a node whose value is needed apart (an
+    /// anchor's, a merge key's); writes nothing. The result and the value `f` wrote.
+    fn captured<T>(&mut self, f: impl FnOnce(&mut Self) -> Option<T>) -> Option<(T, Value)> {
+        let outer = std::mem::take(&mut self.out);
+        let r = f(self);
+        let mut inner = std::mem::replace(&mut self.out, outer);
+        let raw = inner.finish();
+        let r = r?;
+        Some((r, raw?.to_value()))
+    }
+
+    /// `&name` at the cursor, then its node (the value after `key:` or `-`): written, and
+    /// kept for the aliases that follow. An anchor on a list item or a list's items (whose
+    /// positions would start at it) or on a key is declined.
+    fn anchored(&mut self, n: isize, ctx: Ctx, tracked: bool) -> Option<(Node, Loc)> {
+        if tracked {
+            return self.no(Decline::Anchor);
+        }
+        let name = self.name(Decline::Anchor)?;
+        self.skip_spaces()?;
+        let inline = !matches!(self.peek(), None | Some(b'\n' | b'#'));
+        // `- &a key: v` anchors the key (which saphyr's path never stores), and `&a - x` on
+        // one line is outside the subset: on the anchor's line only a scalar or a flow
+        // collection.
+        if inline && self.is_dash() {
+            return self.no(Decline::Anchor);
+        }
+        let ctx = if inline { Ctx::MapValue } else { ctx };
+        let id = self.anchored.len();
+        self.anchored.push(None);
+        self.anchor_ids.insert(name, id);
+        let (node, value) = self.captured(|s| s.value_after(n, ctx, None, None))?;
+        let weight = yaml::weight(&value);
+        self.out.value(&value);
+        self.anchored[id] = Some((value, weight));
+        Some(node)
+    }
+
+    /// `*name` at the cursor, as a value after `key:` or `-` (the rest of its line blank or
+    /// a comment); declined as a list item or a list's items.
+    fn alias(&mut self, tracked: bool) -> Option<(Node, Loc)> {
+        let start = self.loc();
+        if tracked {
+            return self.no(Decline::Alias);
+        }
+        self.write_alias()?;
+        self.finish_line()?;
+        self.skip_to_content()?;
+        Some((Node { start, end: None }, start))
+    }
+
+    /// `*name` at the cursor: writes a copy of the anchored value, counting it against the
+    /// alias bounds of `yaml::Builder` (declined past them: saphyr's path reports it, as it
+    /// reports an unknown anchor).
+    fn write_alias(&mut self) -> Option<()> {
+        let name = self.name(Decline::Alias)?;
+        let Some((value, weight)) = self
+            .anchor_ids
+            .get(name)
+            .and_then(|&id| self.anchored.get(id))
+            .and_then(Option::as_ref)
+        else {
+            return self.no(Decline::Alias);
+        };
+        self.alias_weight = self.alias_weight.saturating_add(weight.nodes);
+        self.alias_bytes = self
+            .alias_bytes
+            .saturating_add(weight.output_bytes(self.depth));
+        if self.alias_weight > MAX_ALIAS_WEIGHT || self.alias_bytes > MAX_ALIAS_BYTES {
+            return self.no(Decline::Alias);
+        }
+        self.out.value(value);
+        Some(())
+    }
+
+    /// The name after `&` or `*` at the cursor (ASCII letters, digits, `-`, `_`, `.`, `/`;
+    /// anything else declined), the cursor then after it.
+    fn name(&mut self, why: Decline) -> Option<&'a str> {
+        let from = self.pos + 1;
+        let len = self.b[from..]
+            .iter()
+            .take_while(|&&c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.' | b'/'))
+            .count();
+        let end = from + len;
+        if len == 0
+            || !matches!(
+                self.b.get(end),
+                None | Some(b' ' | b'\n' | b',' | b']' | b'}')
+            )
+        {
+            return self.no(why);
+        }
+        self.pos = end;
+        Some(&self.text[from..end])
     }
 
     /// A block sequence whose first dash is at the cursor, at column `c`; `path`: the item
@@ -1516,4 +1839,23 @@ fn hex(b: &[u8], digits: usize) -> Option<(char, usize)> {
         v = (v << 4) | char::from(c).to_digit(16)?;
     }
     Some((char::from_u32(v)?, 1 + digits))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The word-at-a-time scan stops where a byte-at-a-time one does.
+        #[test]
+        fn plain_run_stops_at_the_first_stop_byte(
+            b in prop::collection::vec(prop::sample::select(vec![b'a', b'-', 0xc3, 0xa9, b' ', b'\n', b'\t', b':', b'#', 0x80, 0xff, 0x3a ^ 0x80]), 0..40),
+            from in 0usize..40,
+        ) {
+            let from = from.min(b.len());
+            let naive = (from..b.len()).find(|&i| PLAIN_STOP[usize::from(b[i])]).unwrap_or(b.len());
+            prop_assert_eq!(plain_run(&b, from), naive);
+        }
+    }
 }

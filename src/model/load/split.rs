@@ -8,6 +8,10 @@
 //! line. YAML forbids such a line inside any scalar (`c-forbidden`), so splitting there is
 //! exact, not a heuristic.
 
+use std::sync::LazyLock;
+
+use memchr::memmem::Finder;
+
 /// One document's slice of the file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Piece {
@@ -121,9 +125,12 @@ fn memchr_nl(bytes: &[u8], from: usize) -> Option<usize> {
 /// document made splitting quadratic in the number of documents, so they are only looked
 /// for before the next `-` line.
 fn next_line_starting_with_dash_or_dot(text: &[u8]) -> Option<usize> {
-    let dash = memchr::memmem::find(text, b"\n-");
+    // Built once: building a searcher per document cost as much as many searches.
+    static DASH: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\n-"));
+    static DOT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\n."));
+    let dash = DASH.find(text);
     let before_dash = &text[..dash.unwrap_or(text.len())];
-    let dot = memchr::memmem::find(before_dash, b"\n.");
+    let dot = DOT.find(before_dash);
     dot.or(dash).map(|i| i + 1)
 }
 

@@ -138,9 +138,9 @@ struct Frame {
 
 /// What copying an anchored value costs (see [`weight`]).
 #[derive(Clone, Copy, Default)]
-struct Weight {
+pub(super) struct Weight {
     /// Nodes plus string bytes / 32: the [`MAX_ALIAS_WEIGHT`] measure.
-    nodes: usize,
+    pub nodes: usize,
     /// Nodes alone.
     count: usize,
     /// Sum of every node's depth inside the value.
@@ -151,7 +151,7 @@ struct Weight {
 
 impl Weight {
     /// Estimated output bytes of a copy inserted `depth` collections deep.
-    fn output_bytes(&self, depth: usize) -> usize {
+    pub(super) fn output_bytes(&self, depth: usize) -> usize {
         let levels = self
             .count
             .saturating_mul(depth.saturating_add(1))
@@ -561,7 +561,7 @@ fn scalar_value(
 
 /// `<<: *base` or `<<: [*a, *b]`: keys not yet merged are taken (earlier sources win;
 /// explicit keys win over all, applied when the mapping closes).
-fn merge_into(merged: &mut Map<String, Value>, value: Value) -> Result<(), String> {
+pub(super) fn merge_into(merged: &mut Map<String, Value>, value: Value) -> Result<(), String> {
     let sources = match value {
         Value::Object(m) => vec![m],
         Value::Array(items) => items
@@ -583,7 +583,7 @@ fn merge_into(merged: &mut Map<String, Value>, value: Value) -> Result<(), Strin
 }
 
 /// Alias-expansion cost of a value (iterative: values may be nested up to [`MAX_DEPTH`]).
-fn weight(v: &Value) -> Weight {
+pub(super) fn weight(v: &Value) -> Weight {
     let mut w = Weight::default();
     let mut todo = vec![(v, 0usize)];
     while let Some((v, depth)) = todo.pop() {
