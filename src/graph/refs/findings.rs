@@ -230,30 +230,83 @@ const UNREFERENCED_SECRET_TYPES: [&str; 3] = [
 /// the cluster or a controller uses without a reference (`kube-root-ca.crt`, the `default`
 /// ServiceAccount, token Secrets) and those a custom resource of their namespace names in
 /// any field (an operator may use them: `serviceAccountName` of a Prometheus, …).
-pub fn unused(inv: &Inventory, used: &FxHashSet<&ObjectId>) -> Vec<Diagnostic> {
-    let mentioned = mentions(inv);
-    let mut out = Vec::new();
-    for (i, o) in inv.objects.iter().enumerate() {
-        if !o.id.group.is_empty() || used.contains(&o.id) {
-            continue;
-        }
-        let noun = match &*o.id.kind {
-            "ConfigMap" if o.name() != "kube-root-ca.crt" => "ConfigMap",
-            "Secret" if !token_like(o) => "Secret",
-            "ServiceAccount" if o.name() != "default" => "ServiceAccount",
-            _ => continue,
-        };
-        if mentioned.contains(&(o.namespace(), o.name())) {
-            continue;
-        }
-        out.push(o.finding(
-            i,
-            Severity::Note,
-            UNUSED,
-            format!("Used? Unable to locate resource reference: no object of the input uses this {noun}"),
-        ));
+///
+/// `objects` are every object of some namespaces, ascending: whether an object is used
+/// depends only on its namespace's objects (its duplicates, what mentions it) and on the
+/// references naming it, `used(i)` (a patch recomputes only the namespaces it touches).
+pub fn unused(inv: &Inventory, objects: &[usize], used: impl Fn(usize) -> bool) -> Vec<Diagnostic> {
+    let mut idle: Vec<(usize, &'static str)> = objects
+        .iter()
+        .filter_map(|&i| Some((i, unused_noun(inv.objects.get(i)?)?)))
+        .filter(|&(i, _)| !used(i))
+        .collect();
+    if idle.is_empty() {
+        return Vec::new();
     }
-    out
+    // By identity: a duplicate of a used object (another file's copy) is used too.
+    let ids: FxHashSet<&ObjectId> = idle.iter().map(|&(i, _)| &inv.objects[i].id).collect();
+    let used_ids: FxHashSet<&ObjectId> = objects
+        .iter()
+        .filter(|&&i| used(i))
+        .filter_map(|&i| inv.objects.get(i))
+        .map(|o| &o.id)
+        .filter(|id| may_be_unused(id) && ids.contains(id))
+        .collect();
+    idle.retain(|&(i, _)| !used_ids.contains(&inv.objects[i].id));
+    // Only the names of what is left are looked for, in their namespaces.
+    let mut wanted: FxHashSet<(&str, &str)> = idle
+        .iter()
+        .map(|&(i, _)| (inv.objects[i].namespace(), inv.objects[i].name()))
+        .collect();
+    let namespaces: FxHashSet<&str> = wanted.iter().map(|w| w.0).collect();
+    let mut mentioned: FxHashSet<(&str, &str)> = FxHashSet::default();
+    for o in objects.iter().filter_map(|&i| inv.objects.get(i)) {
+        if wanted.is_empty() {
+            break;
+        }
+        if !namespaces.contains(o.namespace()) {
+            continue;
+        }
+        let ns = o.namespace();
+        mentions(o, &mut |word| {
+            if wanted.remove(&(ns, word)) {
+                mentioned.insert((ns, word));
+            }
+        });
+    }
+    idle.into_iter()
+        .filter(|&(i, _)| {
+            let o = &inv.objects[i];
+            !mentioned.contains(&(o.namespace(), o.name()))
+        })
+        .map(|(i, noun)| {
+            inv.objects[i].finding(
+                i,
+                Severity::Note,
+                UNUSED,
+                format!("Used? Unable to locate resource reference: no object of the input uses this {noun}"),
+            )
+        })
+        .collect()
+}
+
+/// Whether an object of this identity can get an unused note (its kind's): a reference to
+/// it changes the notes of its namespace.
+pub fn may_be_unused(id: &ObjectId) -> bool {
+    id.group.is_empty() && matches!(&*id.kind, "ConfigMap" | "Secret" | "ServiceAccount")
+}
+
+/// The noun of an unused note about `o`, if `o` gets one when nothing uses it.
+fn unused_noun(o: &Object) -> Option<&'static str> {
+    if !o.id.group.is_empty() {
+        return None;
+    }
+    match &*o.id.kind {
+        "ConfigMap" if o.name() != "kube-root-ca.crt" => Some("ConfigMap"),
+        "Secret" if !token_like(o) => Some("Secret"),
+        "ServiceAccount" if o.name() != "default" => Some("ServiceAccount"),
+        _ => None,
+    }
 }
 
 fn token_like(secret: &Object) -> bool {
@@ -266,38 +319,34 @@ fn token_like(secret: &Object) -> bool {
             .is_some()
 }
 
-/// Names an object may use without a reference field, by namespace: strings anywhere in
-/// custom resources (bounded per object), and the words of container `args` and `command`
+/// Names `o` may use without a reference field, in its namespace: strings anywhere in a
+/// custom resource (bounded per object), and the words of container `args` and `command`
 /// (`--configmap=$(POD_NAMESPACE)/ingress-nginx-controller`).
-fn mentions(inv: &Inventory) -> FxHashSet<(&str, &str)> {
-    let mut out = FxHashSet::default();
-    for o in &inv.objects {
-        if crate::kinds::is_builtin(&o.id.group, &o.id.kind) {
-            command_words(o, &mut out);
-            continue;
+fn mentions<'a>(o: &'a Object, found: &mut impl FnMut(&'a str)) {
+    if crate::kinds::is_builtin(&o.id.group, &o.id.kind) {
+        command_words(o, found);
+        return;
+    }
+    let mut budget = 10_000usize;
+    let mut stack = vec![o.raw.view()];
+    while let Some(v) = stack.pop() {
+        if budget == 0 {
+            break;
         }
-        let mut budget = 10_000usize;
-        let mut stack = vec![o.raw.view()];
-        while let Some(v) = stack.pop() {
-            if budget == 0 {
-                break;
-            }
-            budget -= 1;
-            if let Some(s) = v.as_str() {
-                out.insert((o.namespace(), s));
-            } else if let Some(a) = v.as_array() {
-                stack.extend(a.iter());
-            } else if let Some(m) = v.as_object() {
-                stack.extend(m.iter().map(|(_, v)| v));
-            }
+        budget -= 1;
+        if let Some(s) = v.as_str() {
+            found(s);
+        } else if let Some(a) = v.as_array() {
+            stack.extend(a.iter());
+        } else if let Some(m) = v.as_object() {
+            stack.extend(m.iter().map(|(_, v)| v));
         }
     }
-    out
 }
 
 /// The words (runs of name characters) of the `args` and `command` of a Pod's or pod
 /// template's containers.
-fn command_words<'a>(o: &'a Object, out: &mut FxHashSet<(&'a str, &'a str)>) {
+fn command_words<'a>(o: &'a Object, found: &mut impl FnMut(&'a str)) {
     let spec = match (&*o.id.group, &*o.id.kind) {
         ("", "Pod") => o.get_path("spec"),
         (g, k) => pod_template(g, k)
@@ -311,11 +360,9 @@ fn command_words<'a>(o: &'a Object, out: &mut FxHashSet<(&'a str, &'a str)>) {
                 for (_, word) in items(c.get(field)) {
                     let Some(text) = word.as_str() else { continue };
                     let is_name = |ch: char| ch.is_ascii_alphanumeric() || ch == '-' || ch == '.';
-                    out.extend(
-                        text.split(|ch: char| !is_name(ch))
-                            .filter(|w| !w.is_empty())
-                            .map(|w| (o.namespace(), w)),
-                    );
+                    text.split(|ch: char| !is_name(ch))
+                        .filter(|w| !w.is_empty())
+                        .for_each(&mut *found);
                 }
             }
         }

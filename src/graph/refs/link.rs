@@ -27,15 +27,15 @@ pub struct Lookup<'a> {
 }
 
 impl<'a> Lookup<'a> {
-    /// The objects of the namespaces `keep` accepts (`""`: cluster scope).
-    pub fn build(inv: &'a Inventory, keep: impl Fn(&str) -> bool) -> Lookup<'a> {
+    /// The objects `keep` accepts, by position and namespace (`""`: cluster scope).
+    pub fn build(inv: &'a Inventory, keep: impl Fn(usize, &str) -> bool) -> Lookup<'a> {
         let mut by_id = FxHashMap::default();
         by_id.reserve(inv.objects.len());
         let mut slices: FxHashMap<(&str, &str), Vec<usize>> = FxHashMap::default();
         let mut cluster_roles = Vec::new();
         for (i, o) in inv.objects.iter().enumerate() {
             let id = &o.id;
-            if !keep(&id.namespace) {
+            if !keep(i, &id.namespace) {
                 continue;
             }
             by_id
@@ -185,11 +185,23 @@ pub fn link_sources(
     linked
 }
 
-/// The references of every object of `inv` (needs no other part of the graph, so a build
-/// links them while it computes the rest).
-pub fn link_all(inv: &Inventory) -> Linked {
-    let lookup = Lookup::build(inv, |_| true);
-    link_sources(inv, &lookup, 0..inv.objects.len())
+/// Every reference result of `inv` but the target-port findings (which need the selector
+/// edges): the reference graph and the findings, sorted. Needs no other part of the graph,
+/// so a build computes it while it computes the rest.
+pub fn build(inv: &Inventory) -> (RefGraph, Vec<Diagnostic>) {
+    let n = inv.objects.len();
+    let lookup = Lookup::build(inv, |_, _| true);
+    let linked = link_sources(inv, &lookup, 0..n);
+    let mut cross = vec![false; n];
+    for &i in &linked.cross {
+        cross[i] = true;
+    }
+    let refs = assemble(n, linked.edges, linked.dangling, cross);
+    let all: Vec<usize> = (0..n).collect();
+    let mut found = linked.findings;
+    found.extend(findings::unused(inv, &all, |i| refs.is_used(i)));
+    crate::diagnostic::sort(&mut found);
+    (refs, found)
 }
 
 /// Target-port findings of the Services among `sources`.
@@ -200,47 +212,27 @@ pub fn target_ports(
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for i in sources {
-        if let Some(o) = inv.objects.get(i) {
-            if o.id.group.is_empty() && &*o.id.kind == "Service" {
-                out.extend(findings::target_ports(inv, graph, i, o));
-            }
+        if let Some(o) = inv.objects.get(i).filter(|o| is_service(o)) {
+            out.extend(findings::target_ports(inv, graph, i, o));
         }
     }
     out
 }
 
-/// The reference graph of `edges` (grouped by source, ascending) with the unused findings
-/// added; the findings sorted.
-pub fn assemble(
-    inv: &Inventory,
-    edges: Vec<Edge>,
-    dangling: Vec<Dangling>,
-    cross: Vec<bool>,
-    mut found: Vec<Diagnostic>,
-) -> (RefGraph, Vec<Diagnostic>) {
-    let n = inv.objects.len();
-    // By identity: a duplicate of a used object (another file's copy) is used too.
-    let mut used: FxHashSet<&ObjectId> = FxHashSet::default();
-    for e in &edges {
-        // An Event reporting on an object does not use it.
-        if e.kind
-            != (EdgeKind::Ref {
-                rel: "involvedObject",
-            })
-        {
-            used.extend(inv.objects.get(e.to).map(|o| &o.id));
-        }
-    }
-    found.extend(findings::unused(inv, &used));
-    crate::diagnostic::sort(&mut found);
+/// Whether `o` is a Service (whose named target ports are checked).
+pub fn is_service(o: &Object) -> bool {
+    o.id.group.is_empty() && &*o.id.kind == "Service"
+}
+
+/// The reference graph of `n` objects with `edges` (grouped by source, ascending).
+pub fn assemble(n: usize, edges: Vec<Edge>, dangling: Vec<Dangling>, cross: Vec<bool>) -> RefGraph {
     let used_by = Adjacency::build(n, &edges, |e| e.to);
-    let refs = RefGraph {
+    RefGraph {
         uses: Adjacency::from_grouped(n, edges, |e| e.from),
         used_by,
         dangling,
         cross,
-    };
-    (refs, found)
+    }
 }
 
 /// Whether a controller of `o` in the input has a pod template: the template's references

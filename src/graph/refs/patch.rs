@@ -3,25 +3,34 @@
 //! References are namespace-local except those of a few fields (RoleBinding subjects,
 //! webhook and APIService Services, a PV's `claimRef`, Gateway API refs, Events): an object
 //! with such a reference is marked `cross` when linked. A patch relinks the objects of the
-//! namespaces the graph patch recomputes (those of every changed object) plus every `cross`
-//! object, against the objects of the namespaces they reach; every other object's edges,
-//! dangling references and findings are kept (shifted), since nothing they resolve against
-//! changed (a changed cluster-scoped object makes the graph patch rebuild). Unused findings
-//! depend on every referrer, so they are recomputed from the merged edges.
+//! namespaces the graph patch recomputes (every object of the namespaces of the changed
+//! objects) plus every `cross` object, against the objects of the namespaces they reach;
+//! every other object's edges, dangling references and findings are kept (shifted), since
+//! nothing they resolve against changed (a changed cluster-scoped object makes the graph
+//! patch rebuild).
+//!
+//! An unused note depends on the objects of its namespace (duplicates, what mentions the
+//! object) and on the references naming it: the notes of the recomputed namespaces, and of
+//! the namespaces holding a ConfigMap, Secret or ServiceAccount that a relinked or removed
+//! object named before or names now, are recomputed; the others are kept.
 
 use rustc_hash::FxHashSet;
 
 use super::link::{assemble, link_sources, target_ports, Lookup};
-use super::{extract, findings, Dangling, Ref, RefGraph};
+use super::{extract, findings, merge, Dangling, Ref, RefGraph};
 use crate::diagnostic::Diagnostic;
 use crate::graph::{Edge, Graph};
 use crate::model::Inventory;
 
+/// Past this many namespaces, a set tells whether an object's is one of them.
+const LINEAR_NAMESPACES: usize = 8;
+
 impl Graph {
     /// Adds reference results to a patched graph: `old` and `old_findings` (the old graph's
-    /// reference findings) are those of the inventory before the change, `shift` maps an old
-    /// position to its new one (none for a replaced object), `recomputed` marks the new
-    /// positions whose namespace the graph patch recomputed.
+    /// reference findings, sorted) are those of the inventory before the change, `shift`
+    /// maps an old position to its new one (none for a replaced object), `recomputed` marks
+    /// the new positions whose namespace the graph patch recomputed (every object of those
+    /// namespaces, which hold every changed object).
     pub(in crate::graph) fn patch_refs(
         mut self,
         inv: &Inventory,
@@ -31,19 +40,20 @@ impl Graph {
         recomputed: &[bool],
     ) -> Graph {
         let n = inv.objects.len();
-        let mut relinked: Vec<bool> = (0..n)
-            .map(|i| recomputed.get(i).copied().unwrap_or(true))
-            .collect();
+        let recomputed = |i: usize| recomputed.get(i).copied().unwrap_or(true);
+        let mut relinked: Vec<bool> = (0..n).map(recomputed).collect();
         for (o, _) in old.cross.iter().enumerate().filter(|(_, c)| **c) {
             if let Some(i) = shift(o) {
                 relinked[i] = true;
             }
         }
-        let sources = || (0..n).filter(|&i| relinked[i]);
-        let reach = reached_namespaces(inv, sources());
-        let lookup = Lookup::build(inv, |ns| reach.contains(ns));
-        let mut linked = link_sources(inv, &lookup, sources());
-        let ports = target_ports(inv, &self, sources());
+        let sources: Vec<usize> = (0..n).filter(|&i| relinked[i]).collect();
+        let reach = Namespaces::new(reached_namespaces(inv, sources.iter().copied()));
+        let lookup = Lookup::build(inv, |i, ns| {
+            relinked[i] || ns.is_empty() || reach.contains(ns)
+        });
+        let mut linked = link_sources(inv, &lookup, sources.iter().copied());
+        let ports = target_ports(inv, &self, sources.iter().copied());
         linked.findings.extend(ports);
 
         let mut cross = vec![false; n];
@@ -55,16 +65,20 @@ impl Graph {
         for &i in &linked.cross {
             cross[i] = true;
         }
-        let mut edges: Vec<Edge> = old
-            .uses
-            .all()
-            .iter()
-            .filter_map(|e| {
-                let (from, to) = (shift(e.from)?, shift(e.to)?);
-                (!relinked[from]).then_some(Edge { from, to, ..*e })
-            })
-            .collect();
+        // What a relinked or removed object named before, and what a relinked one names now.
+        let mut named: Vec<usize> = Vec::new();
+        let mut edges: Vec<Edge> = Vec::with_capacity(old.uses.all().len());
+        for e in old.uses.all() {
+            let (from, to) = (shift(e.from), shift(e.to));
+            match (from, to) {
+                (Some(from), Some(to)) if !relinked[from] => edges.push(Edge { from, to, ..*e }),
+                (_, Some(to)) => named.push(to),
+                (_, None) => {}
+            }
+        }
+        named.extend(linked.edges.iter().map(|e| e.to));
         edges.extend(linked.edges);
+        // Two runs (kept, relinked), each ascending: the sort merges them.
         edges.sort_by_key(|e| e.from);
         let mut dangling: Vec<Dangling> = old
             .dangling
@@ -76,20 +90,64 @@ impl Graph {
             .collect();
         dangling.extend(linked.dangling);
         dangling.sort_by_key(|d| d.from);
-        let mut kept: Vec<Diagnostic> = old_findings
+        let refs = assemble(n, edges, dangling, cross);
+
+        // Unused notes: of the recomputed namespaces and of those whose objects a changed
+        // reference names.
+        let named_ns: FxHashSet<&str> = named
+            .iter()
+            .filter(|&&t| !recomputed(t))
+            .map(|&t| &inv.objects[t])
+            .filter(|o| findings::may_be_unused(&o.id))
+            .map(|o| o.namespace())
+            .collect();
+        let renoted = Namespaces::new(named_ns);
+        let renoted = |i: usize| recomputed(i) || renoted.contains(inv.objects[i].namespace());
+        let among: Vec<usize> = (0..n).filter(|&i| renoted(i)).collect();
+        let mut found = linked.findings;
+        found.extend(findings::unused(inv, &among, |i| refs.is_used(i)));
+        crate::diagnostic::sort(&mut found);
+
+        // Old findings stay sorted when their positions shift (the order is kept).
+        let kept: Vec<Diagnostic> = old_findings
             .into_iter()
-            .filter(|f| f.code != findings::UNUSED)
             .filter_map(|f| {
-                let i = f.object_index().and_then(shift).filter(|&i| !relinked[i])?;
-                Some(f.about(i))
+                let i = f.object_index().and_then(shift)?;
+                let redone = if f.code == findings::UNUSED {
+                    renoted(i)
+                } else {
+                    relinked[i]
+                };
+                (!redone).then(|| f.about(i))
             })
             .collect();
-        kept.extend(linked.findings);
-        let (refs, mut found) = assemble(inv, edges, dangling, cross, kept);
         self.refs = refs;
-        self.findings.append(&mut found);
-        crate::diagnostic::sort(&mut self.findings);
+        let found = merge(kept, found);
+        self.findings = merge(std::mem::take(&mut self.findings), found);
         self
+    }
+}
+
+/// A few namespaces (usually one or two), compared in a line.
+enum Namespaces<'a> {
+    Few(Vec<&'a str>),
+    Many(FxHashSet<&'a str>),
+}
+
+impl<'a> Namespaces<'a> {
+    fn new(set: FxHashSet<&'a str>) -> Namespaces<'a> {
+        if set.len() > LINEAR_NAMESPACES {
+            Namespaces::Many(set)
+        } else {
+            Namespaces::Few(set.into_iter().collect())
+        }
+    }
+
+    fn contains(&self, ns: &str) -> bool {
+        match self {
+            Namespaces::Few(v) => v.contains(&ns),
+            Namespaces::Many(s) => s.contains(ns),
+        }
     }
 }
 
