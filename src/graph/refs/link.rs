@@ -27,17 +27,17 @@ pub struct Lookup<'a> {
 }
 
 impl<'a> Lookup<'a> {
-    /// The objects `keep` accepts, by position and namespace (`""`: cluster scope).
-    pub fn build(inv: &'a Inventory, keep: impl Fn(usize, &str) -> bool) -> Lookup<'a> {
+    /// The objects at `positions` (ascending).
+    pub fn build(inv: &'a Inventory, positions: impl Iterator<Item = usize>) -> Lookup<'a> {
         let mut by_id = FxHashMap::default();
-        by_id.reserve(inv.objects.len());
+        by_id.reserve(positions.size_hint().0);
         let mut slices: FxHashMap<(&str, &str), Vec<usize>> = FxHashMap::default();
         let mut cluster_roles = Vec::new();
-        for (i, o) in inv.objects.iter().enumerate() {
-            let id = &o.id;
-            if !keep(i, &id.namespace) {
+        for i in positions {
+            let Some(o) = inv.objects.get(i) else {
                 continue;
-            }
+            };
+            let id = &o.id;
             by_id
                 .entry(Target {
                     group: &id.group,
@@ -190,13 +190,16 @@ pub fn link_sources(
 /// so a build computes it while it computes the rest.
 pub fn build(inv: &Inventory) -> (RefGraph, Vec<Diagnostic>) {
     let n = inv.objects.len();
-    let lookup = Lookup::build(inv, |_, _| true);
+    let lookup = Lookup::build(inv, 0..n);
     let linked = link_sources(inv, &lookup, 0..n);
     let mut cross = vec![false; n];
     for &i in &linked.cross {
         cross[i] = true;
     }
-    let refs = assemble(n, linked.edges, linked.dangling, cross);
+    let cluster = (0..n)
+        .filter(|&i| inv.objects[i].namespace().is_empty())
+        .collect();
+    let refs = assemble(n, linked.edges, linked.dangling, cross, cluster);
     let all: Vec<usize> = (0..n).collect();
     let mut found = linked.findings;
     found.extend(findings::unused(inv, &all, |i| refs.is_used(i)));
@@ -225,13 +228,20 @@ pub fn is_service(o: &Object) -> bool {
 }
 
 /// The reference graph of `n` objects with `edges` (grouped by source, ascending).
-pub fn assemble(n: usize, edges: Vec<Edge>, dangling: Vec<Dangling>, cross: Vec<bool>) -> RefGraph {
+pub fn assemble(
+    n: usize,
+    edges: Vec<Edge>,
+    dangling: Vec<Dangling>,
+    cross: Vec<bool>,
+    cluster: Vec<usize>,
+) -> RefGraph {
     let used_by = Adjacency::build(n, &edges, |e| e.to);
     RefGraph {
         uses: Adjacency::from_grouped(n, edges, |e| e.from),
         used_by,
         dangling,
         cross,
+        cluster,
     }
 }
 

@@ -38,6 +38,8 @@ use crate::model::{Inventory, ObjectId};
 
 /// Services whose target ports one pool task checks.
 const PORT_CHUNK: usize = 512;
+/// A list this many times shorter than the other is merged into it by binary search.
+const SEARCH_BELOW_RATIO: usize = 16;
 
 /// The identity a reference names (the namespace is `""` for cluster-scoped kinds).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -168,6 +170,8 @@ pub struct RefGraph {
     /// Per object: a reference of it names another namespace (a patch relinks it whichever
     /// namespaces change).
     cross: Vec<bool>,
+    /// Positions of the cluster-scoped objects (every reference may resolve to them).
+    cluster: Vec<usize>,
 }
 
 impl RefGraph {
@@ -261,22 +265,32 @@ impl Graph {
 }
 
 /// The sorted `a` and `b` as one sorted list (what sorting them together gives: the
-/// diagnostics' order is total).
+/// diagnostics' order is total). A much shorter list's items are placed by binary search,
+/// so merging a few findings into many costs a few comparisons each.
 fn merge(a: Vec<Diagnostic>, b: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    if b.is_empty() {
-        return a;
+    // Equal items are equal in every field: which list one comes from does not matter.
+    let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
+    if short.is_empty() {
+        return long;
     }
-    if a.is_empty() {
-        return b;
+    let mut out = Vec::with_capacity(long.len() + short.len());
+    if short.len() * SEARCH_BELOW_RATIO > long.len() {
+        let (mut a, mut b) = (long.into_iter().peekable(), short.into_iter().peekable());
+        while let (Some(x), Some(y)) = (a.peek(), b.peek()) {
+            let next = if y < x { b.next() } else { a.next() };
+            out.extend(next);
+        }
+        out.extend(a);
+        out.extend(b);
+        return out;
     }
-    let mut out = Vec::with_capacity(a.len() + b.len());
-    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
-    while let (Some(x), Some(y)) = (a.peek(), b.peek()) {
-        let next = if y < x { b.next() } else { a.next() };
-        out.extend(next);
+    let mut long = long.into_iter();
+    for d in short {
+        let before = long.as_slice().partition_point(|x| *x <= d);
+        out.extend(long.by_ref().take(before));
+        out.push(d);
     }
-    out.extend(a);
-    out.extend(b);
+    out.extend(long);
     out
 }
 

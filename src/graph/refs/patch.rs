@@ -48,10 +48,19 @@ impl Graph {
             }
         }
         let sources: Vec<usize> = (0..n).filter(|&i| relinked[i]).collect();
-        let reach = Namespaces::new(reached_namespaces(inv, sources.iter().copied()));
-        let lookup = Lookup::build(inv, |i, ns| {
-            relinked[i] || ns.is_empty() || reach.contains(ns)
-        });
+        let mut cluster: Vec<usize> = old.cluster.iter().filter_map(|&o| shift(o)).collect();
+        cluster.extend(
+            sources
+                .iter()
+                .copied()
+                .filter(|&i| inv.objects[i].namespace().is_empty()),
+        );
+        cluster.sort_unstable();
+        cluster.dedup();
+        let lookup = Lookup::build(
+            inv,
+            reached(inv, &sources, &cluster, &recomputed).into_iter(),
+        );
         let mut linked = link_sources(inv, &lookup, sources.iter().copied());
         let ports = target_ports(inv, &self, sources.iter().copied());
         linked.findings.extend(ports);
@@ -90,7 +99,7 @@ impl Graph {
             .collect();
         dangling.extend(linked.dangling);
         dangling.sort_by_key(|d| d.from);
-        let refs = assemble(n, edges, dangling, cross);
+        let refs = assemble(n, edges, dangling, cross, cluster);
 
         // Unused notes: of the recomputed namespaces and of those whose objects a changed
         // reference names.
@@ -102,7 +111,9 @@ impl Graph {
             .map(|o| o.namespace())
             .collect();
         let renoted = Namespaces::new(named_ns);
-        let renoted = |i: usize| recomputed(i) || renoted.contains(inv.objects[i].namespace());
+        let renoted = |i: usize| {
+            recomputed(i) || (!renoted.is_empty() && renoted.contains(inv.objects[i].namespace()))
+        };
         let among: Vec<usize> = (0..n).filter(|&i| renoted(i)).collect();
         let mut found = linked.findings;
         found.extend(findings::unused(inv, &among, |i| refs.is_used(i)));
@@ -143,12 +154,46 @@ impl<'a> Namespaces<'a> {
         }
     }
 
+    fn is_empty(&self) -> bool {
+        match self {
+            Namespaces::Few(v) => v.is_empty(),
+            Namespaces::Many(s) => s.is_empty(),
+        }
+    }
+
     fn contains(&self, ns: &str) -> bool {
         match self {
             Namespaces::Few(v) => v.contains(&ns),
             Namespaces::Many(s) => s.contains(ns),
         }
     }
+}
+
+/// The positions of the objects the references of `sources` (ascending) can resolve to:
+/// those of their namespaces and of the namespaces they name, and the cluster-scoped ones
+/// (`cluster`). The recomputed namespaces are whole among the sources; any other is looked
+/// for over the inventory.
+fn reached(
+    inv: &Inventory,
+    sources: &[usize],
+    cluster: &[usize],
+    recomputed: &dyn Fn(usize) -> bool,
+) -> Vec<usize> {
+    let whole: FxHashSet<&str> = sources
+        .iter()
+        .filter(|&&i| recomputed(i))
+        .map(|&i| inv.objects[i].namespace())
+        .collect();
+    let mut others = reached_namespaces(inv, sources.iter().copied());
+    others.retain(|ns| !ns.is_empty() && !whole.contains(ns));
+    let mut out: Vec<usize> = sources.iter().chain(cluster).copied().collect();
+    if !others.is_empty() {
+        let others = Namespaces::new(others);
+        out.extend((0..inv.objects.len()).filter(|&i| others.contains(inv.objects[i].namespace())));
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// The namespaces the references of `sources` can resolve in: theirs, those their

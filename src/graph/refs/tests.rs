@@ -986,3 +986,53 @@ mod patches {
         assert!(flips > 30, "{flips} patched changes flip an unused note");
     }
 }
+
+/// Merging two sorted lists gives what sorting them together gives, whichever is longer and
+/// however much (a linear merge, or binary search of the longer).
+#[test]
+fn merged_findings_are_sorted_findings() {
+    use std::path::Path;
+    use std::sync::Arc;
+
+    use crate::diagnostic::{Diagnostic, Severity};
+
+    let paths: Vec<Arc<Path>> = ["a.yaml", "a/b.yaml", "a-b.yaml"]
+        .iter()
+        .map(|p| Arc::from(Path::new(p)))
+        .collect();
+    let d = |k: u64| {
+        let sev = [Severity::Note, Severity::Warning][(k % 2) as usize];
+        Diagnostic::new(
+            &paths[(k % 3) as usize],
+            (k % 7) as u32,
+            1,
+            sev,
+            "c",
+            format!("{}", k % 5),
+        )
+    };
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for (la, lb) in [
+        (0, 5),
+        (5, 0),
+        (40, 30),
+        (300, 3),
+        (2, 300),
+        (1, 1),
+        (64, 4),
+    ] {
+        let mut a: Vec<Diagnostic> = (0..la).map(|_| d(next())).collect();
+        let mut b: Vec<Diagnostic> = (0..lb).map(|_| d(next())).collect();
+        a.sort();
+        b.sort();
+        let mut expected = [a.clone(), b.clone()].concat();
+        expected.sort();
+        assert_eq!(super::merge(a, b), expected, "{la} + {lb}");
+    }
+}
