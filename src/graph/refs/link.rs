@@ -11,7 +11,7 @@ use crate::graph::{Adjacency, Edge, EdgeKind, Graph};
 use crate::kinds::pod_template;
 use crate::model::{group_of, Inventory, Object, ObjectId};
 use crate::selector::label_selector_from_value;
-use crate::value::{intern, RawRef};
+use crate::value::{intern, RawRef, Str};
 
 /// Past this many references in one object, duplicates are found with a set.
 const LINEAR_DEDUP: usize = 16;
@@ -138,8 +138,8 @@ pub fn link_sources(
     };
     let mut linked = Linked::default();
     let mut buf: Vec<Ref<'_>> = Vec::new();
-    // The registry's lookup allocates its key: ask once per kind.
-    let mut scopes: FxHashMap<(&str, &str), Option<bool>> = FxHashMap::default();
+    // The registry's lookup allocates its key, and interning hashes: once per kind.
+    let mut kinds: FxHashMap<(&str, &str), TargetKind> = FxHashMap::default();
     for i in sources {
         let Some(o) = inv.objects.get(i) else {
             continue;
@@ -148,12 +148,13 @@ pub fn link_sources(
         buf.clear();
         extract(o, &mut buf);
         let mut cross = false;
-        let controlled = controlled(o, lookup);
+        // Needed only for a missing target: asked then.
+        let mut controlled_by: Option<bool> = None;
         for r in &mut buf {
-            let scope = *scopes
+            let kind = kinds
                 .entry((r.target.group, r.target.kind))
-                .or_insert_with(|| inv.kinds.is_namespaced(r.target.group, r.target.kind));
-            r.target.namespace = scoped_namespace(scope, r.target, o.namespace());
+                .or_insert_with(|| TargetKind::of(inv, r.target.group, r.target.kind));
+            r.target.namespace = scoped_namespace(kind.namespaced, r.target, o.namespace());
             cross |= !r.target.namespace.is_empty() && r.target.namespace != o.namespace();
             match lookup.by_id.get(&r.target) {
                 Some(&t) => {
@@ -168,9 +169,10 @@ pub fn link_sources(
                     linked.dangling.push(Dangling {
                         from: i,
                         rel: r.rel,
-                        target: object_id(r.target),
+                        target: kind.id(r.target, o),
                     });
-                    if !r.optional && !controlled {
+                    if !r.optional && !*controlled_by.get_or_insert_with(|| controlled(o, lookup))
+                    {
                         linked.findings.extend(findings::missing(i, o, r));
                     }
                 }
@@ -273,14 +275,38 @@ fn scoped_namespace<'a>(namespaced: Option<bool>, t: Target<'a>, own: &'a str) -
     }
 }
 
-fn object_id(t: Target<'_>) -> ObjectId {
-    ObjectId {
-        // A reference may name a legacy group (`extensions` Ingress): the same resource.
-        group: intern(crate::kinds::canonical_group(t.group, t.kind)),
-        kind: intern(t.kind),
-        namespace: intern(t.namespace),
-        name: intern(t.name),
-        generated: None,
+/// What linking needs of a target's kind, asked once per kind.
+struct TargetKind {
+    namespaced: Option<bool>,
+    /// For dangling targets' identities: a reference may name a legacy group (`extensions`
+    /// Ingress), the same resource as the current group's.
+    group: Str,
+    kind: Str,
+}
+
+impl TargetKind {
+    fn of(inv: &Inventory, group: &str, kind: &str) -> TargetKind {
+        TargetKind {
+            namespaced: inv.kinds.is_namespaced(group, kind),
+            group: intern(crate::kinds::canonical_group(group, kind)),
+            kind: intern(kind),
+        }
+    }
+
+    /// The identity of target `t` (of this kind) of a reference of `from`.
+    fn id(&self, t: Target<'_>, from: &Object) -> ObjectId {
+        let namespace = if t.namespace == from.namespace() {
+            from.id.namespace.clone()
+        } else {
+            intern(t.namespace)
+        };
+        ObjectId {
+            group: self.group.clone(),
+            kind: self.kind.clone(),
+            namespace,
+            name: intern(t.name),
+            generated: None,
+        }
     }
 }
 
