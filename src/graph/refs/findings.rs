@@ -159,8 +159,15 @@ pub fn port(i: usize, o: &Object, r: &Ref<'_>, port: Port<'_>, svc: &Object) -> 
 /// A Service's named `targetPort`s that no container of the Pods and pod templates it
 /// selects declares (the endpoints controller finds no port for them, so the Service gets
 /// no endpoint). One selected object declaring it is enough: a selector that also catches
-/// unrelated Pods is another problem.
-pub fn target_ports(inv: &Inventory, graph: &Graph, i: usize, svc: &Object) -> Vec<Diagnostic> {
+/// unrelated Pods is another problem. `declares` tells whether object `t` declares a port
+/// (as [`declares`]).
+pub fn target_ports(
+    inv: &Inventory,
+    graph: &Graph,
+    i: usize,
+    svc: &Object,
+    declares: &dyn Fn(usize, &Object, &str) -> Option<bool>,
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     if svc.get_str("spec.type") == Some("ExternalName") {
         return out;
@@ -178,7 +185,7 @@ pub fn target_ports(inv: &Inventory, graph: &Graph, i: usize, svc: &Object) -> V
             let Some(target) = inv.objects.get(e.to) else {
                 continue;
             };
-            match declares(target, name) {
+            match declares(e.to, target, name) {
                 Some(true) => {
                     declared = true;
                     break;
@@ -206,7 +213,7 @@ pub fn target_ports(inv: &Inventory, graph: &Graph, i: usize, svc: &Object) -> V
 
 /// Whether a container of a Pod or pod template declares a port `name` (`None` for other
 /// kinds). Sidecars (init containers) count.
-fn declares(o: &Object, name: &str) -> Option<bool> {
+pub fn declares(o: &Object, name: &str) -> Option<bool> {
     let spec = match (&*o.id.group, &*o.id.kind) {
         ("", "Pod") => o.get_path("spec"),
         (g, k) => o.get_path(pod_template(g, k)?).and_then(|t| t.get("spec")),

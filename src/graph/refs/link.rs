@@ -4,8 +4,9 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::extract::extract_declaring;
 use super::pod::{items, str_at};
-use super::{extract, findings, Dangling, Ref, RefGraph, Target};
+use super::{findings, Dangling, Ref, RefGraph, Target};
 use crate::diagnostic::Diagnostic;
 use crate::graph::{Adjacency, Edge, EdgeKind, Graph};
 use crate::kinds::pod_template;
@@ -123,12 +124,37 @@ pub struct Linked {
     pub findings: Vec<Diagnostic>,
 }
 
+/// The names of the ports the containers of each Pod and pod template declare (what the
+/// target-port check reads), read while linking.
+pub struct Declared<'a> {
+    /// Per object: its names are `names[a..b]`; none for other kinds.
+    spans: Vec<Option<(usize, usize)>>,
+    names: Vec<&'a str>,
+}
+
+impl<'a> Declared<'a> {
+    fn new(n: usize) -> Declared<'a> {
+        Declared {
+            spans: vec![None; n],
+            names: Vec::new(),
+        }
+    }
+
+    /// Whether object `i` declares a port `name` (none for kinds without containers).
+    pub fn declares(&self, i: usize, name: &str) -> Option<bool> {
+        let (a, b) = self.spans.get(i).copied().flatten()?;
+        Some(self.names[a..b].contains(&name))
+    }
+}
+
 /// Links the references of `sources` (ascending) against the objects `lookup` holds (the
-/// target-port findings, which need the selector edges, are added by `with_refs`).
-pub fn link_sources(
-    inv: &Inventory,
+/// target-port findings, which need the selector edges, are added by `with_refs`); with
+/// `declared`, records the ports each source declares.
+pub fn link_sources<'a>(
+    inv: &'a Inventory,
     lookup: &Lookup<'_>,
     sources: impl Iterator<Item = usize>,
+    mut declared: Option<&mut Declared<'a>>,
 ) -> Linked {
     let mut out = ObjectEdges {
         from: 0,
@@ -146,7 +172,17 @@ pub fn link_sources(
         };
         out.next_object(i);
         buf.clear();
-        extract(o, &mut buf);
+        match declared.as_deref_mut() {
+            Some(d) => {
+                let start = d.names.len();
+                if extract_declaring(o, &mut buf, Some(&mut d.names)) {
+                    d.spans[i] = Some((start, d.names.len()));
+                }
+            }
+            None => {
+                extract_declaring(o, &mut buf, None);
+            }
+        }
         let mut cross = false;
         // Needed only for a missing target: asked then.
         let mut controlled_by: Option<bool> = None;
@@ -171,8 +207,7 @@ pub fn link_sources(
                         rel: r.rel,
                         target: kind.id(r.target, o),
                     });
-                    if !r.optional && !*controlled_by.get_or_insert_with(|| controlled(o, lookup))
-                    {
+                    if !r.optional && !*controlled_by.get_or_insert_with(|| controlled(o, lookup)) {
                         linked.findings.extend(findings::missing(i, o, r));
                     }
                 }
@@ -188,12 +223,14 @@ pub fn link_sources(
 }
 
 /// Every reference result of `inv` but the target-port findings (which need the selector
-/// edges): the reference graph and the findings, sorted. Needs no other part of the graph,
-/// so a build computes it while it computes the rest.
-pub fn build(inv: &Inventory) -> (RefGraph, Vec<Diagnostic>) {
+/// edges): the reference graph, the findings (sorted), and the ports the objects declare
+/// for those findings. Needs no other part of the graph, so a build computes it while it
+/// computes the rest.
+pub fn build(inv: &Inventory) -> (RefGraph, Vec<Diagnostic>, Declared<'_>) {
     let n = inv.objects.len();
     let lookup = Lookup::build(inv, 0..n);
-    let linked = link_sources(inv, &lookup, 0..n);
+    let mut declared = Declared::new(n);
+    let linked = link_sources(inv, &lookup, 0..n, Some(&mut declared));
     let mut cross = vec![false; n];
     for &i in &linked.cross {
         cross[i] = true;
@@ -206,19 +243,25 @@ pub fn build(inv: &Inventory) -> (RefGraph, Vec<Diagnostic>) {
     let mut found = linked.findings;
     found.extend(findings::unused(inv, &all, |i| refs.is_used(i)));
     crate::diagnostic::sort(&mut found);
-    (refs, found)
+    (refs, found, declared)
 }
 
-/// Target-port findings of the Services among `sources`.
+/// Target-port findings of the Services among `sources`, with the ports of `declared` if
+/// given (else read from the selected objects).
 pub fn target_ports(
     inv: &Inventory,
     graph: &Graph,
     sources: impl Iterator<Item = usize>,
+    declared: Option<&Declared<'_>>,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
+    let declares = |t: usize, o: &Object, name: &str| match declared {
+        Some(d) => d.declares(t, name),
+        None => findings::declares(o, name),
+    };
     for i in sources {
         if let Some(o) = inv.objects.get(i).filter(|o| is_service(o)) {
-            out.extend(findings::target_ports(inv, graph, i, o));
+            out.extend(findings::target_ports(inv, graph, i, o, &declares));
         }
     }
     out

@@ -193,16 +193,18 @@ impl Graph {
     pub(super) fn with_refs(
         mut self,
         inv: &Inventory,
-        built: (RefGraph, Vec<Diagnostic>),
+        built: (RefGraph, Vec<Diagnostic>, link::Declared<'_>),
     ) -> Graph {
-        let (refs, found) = built;
+        let (refs, found, declared) = built;
         let services: Vec<usize> = (0..inv.objects.len())
             .filter(|&i| link::is_service(&inv.objects[i]))
             .collect();
         let graph = &self;
         let mut ports: Vec<Diagnostic> = services
             .par_chunks(PORT_CHUNK)
-            .flat_map_iter(|chunk| link::target_ports(inv, graph, chunk.iter().copied()))
+            .flat_map_iter(|chunk| {
+                link::target_ports(inv, graph, chunk.iter().copied(), Some(&declared))
+            })
             .collect();
         crate::diagnostic::sort(&mut ports);
         self.refs = refs;

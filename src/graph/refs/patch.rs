@@ -61,8 +61,8 @@ impl Graph {
             inv,
             reached(inv, &sources, &cluster, &recomputed).into_iter(),
         );
-        let mut linked = link_sources(inv, &lookup, sources.iter().copied());
-        let ports = target_ports(inv, &self, sources.iter().copied());
+        let mut linked = link_sources(inv, &lookup, sources.iter().copied(), None);
+        let ports = target_ports(inv, &self, sources.iter().copied(), None);
         linked.findings.extend(ports);
 
         let mut cross = vec![false; n];
