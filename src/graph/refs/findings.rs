@@ -10,6 +10,8 @@
 //! Deployment, a Pod of a ReplicaSet) reports no missing target: its controller's template
 //! holds the same reference and reports it once (see `link.rs`).
 
+use std::fmt::Write;
+
 use rustc_hash::FxHashSet;
 
 use super::pod::items;
@@ -169,10 +171,11 @@ pub fn target_ports(
     declares: &dyn Fn(usize, &Object, &str) -> Option<bool>,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    if svc.get_str("spec.type") == Some("ExternalName") {
+    let spec = svc.raw.get("spec");
+    if spec.and_then(|s| s.get("type")).and_then(RawRef::as_str) == Some("ExternalName") {
         return out;
     }
-    for (p, port) in items(svc.get_path("spec.ports")) {
+    for (p, port) in items(spec.and_then(|s| s.get("ports"))) {
         let Some(name) = port.get("targetPort").and_then(RawRef::as_str) else {
             continue;
         };
@@ -195,16 +198,16 @@ pub fn target_ports(
             }
         }
         if !declared && !lacking.is_empty() {
-            // Only the names shown are formatted.
-            let shown: Vec<String> = lacking.iter().take(3).map(|o| o.id.to_string()).collect();
-            let mut objects = shown.join(", ");
-            if lacking.len() > shown.len() {
-                objects.push_str(&format!(" and {} more", lacking.len() - shown.len()));
+            // Only the names shown are formatted, into the message itself.
+            let mut message = format!("spec.ports[{p}].targetPort: no container of ");
+            for (k, o) in lacking.iter().take(3).enumerate() {
+                let sep = if k == 0 { "" } else { ", " };
+                let _ = write!(message, "{sep}{}", o.id);
             }
-            let message = format!(
-                "spec.ports[{p}].targetPort: no container of {objects} declares a port named {}",
-                Quoted(name)
-            );
+            if lacking.len() > 3 {
+                let _ = write!(message, " and {} more", lacking.len() - 3);
+            }
+            let _ = write!(message, " declares a port named {}", Quoted(name));
             out.push(svc.finding(i, Severity::Warning, TARGET_PORT, message));
         }
     }

@@ -2,6 +2,9 @@
 //! selection-like links (ClusterRole aggregation, Service → EndpointSlices, StatefulSet
 //! claim templates → their PVCs).
 
+use std::ops::Range;
+
+use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::extract::extract_declaring;
@@ -14,6 +17,8 @@ use crate::model::{group_of, Inventory, Object, ObjectId};
 use crate::selector::label_selector_from_value;
 use crate::value::{intern, RawRef, Str};
 
+/// Objects one pool task links.
+const LINK_CHUNK: usize = 4096;
 /// Past this many references in one object, duplicates are found with a set.
 const LINEAR_DEDUP: usize = 16;
 /// Replicas of a StatefulSet whose claims are looked for.
@@ -126,24 +131,63 @@ pub struct Linked {
 
 /// The names of the ports the containers of each Pod and pod template declare (what the
 /// target-port check reads), read while linking.
+#[derive(Default)]
 pub struct Declared<'a> {
-    /// Per object: its names are `names[a..b]`; none for other kinds.
+    /// Position of the first object of `spans`.
+    first: usize,
+    /// Per object from `first`: its names are `names[a..b]`; none for other kinds.
     spans: Vec<Option<(usize, usize)>>,
     names: Vec<&'a str>,
 }
 
 impl<'a> Declared<'a> {
-    fn new(n: usize) -> Declared<'a> {
+    /// For the objects of `objects`.
+    fn new(objects: Range<usize>) -> Declared<'a> {
         Declared {
-            spans: vec![None; n],
+            first: objects.start,
+            spans: vec![None; objects.len()],
             names: Vec::new(),
         }
     }
 
+    fn record(&mut self, i: usize, o: &'a Object, out: &mut Vec<Ref<'a>>) {
+        let start = self.names.len();
+        if extract_declaring(o, out, Some(&mut self.names)) {
+            if let Some(span) = self.spans.get_mut(i - self.first) {
+                *span = Some((start, self.names.len()));
+            }
+        }
+    }
+
+    /// Those of the objects that follow (`next` starts where these end).
+    fn append(&mut self, next: Declared<'a>) {
+        let shift = self.names.len();
+        self.spans.extend(
+            next.spans
+                .into_iter()
+                .map(|s| s.map(|(a, b)| (a + shift, b + shift))),
+        );
+        self.names.extend(next.names);
+    }
+
     /// Whether object `i` declares a port `name` (none for kinds without containers).
     pub fn declares(&self, i: usize, name: &str) -> Option<bool> {
-        let (a, b) = self.spans.get(i).copied().flatten()?;
+        let (a, b) = self
+            .spans
+            .get(i.checked_sub(self.first)?)
+            .copied()
+            .flatten()?;
         Some(self.names[a..b].contains(&name))
+    }
+}
+
+impl Linked {
+    /// These links followed by those of later sources.
+    fn append(&mut self, mut next: Linked) {
+        self.edges.append(&mut next.edges);
+        self.dangling.append(&mut next.dangling);
+        self.cross.append(&mut next.cross);
+        self.findings.append(&mut next.findings);
     }
 }
 
@@ -166,6 +210,7 @@ pub fn link_sources<'a>(
     let mut buf: Vec<Ref<'_>> = Vec::new();
     // The registry's lookup allocates its key, and interning hashes: once per kind.
     let mut kinds: FxHashMap<(&str, &str), TargetKind> = FxHashMap::default();
+    let mut last_owner = LastOwner::default();
     for i in sources {
         let Some(o) = inv.objects.get(i) else {
             continue;
@@ -173,12 +218,7 @@ pub fn link_sources<'a>(
         out.next_object(i);
         buf.clear();
         match declared.as_deref_mut() {
-            Some(d) => {
-                let start = d.names.len();
-                if extract_declaring(o, &mut buf, Some(&mut d.names)) {
-                    d.spans[i] = Some((start, d.names.len()));
-                }
-            }
+            Some(d) => d.record(i, o, &mut buf),
             None => {
                 extract_declaring(o, &mut buf, None);
             }
@@ -207,7 +247,10 @@ pub fn link_sources<'a>(
                         rel: r.rel,
                         target: kind.id(r.target, o),
                     });
-                    if !r.optional && !*controlled_by.get_or_insert_with(|| controlled(o, lookup)) {
+                    if !r.optional
+                        && !*controlled_by
+                            .get_or_insert_with(|| controlled(o, lookup, &mut last_owner))
+                    {
                         linked.findings.extend(findings::missing(i, o, r));
                     }
                 }
@@ -229,8 +272,23 @@ pub fn link_sources<'a>(
 pub fn build(inv: &Inventory) -> (RefGraph, Vec<Diagnostic>, Declared<'_>) {
     let n = inv.objects.len();
     let lookup = Lookup::build(inv, 0..n);
-    let mut declared = Declared::new(n);
-    let linked = link_sources(inv, &lookup, 0..n, Some(&mut declared));
+    let chunks: Vec<Range<usize>> = (0..n)
+        .step_by(LINK_CHUNK)
+        .map(|a| a..n.min(a + LINK_CHUNK))
+        .collect();
+    let parts: Vec<(Linked, Declared<'_>)> = chunks
+        .into_par_iter()
+        .map(|objects| {
+            let mut declared = Declared::new(objects.clone());
+            let linked = link_sources(inv, &lookup, objects, Some(&mut declared));
+            (linked, declared)
+        })
+        .collect();
+    let (mut linked, mut declared) = (Linked::default(), Declared::default());
+    for (l, d) in parts {
+        linked.append(l);
+        declared.append(d);
+    }
     let mut cross = vec![false; n];
     for &i in &linked.cross {
         cross[i] = true;
@@ -293,19 +351,34 @@ pub fn assemble(
 /// Whether a controller of `o` in the input has a pod template: the template's references
 /// are `o`'s, and a missing one is reported once, at the controller (the Deployment, not
 /// its ReplicaSet and each Pod).
-fn controlled(o: &Object, lookup: &Lookup<'_>) -> bool {
+fn controlled<'a>(o: &'a Object, lookup: &Lookup<'_>, last: &mut LastOwner<'a>) -> bool {
     o.owner_refs.iter().any(|r| {
+        if r.controller != Some(true) {
+            return false;
+        }
+        let key = (o.namespace(), &*r.api_version, &*r.kind, &*r.name);
+        if let Some((k, found)) = last.0 {
+            if k == key {
+                return found;
+            }
+        }
         let group = group_of(&r.api_version);
-        r.controller == Some(true)
-            && pod_template(group, &r.kind).is_some()
+        let found = pod_template(group, &r.kind).is_some()
             && lookup.by_id.contains_key(&Target {
                 group,
                 kind: &r.kind,
                 namespace: o.namespace(),
                 name: &r.name,
-            })
+            });
+        last.0 = Some((key, found));
+        found
     })
 }
+
+/// The last controller [`controlled`] looked for, and whether it was there: the Pods of one
+/// ReplicaSet mostly follow each other.
+#[derive(Default)]
+struct LastOwner<'a>(Option<((&'a str, &'a str, &'a str, &'a str), bool)>);
 
 /// The namespace a reference resolves in: none for a cluster-scoped kind (Event
 /// `involvedObject`s and typed backends may name one), the referrer's when a namespaced
