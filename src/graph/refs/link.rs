@@ -338,13 +338,35 @@ pub fn assemble(
     cross: Vec<bool>,
     cluster: Vec<usize>,
 ) -> RefGraph {
-    let used_by = Adjacency::build(n, &edges, |e| e.to);
+    let used_by = by_target(n, &edges);
     RefGraph {
         uses: Adjacency::from_grouped(n, edges, |e| e.from),
         used_by,
         dangling,
         cross,
         cluster,
+    }
+}
+
+/// `edges` grouped by target, each target's in their order (a counting sort, as
+/// [`Adjacency::build`], writing each edge once).
+fn by_target(n: usize, edges: &[Edge]) -> Adjacency {
+    let mut offsets = vec![0usize; n + 1];
+    for e in edges {
+        offsets[e.to + 1] += 1;
+    }
+    for i in 0..n {
+        offsets[i + 1] += offsets[i];
+    }
+    let mut next = offsets[..n].to_vec();
+    let mut placed = edges.to_vec();
+    for e in edges {
+        placed[next[e.to]] = *e;
+        next[e.to] += 1;
+    }
+    Adjacency {
+        offsets,
+        edges: placed,
     }
 }
 

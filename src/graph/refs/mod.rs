@@ -24,7 +24,9 @@ mod link;
 mod patch;
 mod pod;
 
+use std::cmp::Ordering;
 use std::fmt;
+use std::sync::Arc;
 
 pub use extract::extract;
 pub use findings::is_ref_finding;
@@ -33,13 +35,11 @@ pub(super) use link::build;
 use rayon::prelude::*;
 
 use super::{Adjacency, Edge, EdgeKind, Graph};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{cmp_paths, Diagnostic};
 use crate::model::{Inventory, ObjectId};
 
 /// Services whose target ports one pool task checks.
 const PORT_CHUNK: usize = 512;
-/// A list this many times shorter than the other is merged into it by binary search.
-const SEARCH_BELOW_RATIO: usize = 16;
 
 /// The identity a reference names (the namespace is `""` for cluster-scoped kinds).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -267,32 +267,61 @@ impl Graph {
 }
 
 /// The sorted `a` and `b` as one sorted list (what sorting them together gives: the
-/// diagnostics' order is total). A much shorter list's items are placed by binary search,
-/// so merging a few findings into many costs a few comparisons each.
+/// diagnostics' order is total). Both are grouped by file, most of a file's diagnostics
+/// sharing its path: paths are compared once per run of one shared path, not per item.
 fn merge(a: Vec<Diagnostic>, b: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    // Equal items are equal in every field: which list one comes from does not matter.
-    let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
-    if short.is_empty() {
-        return long;
+    if a.is_empty() {
+        return b;
     }
-    let mut out = Vec::with_capacity(long.len() + short.len());
-    if short.len() * SEARCH_BELOW_RATIO > long.len() {
-        let (mut a, mut b) = (long.into_iter().peekable(), short.into_iter().peekable());
-        while let (Some(x), Some(y)) = (a.peek(), b.peek()) {
-            let next = if y < x { b.next() } else { a.next() };
-            out.extend(next);
+    if b.is_empty() {
+        return a;
+    }
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
+    while let (Some(x), Some(y)) = (a.peek(), b.peek()) {
+        // Equal items are equal in every field: which list one comes from does not matter.
+        let order = cmp_paths(&x.path, &y.path);
+        let path = match order {
+            Ordering::Less => Arc::clone(&x.path),
+            _ => Arc::clone(&y.path),
+        };
+        let from = match order {
+            Ordering::Less => &mut a,
+            Ordering::Greater => &mut b,
+            Ordering::Equal => {
+                let next = if x.cmp_within_path(y) == Ordering::Greater {
+                    b.next()
+                } else {
+                    a.next()
+                };
+                out.extend(next);
+                continue;
+            }
+        };
+        // Its whole run of that path comes first.
+        while let Some(d) = from.next_if(|d| Arc::ptr_eq(&d.path, &path)) {
+            out.push(d);
         }
-        out.extend(a);
-        out.extend(b);
-        return out;
     }
-    let mut long = long.into_iter();
-    for d in short {
-        let before = long.as_slice().partition_point(|x| *x <= d);
-        out.extend(long.by_ref().take(before));
-        out.push(d);
+    out.extend(a);
+    out.extend(b);
+    out
+}
+
+/// The sorted `a` and `b` (each grouped by `key`, ascending) as one list grouped by `key`,
+/// `a`'s first for an equal key.
+fn merge_by<T>(a: Vec<T>, b: Vec<T>, key: impl Fn(&T) -> usize) -> Vec<T> {
+    if b.is_empty() {
+        return a;
     }
-    out.extend(long);
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
+    while let (Some(x), Some(y)) = (a.peek(), b.peek()) {
+        let next = if key(y) < key(x) { b.next() } else { a.next() };
+        out.extend(next);
+    }
+    out.extend(a);
+    out.extend(b);
     out
 }
 

@@ -17,7 +17,7 @@
 use rustc_hash::FxHashSet;
 
 use super::link::{assemble, link_sources, target_ports, Lookup};
-use super::{extract, findings, merge, Dangling, Ref, RefGraph};
+use super::{extract, findings, merge, merge_by, Dangling, Ref, RefGraph};
 use crate::diagnostic::Diagnostic;
 use crate::graph::{Edge, Graph};
 use crate::model::Inventory;
@@ -86,10 +86,8 @@ impl Graph {
             }
         }
         named.extend(linked.edges.iter().map(|e| e.to));
-        edges.extend(linked.edges);
-        // Two runs (kept, relinked), each ascending: the sort merges them.
-        edges.sort_by_key(|e| e.from);
-        let mut dangling: Vec<Dangling> = old
+        let edges = merge_by(edges, linked.edges, |e| e.from);
+        let dangling: Vec<Dangling> = old
             .dangling
             .into_iter()
             .filter_map(|d| {
@@ -97,8 +95,7 @@ impl Graph {
                 Some(Dangling { from, ..d })
             })
             .collect();
-        dangling.extend(linked.dangling);
-        dangling.sort_by_key(|d| d.from);
+        let dangling = merge_by(dangling, linked.dangling, |d| d.from);
         let refs = assemble(n, edges, dangling, cross, cluster);
 
         // Unused notes: of the recomputed namespaces and of those whose objects a changed

@@ -987,8 +987,8 @@ mod patches {
     }
 }
 
-/// Merging two sorted lists gives what sorting them together gives, whichever is longer and
-/// however much (a linear merge, or binary search of the longer).
+/// Merging two sorted lists gives what sorting them together gives, whichever is longer,
+/// with paths shared by runs of items or equal in separate copies.
 #[test]
 fn merged_findings_are_sorted_findings() {
     use std::path::Path;
@@ -996,7 +996,7 @@ fn merged_findings_are_sorted_findings() {
 
     use crate::diagnostic::{Diagnostic, Severity};
 
-    let paths: Vec<Arc<Path>> = ["a.yaml", "a/b.yaml", "a-b.yaml"]
+    let paths: Vec<Arc<Path>> = ["a.yaml", "a/b.yaml", "a-b.yaml", "a.yaml"]
         .iter()
         .map(|p| Arc::from(Path::new(p)))
         .collect();
