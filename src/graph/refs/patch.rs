@@ -17,9 +17,9 @@
 use rustc_hash::FxHashSet;
 
 use super::link::{assemble, link_sources, target_ports, Lookup};
-use super::{extract, findings, merge, merge_by, Dangling, Ref, RefGraph};
+use super::{extract, findings, merge, merge_by, Ref, RefGraph};
 use crate::diagnostic::Diagnostic;
-use crate::graph::{Edge, Graph};
+use crate::graph::Graph;
 use crate::model::Inventory;
 
 /// Past this many namespaces, a set tells whether an object's is one of them.
@@ -34,7 +34,7 @@ impl Graph {
     pub(in crate::graph) fn patch_refs(
         mut self,
         inv: &Inventory,
-        old: RefGraph,
+        mut old: RefGraph,
         old_findings: Vec<Diagnostic>,
         shift: &dyn Fn(usize) -> Option<usize>,
         recomputed: &[bool],
@@ -76,26 +76,40 @@ impl Graph {
         }
         // What a relinked or removed object named before, and what a relinked one names now.
         let mut named: Vec<usize> = Vec::new();
-        let mut edges: Vec<Edge> = Vec::with_capacity(old.uses.all().len());
-        for e in old.uses.all() {
-            let (from, to) = (shift(e.from), shift(e.to));
-            match (from, to) {
-                (Some(from), Some(to)) if !relinked[from] => edges.push(Edge { from, to, ..*e }),
-                (_, Some(to)) => named.push(to),
-                (_, None) => {}
+        // Kept in place, shifted; the relinked ones spliced in.
+        let mut edges = std::mem::take(&mut old.uses.edges);
+        edges.retain_mut(|e| match (shift(e.from), shift(e.to)) {
+            (Some(from), Some(to)) if !relinked[from] => {
+                (e.from, e.to) = (from, to);
+                true
             }
-        }
+            (_, Some(to)) => {
+                named.push(to);
+                false
+            }
+            (_, None) => false,
+        });
         named.extend(linked.edges.iter().map(|e| e.to));
-        let edges = merge_by(edges, linked.edges, |e| e.from);
-        let dangling: Vec<Dangling> = old
-            .dangling
-            .into_iter()
-            .filter_map(|d| {
-                let from = shift(d.from).filter(|&f| !relinked[f])?;
-                Some(Dangling { from, ..d })
-            })
-            .collect();
-        let dangling = merge_by(dangling, linked.dangling, |d| d.from);
+        let edges = splice_sorted(
+            edges,
+            linked.edges,
+            |a, b| a.from < b.from,
+            |a, b| merge_by(a, b, |e| e.from),
+        );
+        let mut dangling = old.dangling;
+        dangling.retain_mut(|d| match shift(d.from).filter(|&f| !relinked[f]) {
+            Some(from) => {
+                d.from = from;
+                true
+            }
+            None => false,
+        });
+        let dangling = splice_sorted(
+            dangling,
+            linked.dangling,
+            |a, b| a.from < b.from,
+            |a, b| merge_by(a, b, |d| d.from),
+        );
         let refs = assemble(n, edges, dangling, cross, cluster);
 
         // Unused notes: of the recomputed namespaces and of those whose objects a changed
@@ -117,23 +131,44 @@ impl Graph {
         crate::diagnostic::sort(&mut found);
 
         // Old findings stay sorted when their positions shift (the order is kept).
-        let kept: Vec<Diagnostic> = old_findings
-            .into_iter()
-            .filter_map(|f| {
-                let i = f.object_index().and_then(shift)?;
-                let redone = if f.code == findings::UNUSED {
-                    renoted(i)
-                } else {
-                    relinked[i]
-                };
-                (!redone).then(|| f.about(i))
-            })
-            .collect();
+        let mut kept = old_findings;
+        kept.retain_mut(|f| {
+            let Some(i) = f.object_index().and_then(shift) else {
+                return false;
+            };
+            let redone = if f.code == findings::UNUSED {
+                renoted(i)
+            } else {
+                relinked[i]
+            };
+            f.object = u32::try_from(i).ok();
+            !redone
+        });
         self.refs = refs;
-        let found = merge(kept, found);
+        let found = splice_sorted(kept, found, |a, b| a < b, merge);
         self.findings = merge(std::mem::take(&mut self.findings), found);
         self
     }
+}
+
+/// `new` (sorted by `less`) put into the sorted `old`: spliced in one place when it fits
+/// between two items of `old` (the usual patch: one namespace's objects, in one folder),
+/// else with `merge`.
+fn splice_sorted<T>(
+    mut old: Vec<T>,
+    new: Vec<T>,
+    less: impl Fn(&T, &T) -> bool,
+    merge: impl FnOnce(Vec<T>, Vec<T>) -> Vec<T>,
+) -> Vec<T> {
+    let (Some(first), Some(last)) = (new.first(), new.last()) else {
+        return old;
+    };
+    let at = old.partition_point(|x| less(x, first));
+    if old.get(at).is_some_and(|x| less(x, last)) {
+        return merge(old, new);
+    }
+    old.splice(at..at, new);
+    old
 }
 
 /// A few namespaces (usually one or two), compared in a line.
