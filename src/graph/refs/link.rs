@@ -400,7 +400,10 @@ fn controlled<'a>(o: &'a Object, lookup: &Lookup<'_>, last: &mut LastOwner<'a>) 
 /// The last controller [`controlled`] looked for, and whether it was there: the Pods of one
 /// ReplicaSet mostly follow each other.
 #[derive(Default)]
-struct LastOwner<'a>(Option<((&'a str, &'a str, &'a str, &'a str), bool)>);
+struct LastOwner<'a>(Option<(OwnerKey<'a>, bool)>);
+
+/// An ownerReference from one namespace: (namespace, apiVersion, kind, name).
+type OwnerKey<'a> = (&'a str, &'a str, &'a str, &'a str);
 
 /// The namespace a reference resolves in: none for a cluster-scoped kind (Event
 /// `involvedObject`s and typed backends may name one), the referrer's when a namespaced
