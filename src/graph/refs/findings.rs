@@ -32,7 +32,8 @@ pub const TARGET_PORT: &str = "ref-target-port-undeclared";
 /// A ConfigMap, Secret or ServiceAccount nothing of the input uses.
 pub const UNUSED: &str = "ref-unused";
 
-/// Whether a finding comes from references (recomputed whole by every build and patch).
+/// Whether a finding comes from references (a graph patch hands those to the reference
+/// patch, which keeps or recomputes each).
 pub fn is_ref_finding(code: &str) -> bool {
     matches!(code, MISSING | PORT | TARGET_PORT | UNUSED)
 }
