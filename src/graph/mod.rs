@@ -149,11 +149,11 @@ impl Graph {
     /// name/label/annotation/ownerReference validation from `validate`), in the
     /// diagnostics' order.
     pub fn build(inv: &Inventory) -> Graph {
-        let ((parts, keys), linked) = rayon::join(
+        let ((parts, keys), refs) = rayon::join(
             || rayon::join(|| compute(inv), || keys::Keys::build(&inv.objects)),
-            || refs::link_all(inv),
+            || refs::build(inv),
         );
-        Graph::assemble(inv.objects.len(), parts, keys).with_refs(inv, linked)
+        Graph::assemble(inv.objects.len(), parts, keys).with_refs(inv, refs)
     }
 
     /// Sorts the parts into adjacency arrays and the finding order. A full build and a

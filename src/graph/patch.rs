@@ -512,16 +512,22 @@ fn validation(inv: &Inventory, positions: impl Iterator<Item = usize>) -> Vec<Di
         .collect()
 }
 
-/// The objects whose references `patch_refs` relinks: the recomputed ones, plus (while the
-/// reference patch relinks by namespace) every object of a namespace holding a changed
-/// object, and every object when a cluster-scoped one changed (references to it can come
-/// from any namespace).
+/// The objects whose references `patch_refs` relinks: every object of a namespace holding a
+/// changed or a recomputed object (the reference patch relinks whole namespaces), and every
+/// object when a cluster-scoped one changed (references to it can come from any namespace).
 fn refs_scope(keys: &Keys, recomputed: &[bool], changed: &Changed) -> Vec<bool> {
-    keys.objects
-        .iter()
-        .zip(recomputed)
-        .map(|(k, &r)| r || changed.cluster || changed.namespaces.contains(&k.ns))
-        .collect()
+    if changed.cluster {
+        return vec![true; keys.objects.len()];
+    }
+    let mut spaces: FxHashSet<u64> = changed.namespaces.iter().copied().collect();
+    spaces.extend(
+        keys.objects
+            .iter()
+            .zip(recomputed)
+            .filter(|(_, &r)| r)
+            .map(|(k, _)| k.ns),
+    );
+    keys.objects.iter().map(|k| spaces.contains(&k.ns)).collect()
 }
 
 /// What to look for in one pass over the keys.

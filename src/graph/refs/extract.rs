@@ -15,10 +15,23 @@ const GATEWAY: &str = "gateway.networking.k8s.io";
 
 /// Every by-name reference of `o`, in field order, appended to `out`.
 pub fn extract<'a>(o: &'a Object, out: &mut Vec<Ref<'a>>) {
+    extract_declaring(o, out, None);
+}
+
+/// [`extract`], adding to `ports` the names of the ports the containers of `o` declare, if
+/// `o` is a Pod or has a pod template. Whether it is.
+pub fn extract_declaring<'a>(
+    o: &'a Object,
+    out: &mut Vec<Ref<'a>>,
+    ports: Option<&mut Vec<&'a str>>,
+) -> bool {
     let ns = o.namespace();
     let root = o.raw.view();
     match (&*o.id.group, &*o.id.kind) {
-        ("", "Pod") => pod::spec(root.get("spec"), ns, Site::at("spec"), out),
+        ("", "Pod") => {
+            pod::spec(root.get("spec"), ns, Site::at("spec"), out, ports);
+            return true;
+        }
         ("", "ServiceAccount") => service_account(root, ns, out),
         ("", "PersistentVolumeClaim") => claim(root, out),
         ("", "PersistentVolume") => volume(root, out),
@@ -35,8 +48,9 @@ pub fn extract<'a>(o: &'a Object, out: &mut Vec<Ref<'a>>) {
             let start = out.len();
             if let Some(path) = pod_template("apps", "StatefulSet") {
                 let spec = o.get_path(path).and_then(|t| t.get("spec"));
-                pod::spec(spec, ns, template_site(path), out);
+                pod::spec(spec, ns, template_site(path), out, ports);
                 drop_claim_template_volumes(o, spec, start, out);
+                return true;
             }
         }
         ("apiregistration.k8s.io", "APIService") => api_service(root, out),
@@ -49,10 +63,12 @@ pub fn extract<'a>(o: &'a Object, out: &mut Vec<Ref<'a>>) {
         (group, kind) => {
             if let Some(path) = pod_template(group, kind) {
                 let spec = o.get_path(path).and_then(|t| t.get("spec"));
-                pod::spec(spec, ns, template_site(path), out);
+                pod::spec(spec, ns, template_site(path), out, ports);
+                return true;
             }
         }
     }
+    false
 }
 
 fn or_default(ns: &str) -> &str {

@@ -10,6 +10,8 @@
 //! Deployment, a Pod of a ReplicaSet) reports no missing target: its controller's template
 //! holds the same reference and reports it once (see `link.rs`).
 
+use std::fmt::Write;
+
 use rustc_hash::FxHashSet;
 
 use super::pod::items;
@@ -30,7 +32,8 @@ pub const TARGET_PORT: &str = "ref-target-port-undeclared";
 /// A ConfigMap, Secret or ServiceAccount nothing of the input uses.
 pub const UNUSED: &str = "ref-unused";
 
-/// Whether a finding comes from references (recomputed whole by every build and patch).
+/// Whether a finding comes from references (a graph patch hands those to the reference
+/// patch, which keeps or recomputes each).
 pub fn is_ref_finding(code: &str) -> bool {
     matches!(code, MISSING | PORT | TARGET_PORT | UNUSED)
 }
@@ -159,13 +162,21 @@ pub fn port(i: usize, o: &Object, r: &Ref<'_>, port: Port<'_>, svc: &Object) -> 
 /// A Service's named `targetPort`s that no container of the Pods and pod templates it
 /// selects declares (the endpoints controller finds no port for them, so the Service gets
 /// no endpoint). One selected object declaring it is enough: a selector that also catches
-/// unrelated Pods is another problem.
-pub fn target_ports(inv: &Inventory, graph: &Graph, i: usize, svc: &Object) -> Vec<Diagnostic> {
+/// unrelated Pods is another problem. `declares` tells whether object `t` declares a port
+/// (as [`declares`]).
+pub fn target_ports(
+    inv: &Inventory,
+    graph: &Graph,
+    i: usize,
+    svc: &Object,
+    declares: &dyn Fn(usize, &Object, &str) -> Option<bool>,
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    if svc.get_str("spec.type") == Some("ExternalName") {
+    let spec = svc.raw.get("spec");
+    if spec.and_then(|s| s.get("type")).and_then(RawRef::as_str) == Some("ExternalName") {
         return out;
     }
-    for (p, port) in items(svc.get_path("spec.ports")) {
+    for (p, port) in items(spec.and_then(|s| s.get("ports"))) {
         let Some(name) = port.get("targetPort").and_then(RawRef::as_str) else {
             continue;
         };
@@ -178,7 +189,7 @@ pub fn target_ports(inv: &Inventory, graph: &Graph, i: usize, svc: &Object) -> V
             let Some(target) = inv.objects.get(e.to) else {
                 continue;
             };
-            match declares(target, name) {
+            match declares(e.to, target, name) {
                 Some(true) => {
                     declared = true;
                     break;
@@ -188,16 +199,16 @@ pub fn target_ports(inv: &Inventory, graph: &Graph, i: usize, svc: &Object) -> V
             }
         }
         if !declared && !lacking.is_empty() {
-            // Only the names shown are formatted.
-            let shown: Vec<String> = lacking.iter().take(3).map(|o| o.id.to_string()).collect();
-            let mut objects = shown.join(", ");
-            if lacking.len() > shown.len() {
-                objects.push_str(&format!(" and {} more", lacking.len() - shown.len()));
+            // Only the names shown are formatted, into the message itself.
+            let mut message = format!("spec.ports[{p}].targetPort: no container of ");
+            for (k, o) in lacking.iter().take(3).enumerate() {
+                let sep = if k == 0 { "" } else { ", " };
+                let _ = write!(message, "{sep}{}", o.id);
             }
-            let message = format!(
-                "spec.ports[{p}].targetPort: no container of {objects} declares a port named {}",
-                Quoted(name)
-            );
+            if lacking.len() > 3 {
+                let _ = write!(message, " and {} more", lacking.len() - 3);
+            }
+            let _ = write!(message, " declares a port named {}", Quoted(name));
             out.push(svc.finding(i, Severity::Warning, TARGET_PORT, message));
         }
     }
@@ -206,7 +217,7 @@ pub fn target_ports(inv: &Inventory, graph: &Graph, i: usize, svc: &Object) -> V
 
 /// Whether a container of a Pod or pod template declares a port `name` (`None` for other
 /// kinds). Sidecars (init containers) count.
-fn declares(o: &Object, name: &str) -> Option<bool> {
+pub fn declares(o: &Object, name: &str) -> Option<bool> {
     let spec = match (&*o.id.group, &*o.id.kind) {
         ("", "Pod") => o.get_path("spec"),
         (g, k) => o.get_path(pod_template(g, k)?).and_then(|t| t.get("spec")),
@@ -230,30 +241,83 @@ const UNREFERENCED_SECRET_TYPES: [&str; 3] = [
 /// the cluster or a controller uses without a reference (`kube-root-ca.crt`, the `default`
 /// ServiceAccount, token Secrets) and those a custom resource of their namespace names in
 /// any field (an operator may use them: `serviceAccountName` of a Prometheus, …).
-pub fn unused(inv: &Inventory, used: &FxHashSet<&ObjectId>) -> Vec<Diagnostic> {
-    let mentioned = mentions(inv);
-    let mut out = Vec::new();
-    for (i, o) in inv.objects.iter().enumerate() {
-        if !o.id.group.is_empty() || used.contains(&o.id) {
-            continue;
-        }
-        let noun = match &*o.id.kind {
-            "ConfigMap" if o.name() != "kube-root-ca.crt" => "ConfigMap",
-            "Secret" if !token_like(o) => "Secret",
-            "ServiceAccount" if o.name() != "default" => "ServiceAccount",
-            _ => continue,
-        };
-        if mentioned.contains(&(o.namespace(), o.name())) {
-            continue;
-        }
-        out.push(o.finding(
-            i,
-            Severity::Note,
-            UNUSED,
-            format!("Used? Unable to locate resource reference: no object of the input uses this {noun}"),
-        ));
+///
+/// `objects` are every object of some namespaces, ascending: whether an object is used
+/// depends only on its namespace's objects (its duplicates, what mentions it) and on the
+/// references naming it, `used(i)` (a patch recomputes only the namespaces it touches).
+pub fn unused(inv: &Inventory, objects: &[usize], used: impl Fn(usize) -> bool) -> Vec<Diagnostic> {
+    let mut idle: Vec<(usize, &'static str)> = objects
+        .iter()
+        .filter_map(|&i| Some((i, unused_noun(inv.objects.get(i)?)?)))
+        .filter(|&(i, _)| !used(i))
+        .collect();
+    if idle.is_empty() {
+        return Vec::new();
     }
-    out
+    // By identity: a duplicate of a used object (another file's copy) is used too.
+    let ids: FxHashSet<&ObjectId> = idle.iter().map(|&(i, _)| &inv.objects[i].id).collect();
+    let used_ids: FxHashSet<&ObjectId> = objects
+        .iter()
+        .filter(|&&i| used(i))
+        .filter_map(|&i| inv.objects.get(i))
+        .map(|o| &o.id)
+        .filter(|id| may_be_unused(id) && ids.contains(id))
+        .collect();
+    idle.retain(|&(i, _)| !used_ids.contains(&inv.objects[i].id));
+    // Only the names of what is left are looked for, in their namespaces.
+    let mut wanted: FxHashSet<(&str, &str)> = idle
+        .iter()
+        .map(|&(i, _)| (inv.objects[i].namespace(), inv.objects[i].name()))
+        .collect();
+    let namespaces: FxHashSet<&str> = wanted.iter().map(|w| w.0).collect();
+    let mut mentioned: FxHashSet<(&str, &str)> = FxHashSet::default();
+    for o in objects.iter().filter_map(|&i| inv.objects.get(i)) {
+        if wanted.is_empty() {
+            break;
+        }
+        if !namespaces.contains(o.namespace()) {
+            continue;
+        }
+        let ns = o.namespace();
+        mentions(o, &mut |word| {
+            if wanted.remove(&(ns, word)) {
+                mentioned.insert((ns, word));
+            }
+        });
+    }
+    idle.into_iter()
+        .filter(|&(i, _)| {
+            let o = &inv.objects[i];
+            !mentioned.contains(&(o.namespace(), o.name()))
+        })
+        .map(|(i, noun)| {
+            inv.objects[i].finding(
+                i,
+                Severity::Note,
+                UNUSED,
+                format!("Used? Unable to locate resource reference: no object of the input uses this {noun}"),
+            )
+        })
+        .collect()
+}
+
+/// Whether an object of this identity can get an unused note (its kind's): a reference to
+/// it changes the notes of its namespace.
+pub fn may_be_unused(id: &ObjectId) -> bool {
+    id.group.is_empty() && matches!(&*id.kind, "ConfigMap" | "Secret" | "ServiceAccount")
+}
+
+/// The noun of an unused note about `o`, if `o` gets one when nothing uses it.
+fn unused_noun(o: &Object) -> Option<&'static str> {
+    if !o.id.group.is_empty() {
+        return None;
+    }
+    match &*o.id.kind {
+        "ConfigMap" if o.name() != "kube-root-ca.crt" => Some("ConfigMap"),
+        "Secret" if !token_like(o) => Some("Secret"),
+        "ServiceAccount" if o.name() != "default" => Some("ServiceAccount"),
+        _ => None,
+    }
 }
 
 fn token_like(secret: &Object) -> bool {
@@ -266,38 +330,34 @@ fn token_like(secret: &Object) -> bool {
             .is_some()
 }
 
-/// Names an object may use without a reference field, by namespace: strings anywhere in
-/// custom resources (bounded per object), and the words of container `args` and `command`
+/// Names `o` may use without a reference field, in its namespace: strings anywhere in a
+/// custom resource (bounded per object), and the words of container `args` and `command`
 /// (`--configmap=$(POD_NAMESPACE)/ingress-nginx-controller`).
-fn mentions(inv: &Inventory) -> FxHashSet<(&str, &str)> {
-    let mut out = FxHashSet::default();
-    for o in &inv.objects {
-        if crate::kinds::is_builtin(&o.id.group, &o.id.kind) {
-            command_words(o, &mut out);
-            continue;
+fn mentions<'a>(o: &'a Object, found: &mut impl FnMut(&'a str)) {
+    if crate::kinds::is_builtin(&o.id.group, &o.id.kind) {
+        command_words(o, found);
+        return;
+    }
+    let mut budget = 10_000usize;
+    let mut stack = vec![o.raw.view()];
+    while let Some(v) = stack.pop() {
+        if budget == 0 {
+            break;
         }
-        let mut budget = 10_000usize;
-        let mut stack = vec![o.raw.view()];
-        while let Some(v) = stack.pop() {
-            if budget == 0 {
-                break;
-            }
-            budget -= 1;
-            if let Some(s) = v.as_str() {
-                out.insert((o.namespace(), s));
-            } else if let Some(a) = v.as_array() {
-                stack.extend(a.iter());
-            } else if let Some(m) = v.as_object() {
-                stack.extend(m.iter().map(|(_, v)| v));
-            }
+        budget -= 1;
+        if let Some(s) = v.as_str() {
+            found(s);
+        } else if let Some(a) = v.as_array() {
+            stack.extend(a.iter());
+        } else if let Some(m) = v.as_object() {
+            stack.extend(m.iter().map(|(_, v)| v));
         }
     }
-    out
 }
 
 /// The words (runs of name characters) of the `args` and `command` of a Pod's or pod
 /// template's containers.
-fn command_words<'a>(o: &'a Object, out: &mut FxHashSet<(&'a str, &'a str)>) {
+fn command_words<'a>(o: &'a Object, found: &mut impl FnMut(&'a str)) {
     let spec = match (&*o.id.group, &*o.id.kind) {
         ("", "Pod") => o.get_path("spec"),
         (g, k) => pod_template(g, k)
@@ -311,11 +371,9 @@ fn command_words<'a>(o: &'a Object, out: &mut FxHashSet<(&'a str, &'a str)>) {
                 for (_, word) in items(c.get(field)) {
                     let Some(text) = word.as_str() else { continue };
                     let is_name = |ch: char| ch.is_ascii_alphanumeric() || ch == '-' || ch == '.';
-                    out.extend(
-                        text.split(|ch: char| !is_name(ch))
-                            .filter(|w| !w.is_empty())
-                            .map(|w| (o.namespace(), w)),
-                    );
+                    text.split(|ch: char| !is_name(ch))
+                        .filter(|w| !w.is_empty())
+                        .for_each(&mut *found);
                 }
             }
         }

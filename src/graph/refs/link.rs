@@ -2,17 +2,23 @@
 //! selection-like links (ClusterRole aggregation, Service → EndpointSlices, StatefulSet
 //! claim templates → their PVCs).
 
+use std::ops::Range;
+
+use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::extract::extract_declaring;
 use super::pod::{items, str_at};
-use super::{extract, findings, Dangling, Ref, RefGraph, Target};
+use super::{findings, Dangling, Ref, RefGraph, Target};
 use crate::diagnostic::Diagnostic;
 use crate::graph::{Adjacency, Edge, EdgeKind, Graph};
 use crate::kinds::pod_template;
 use crate::model::{group_of, Inventory, Object, ObjectId};
 use crate::selector::label_selector_from_value;
-use crate::value::{intern, RawRef};
+use crate::value::{intern, RawRef, Str};
 
+/// Objects one pool task links.
+const LINK_CHUNK: usize = 4096;
 /// Past this many references in one object, duplicates are found with a set.
 const LINEAR_DEDUP: usize = 16;
 /// Replicas of a StatefulSet whose claims are looked for.
@@ -27,17 +33,17 @@ pub struct Lookup<'a> {
 }
 
 impl<'a> Lookup<'a> {
-    /// The objects of the namespaces `keep` accepts (`""`: cluster scope).
-    pub fn build(inv: &'a Inventory, keep: impl Fn(&str) -> bool) -> Lookup<'a> {
+    /// The objects at `positions` (ascending).
+    pub fn build(inv: &'a Inventory, positions: impl Iterator<Item = usize>) -> Lookup<'a> {
         let mut by_id = FxHashMap::default();
-        by_id.reserve(inv.objects.len());
+        by_id.reserve(positions.size_hint().0);
         let mut slices: FxHashMap<(&str, &str), Vec<usize>> = FxHashMap::default();
         let mut cluster_roles = Vec::new();
-        for (i, o) in inv.objects.iter().enumerate() {
-            let id = &o.id;
-            if !keep(&id.namespace) {
+        for i in positions {
+            let Some(o) = inv.objects.get(i) else {
                 continue;
-            }
+            };
+            let id = &o.id;
             by_id
                 .entry(Target {
                     group: &id.group,
@@ -123,12 +129,76 @@ pub struct Linked {
     pub findings: Vec<Diagnostic>,
 }
 
+/// The names of the ports the containers of each Pod and pod template declare (what the
+/// target-port check reads), read while linking.
+#[derive(Default)]
+pub struct Declared<'a> {
+    /// Position of the first object of `spans`.
+    first: usize,
+    /// Per object from `first`: its names are `names[a..b]`; none for other kinds.
+    spans: Vec<Option<(usize, usize)>>,
+    names: Vec<&'a str>,
+}
+
+impl<'a> Declared<'a> {
+    /// For the objects of `objects`.
+    fn new(objects: Range<usize>) -> Declared<'a> {
+        Declared {
+            first: objects.start,
+            spans: vec![None; objects.len()],
+            names: Vec::new(),
+        }
+    }
+
+    fn record(&mut self, i: usize, o: &'a Object, out: &mut Vec<Ref<'a>>) {
+        let start = self.names.len();
+        if extract_declaring(o, out, Some(&mut self.names)) {
+            if let Some(span) = self.spans.get_mut(i - self.first) {
+                *span = Some((start, self.names.len()));
+            }
+        }
+    }
+
+    /// Those of the objects that follow (`next` starts where these end).
+    fn append(&mut self, next: Declared<'a>) {
+        let shift = self.names.len();
+        self.spans.extend(
+            next.spans
+                .into_iter()
+                .map(|s| s.map(|(a, b)| (a + shift, b + shift))),
+        );
+        self.names.extend(next.names);
+    }
+
+    /// Whether object `i` declares a port `name` (none for kinds without containers).
+    pub fn declares(&self, i: usize, name: &str) -> Option<bool> {
+        let (a, b) = self
+            .spans
+            .get(i.checked_sub(self.first)?)
+            .copied()
+            .flatten()?;
+        Some(self.names[a..b].contains(&name))
+    }
+}
+
+impl Linked {
+    /// These links followed by those of later sources.
+    fn append(&mut self, mut next: Linked) {
+        self.edges.append(&mut next.edges);
+        self.dangling.append(&mut next.dangling);
+        self.cross.append(&mut next.cross);
+        self.findings.append(&mut next.findings);
+    }
+}
+
 /// Links the references of `sources` (ascending) against the objects `lookup` holds (the
-/// target-port findings, which need the selector edges, are added by `with_refs`).
-pub fn link_sources(
-    inv: &Inventory,
+/// target-port findings, which need the selector edges, are added by `with_refs`); with
+/// `declared`, records the ports each source declares.
+pub fn link_sources<'a>(
+    inv: &'a Inventory,
     lookup: &Lookup<'_>,
     sources: impl Iterator<Item = usize>,
+    mut declared: Option<&mut Declared<'a>>,
 ) -> Linked {
     let mut out = ObjectEdges {
         from: 0,
@@ -138,22 +208,29 @@ pub fn link_sources(
     };
     let mut linked = Linked::default();
     let mut buf: Vec<Ref<'_>> = Vec::new();
-    // The registry's lookup allocates its key: ask once per kind.
-    let mut scopes: FxHashMap<(&str, &str), Option<bool>> = FxHashMap::default();
+    // The registry's lookup allocates its key, and interning hashes: once per kind.
+    let mut kinds: FxHashMap<(&str, &str), TargetKind> = FxHashMap::default();
+    let mut last_owner = LastOwner::default();
     for i in sources {
         let Some(o) = inv.objects.get(i) else {
             continue;
         };
         out.next_object(i);
         buf.clear();
-        extract(o, &mut buf);
+        match declared.as_deref_mut() {
+            Some(d) => d.record(i, o, &mut buf),
+            None => {
+                extract_declaring(o, &mut buf, None);
+            }
+        }
         let mut cross = false;
-        let controlled = controlled(o, lookup);
+        // Needed only for a missing target: asked then.
+        let mut controlled_by: Option<bool> = None;
         for r in &mut buf {
-            let scope = *scopes
+            let kind = kinds
                 .entry((r.target.group, r.target.kind))
-                .or_insert_with(|| inv.kinds.is_namespaced(r.target.group, r.target.kind));
-            r.target.namespace = scoped_namespace(scope, r.target, o.namespace());
+                .or_insert_with(|| TargetKind::of(inv, r.target.group, r.target.kind));
+            r.target.namespace = scoped_namespace(kind.namespaced, r.target, o.namespace());
             cross |= !r.target.namespace.is_empty() && r.target.namespace != o.namespace();
             match lookup.by_id.get(&r.target) {
                 Some(&t) => {
@@ -168,9 +245,12 @@ pub fn link_sources(
                     linked.dangling.push(Dangling {
                         from: i,
                         rel: r.rel,
-                        target: object_id(r.target),
+                        target: kind.id(r.target, o),
                     });
-                    if !r.optional && !controlled {
+                    if !r.optional
+                        && !*controlled_by
+                            .get_or_insert_with(|| controlled(o, lookup, &mut last_owner))
+                    {
                         linked.findings.extend(findings::missing(i, o, r));
                     }
                 }
@@ -185,80 +265,145 @@ pub fn link_sources(
     linked
 }
 
-/// The references of every object of `inv` (needs no other part of the graph, so a build
-/// links them while it computes the rest).
-pub fn link_all(inv: &Inventory) -> Linked {
-    let lookup = Lookup::build(inv, |_| true);
-    link_sources(inv, &lookup, 0..inv.objects.len())
+/// Every reference result of `inv` but the target-port findings (which need the selector
+/// edges): the reference graph, the findings (sorted), and the ports the objects declare
+/// for those findings. Needs no other part of the graph, so a build computes it while it
+/// computes the rest.
+pub fn build(inv: &Inventory) -> (RefGraph, Vec<Diagnostic>, Declared<'_>) {
+    let n = inv.objects.len();
+    let lookup = Lookup::build(inv, 0..n);
+    let chunks: Vec<Range<usize>> = (0..n)
+        .step_by(LINK_CHUNK)
+        .map(|a| a..n.min(a + LINK_CHUNK))
+        .collect();
+    let parts: Vec<(Linked, Declared<'_>)> = chunks
+        .into_par_iter()
+        .map(|objects| {
+            let mut declared = Declared::new(objects.clone());
+            let linked = link_sources(inv, &lookup, objects, Some(&mut declared));
+            (linked, declared)
+        })
+        .collect();
+    let (mut linked, mut declared) = (Linked::default(), Declared::default());
+    for (l, d) in parts {
+        linked.append(l);
+        declared.append(d);
+    }
+    let mut cross = vec![false; n];
+    for &i in &linked.cross {
+        cross[i] = true;
+    }
+    let cluster = (0..n)
+        .filter(|&i| inv.objects[i].namespace().is_empty())
+        .collect();
+    let refs = assemble(n, linked.edges, linked.dangling, cross, cluster);
+    let all: Vec<usize> = (0..n).collect();
+    let mut found = linked.findings;
+    found.extend(findings::unused(inv, &all, |i| refs.is_used(i)));
+    crate::diagnostic::sort(&mut found);
+    (refs, found, declared)
 }
 
-/// Target-port findings of the Services among `sources`.
+/// Target-port findings of the Services among `sources`, with the ports of `declared` if
+/// given (else read from the selected objects).
 pub fn target_ports(
     inv: &Inventory,
     graph: &Graph,
     sources: impl Iterator<Item = usize>,
+    declared: Option<&Declared<'_>>,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
+    let declares = |t: usize, o: &Object, name: &str| match declared {
+        Some(d) => d.declares(t, name),
+        None => findings::declares(o, name),
+    };
     for i in sources {
-        if let Some(o) = inv.objects.get(i) {
-            if o.id.group.is_empty() && &*o.id.kind == "Service" {
-                out.extend(findings::target_ports(inv, graph, i, o));
-            }
+        if let Some(o) = inv.objects.get(i).filter(|o| is_service(o)) {
+            out.extend(findings::target_ports(inv, graph, i, o, &declares));
         }
     }
     out
 }
 
-/// The reference graph of `edges` (grouped by source, ascending) with the unused findings
-/// added; the findings sorted.
+/// Whether `o` is a Service (whose named target ports are checked).
+pub fn is_service(o: &Object) -> bool {
+    o.id.group.is_empty() && &*o.id.kind == "Service"
+}
+
+/// The reference graph of `n` objects with `edges` (grouped by source, ascending).
 pub fn assemble(
-    inv: &Inventory,
+    n: usize,
     edges: Vec<Edge>,
     dangling: Vec<Dangling>,
     cross: Vec<bool>,
-    mut found: Vec<Diagnostic>,
-) -> (RefGraph, Vec<Diagnostic>) {
-    let n = inv.objects.len();
-    // By identity: a duplicate of a used object (another file's copy) is used too.
-    let mut used: FxHashSet<&ObjectId> = FxHashSet::default();
-    for e in &edges {
-        // An Event reporting on an object does not use it.
-        if e.kind
-            != (EdgeKind::Ref {
-                rel: "involvedObject",
-            })
-        {
-            used.extend(inv.objects.get(e.to).map(|o| &o.id));
-        }
-    }
-    found.extend(findings::unused(inv, &used));
-    crate::diagnostic::sort(&mut found);
-    let used_by = Adjacency::build(n, &edges, |e| e.to);
-    let refs = RefGraph {
+    cluster: Vec<usize>,
+) -> RefGraph {
+    let used_by = by_target(n, &edges);
+    RefGraph {
         uses: Adjacency::from_grouped(n, edges, |e| e.from),
         used_by,
         dangling,
         cross,
-    };
-    (refs, found)
+        cluster,
+    }
+}
+
+/// `edges` grouped by target, each target's in their order (a counting sort, as
+/// [`Adjacency::build`], writing each edge once).
+fn by_target(n: usize, edges: &[Edge]) -> Adjacency {
+    let mut offsets = vec![0usize; n + 1];
+    for e in edges {
+        offsets[e.to + 1] += 1;
+    }
+    for i in 0..n {
+        offsets[i + 1] += offsets[i];
+    }
+    let mut next = offsets[..n].to_vec();
+    let mut placed = edges.to_vec();
+    for e in edges {
+        placed[next[e.to]] = *e;
+        next[e.to] += 1;
+    }
+    Adjacency {
+        offsets,
+        edges: placed,
+    }
 }
 
 /// Whether a controller of `o` in the input has a pod template: the template's references
 /// are `o`'s, and a missing one is reported once, at the controller (the Deployment, not
 /// its ReplicaSet and each Pod).
-fn controlled(o: &Object, lookup: &Lookup<'_>) -> bool {
+fn controlled<'a>(o: &'a Object, lookup: &Lookup<'_>, last: &mut LastOwner<'a>) -> bool {
     o.owner_refs.iter().any(|r| {
+        if r.controller != Some(true) {
+            return false;
+        }
+        let key = (o.namespace(), &*r.api_version, &*r.kind, &*r.name);
+        if let Some((k, found)) = last.0 {
+            if k == key {
+                return found;
+            }
+        }
         let group = group_of(&r.api_version);
-        r.controller == Some(true)
-            && pod_template(group, &r.kind).is_some()
+        let found = pod_template(group, &r.kind).is_some()
             && lookup.by_id.contains_key(&Target {
                 group,
                 kind: &r.kind,
                 namespace: o.namespace(),
                 name: &r.name,
-            })
+            });
+        last.0 = Some((key, found));
+        found
     })
 }
+
+/// The last controller [`controlled`] looked for, and whether it was there: the Pods of one
+/// ReplicaSet mostly follow each other.
+#[derive(Default)]
+struct LastOwner<'a>(Option<(OwnerKey<'a>, bool)>);
+
+/// An ownerReference from one namespace: (namespace, apiVersion, kind, name).
+type OwnerKey<'a> = (&'a str, &'a str, &'a str, &'a str);
 
 /// The namespace a reference resolves in: none for a cluster-scoped kind (Event
 /// `involvedObject`s and typed backends may name one), the referrer's when a namespaced
@@ -271,14 +416,38 @@ fn scoped_namespace<'a>(namespaced: Option<bool>, t: Target<'a>, own: &'a str) -
     }
 }
 
-fn object_id(t: Target<'_>) -> ObjectId {
-    ObjectId {
-        // A reference may name a legacy group (`extensions` Ingress): the same resource.
-        group: intern(crate::kinds::canonical_group(t.group, t.kind)),
-        kind: intern(t.kind),
-        namespace: intern(t.namespace),
-        name: intern(t.name),
-        generated: None,
+/// What linking needs of a target's kind, asked once per kind.
+struct TargetKind {
+    namespaced: Option<bool>,
+    /// For dangling targets' identities: a reference may name a legacy group (`extensions`
+    /// Ingress), the same resource as the current group's.
+    group: Str,
+    kind: Str,
+}
+
+impl TargetKind {
+    fn of(inv: &Inventory, group: &str, kind: &str) -> TargetKind {
+        TargetKind {
+            namespaced: inv.kinds.is_namespaced(group, kind),
+            group: intern(crate::kinds::canonical_group(group, kind)),
+            kind: intern(kind),
+        }
+    }
+
+    /// The identity of target `t` (of this kind) of a reference of `from`.
+    fn id(&self, t: Target<'_>, from: &Object) -> ObjectId {
+        let namespace = if t.namespace == from.namespace() {
+            from.id.namespace.clone()
+        } else {
+            intern(t.namespace)
+        };
+        ObjectId {
+            group: self.group.clone(),
+            kind: self.kind.clone(),
+            namespace,
+            name: intern(t.name),
+            generated: None,
+        }
     }
 }
 

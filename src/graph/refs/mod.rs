@@ -11,9 +11,12 @@
 //! aggregation, Service → EndpointSlices, StatefulSet claim templates → the PVCs they
 //! create) are made while linking.
 //!
-//! Every reference result is computed over the whole inventory after the owner and
-//! selector parts are assembled, by a build and by a patch alike, so a patch equals a
-//! rebuild by construction (the target-port check reads the selector edges).
+//! A build links every object while the owner and selector parts are computed, and adds
+//! the target-port findings (which read the selector edges) after they are assembled. A
+//! patch relinks only the objects of the namespaces it recomputes and what has references
+//! across namespaces, and recomputes the unused notes only of the namespaces whose objects
+//! or incoming references changed (`patch.rs`); the property tests check it equals a
+//! rebuild.
 
 mod extract;
 mod findings;
@@ -21,14 +24,22 @@ mod link;
 mod patch;
 mod pod;
 
+use std::cmp::Ordering;
 use std::fmt;
+use std::sync::Arc;
 
 pub use extract::extract;
 pub use findings::is_ref_finding;
-pub(super) use link::{link_all, Linked};
+pub(super) use link::build;
+
+use rayon::prelude::*;
 
 use super::{Adjacency, Edge, EdgeKind, Graph};
+use crate::diagnostic::{cmp_paths, Diagnostic};
 use crate::model::{Inventory, ObjectId};
+
+/// Services whose target ports one pool task checks.
+const PORT_CHUNK: usize = 512;
 
 /// The identity a reference names (the namespace is `""` for cluster-scoped kinds).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -159,26 +170,46 @@ pub struct RefGraph {
     /// Per object: a reference of it names another namespace (a patch relinks it whichever
     /// namespaces change).
     cross: Vec<bool>,
+    /// Positions of the cluster-scoped objects (every reference may resolve to them).
+    cluster: Vec<usize>,
+}
+
+impl RefGraph {
+    /// Whether a reference names object `i` (an Event reporting on an object does not use
+    /// it).
+    fn is_used(&self, i: usize) -> bool {
+        self.used_by.get(i).iter().any(|e| {
+            e.kind
+                != EdgeKind::Ref {
+                    rel: "involvedObject",
+                }
+        })
+    }
 }
 
 impl Graph {
-    /// Adds the reference edges `linked` (of every object, see [`link_all`]) and their
-    /// findings, after `assemble`.
-    pub(super) fn with_refs(mut self, inv: &Inventory, mut linked: Linked) -> Graph {
-        let n = inv.objects.len();
-        let ports = link::target_ports(inv, &self, 0..n);
-        linked.findings.extend(ports);
-        let mut cross = vec![false; n];
-        for &i in &linked.cross {
-            cross[i] = true;
-        }
-        let (refs, mut findings) =
-            link::assemble(inv, linked.edges, linked.dangling, cross, linked.findings);
+    /// Adds the reference graph and findings of [`build`] (sorted) after `assemble`, with
+    /// the target-port findings.
+    pub(super) fn with_refs(
+        mut self,
+        inv: &Inventory,
+        built: (RefGraph, Vec<Diagnostic>, link::Declared<'_>),
+    ) -> Graph {
+        let (refs, found, declared) = built;
+        let services: Vec<usize> = (0..inv.objects.len())
+            .filter(|&i| link::is_service(&inv.objects[i]))
+            .collect();
+        let graph = &self;
+        let mut ports: Vec<Diagnostic> = services
+            .par_chunks(PORT_CHUNK)
+            .flat_map_iter(|chunk| {
+                link::target_ports(inv, graph, chunk.iter().copied(), Some(&declared))
+            })
+            .collect();
+        crate::diagnostic::sort(&mut ports);
         self.refs = refs;
-        if !findings.is_empty() {
-            self.findings.append(&mut findings);
-            crate::diagnostic::sort(&mut self.findings);
-        }
+        let found = merge(found, ports);
+        self.findings = merge(std::mem::take(&mut self.findings), found);
         self
     }
 
@@ -233,6 +264,65 @@ impl Graph {
         }
         out
     }
+}
+
+/// The sorted `a` and `b` as one sorted list (what sorting them together gives: the
+/// diagnostics' order is total). Both are grouped by file, most of a file's diagnostics
+/// sharing its path: paths are compared once per run of one shared path, not per item.
+fn merge(a: Vec<Diagnostic>, b: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    if a.is_empty() {
+        return b;
+    }
+    if b.is_empty() {
+        return a;
+    }
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
+    while let (Some(x), Some(y)) = (a.peek(), b.peek()) {
+        // Equal items are equal in every field: which list one comes from does not matter.
+        let order = cmp_paths(&x.path, &y.path);
+        let path = match order {
+            Ordering::Less => Arc::clone(&x.path),
+            _ => Arc::clone(&y.path),
+        };
+        let from = match order {
+            Ordering::Less => &mut a,
+            Ordering::Greater => &mut b,
+            Ordering::Equal => {
+                let next = if x.cmp_within_path(y) == Ordering::Greater {
+                    b.next()
+                } else {
+                    a.next()
+                };
+                out.extend(next);
+                continue;
+            }
+        };
+        // Its whole run of that path comes first.
+        while let Some(d) = from.next_if(|d| Arc::ptr_eq(&d.path, &path)) {
+            out.push(d);
+        }
+    }
+    out.extend(a);
+    out.extend(b);
+    out
+}
+
+/// The sorted `a` and `b` (each grouped by `key`, ascending) as one list grouped by `key`,
+/// `a`'s first for an equal key.
+fn merge_by<T>(a: Vec<T>, b: Vec<T>, key: impl Fn(&T) -> usize) -> Vec<T> {
+    if b.is_empty() {
+        return a;
+    }
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
+    while let (Some(x), Some(y)) = (a.peek(), b.peek()) {
+        let next = if key(y) < key(x) { b.next() } else { a.next() };
+        out.extend(next);
+    }
+    out.extend(a);
+    out.extend(b);
+    out
 }
 
 #[cfg(test)]

@@ -19,12 +19,20 @@ const VOLUME_SECRET_REFS: [(&str, &str); 8] = [
 
 const CONTAINER_LISTS: [&str; 3] = ["initContainers", "containers", "ephemeralContainers"];
 
-/// The pod spec at `spec` of an object in `ns`; `site` is where the spec is written.
+/// The pod spec at `spec` of an object in `ns`; `site` is where the spec is written. With
+/// `ports`, the names of the ports its containers and init containers declare are added to
+/// it (the target-port check reads them).
 ///
 /// Each mapping is read in one pass over its entries (a lookup per field costs a scan per
 /// field, and this runs for every Pod and workload); references come out in a fixed order:
 /// volumes, containers (init, regular, ephemeral), pull secrets, ServiceAccount, classes.
-pub fn spec<'a>(spec: Option<RawRef<'a>>, ns: &'a str, site: Site, out: &mut Vec<Ref<'a>>) {
+pub fn spec<'a>(
+    spec: Option<RawRef<'a>>,
+    ns: &'a str,
+    site: Site,
+    out: &mut Vec<Ref<'a>>,
+    mut ports: Option<&mut Vec<&'a str>>,
+) {
     let Some(fields) = spec.and_then(RawRef::as_object) else {
         return;
     };
@@ -45,9 +53,17 @@ pub fn spec<'a>(spec: Option<RawRef<'a>>, ns: &'a str, site: Site, out: &mut Vec
     }
     let mut r = Refs { ns, out };
     volumes(f.volumes, site, &mut r);
-    for (list, containers) in CONTAINER_LISTS.iter().zip(f.lists) {
+    for (l, (list, containers)) in CONTAINER_LISTS.iter().zip(f.lists).enumerate() {
+        // Ephemeral containers declare no ports.
+        let declared = if l < 2 { ports.as_deref_mut() } else { None };
+        let mut declared = declared;
         for (c, container) in items(containers) {
-            container_refs(container, site.step(list, c), &mut r);
+            container_refs(
+                container,
+                site.step(list, c),
+                &mut r,
+                declared.as_deref_mut(),
+            );
         }
     }
     for (i, s) in items(f.pull) {
@@ -157,15 +173,25 @@ fn projected<'a>(projected: RawRef<'a>, at: Site, r: &mut Refs<'a, '_>) {
     }
 }
 
-/// A container's `envFrom` and `env[].valueFrom` ConfigMaps and Secrets.
-fn container_refs<'a>(container: RawRef<'a>, site: Site, r: &mut Refs<'a, '_>) {
-    let (mut env, mut env_from) = (None, None);
+/// A container's `envFrom` and `env[].valueFrom` ConfigMaps and Secrets, and the names of
+/// its ports when `ports` is given.
+fn container_refs<'a>(
+    container: RawRef<'a>,
+    site: Site,
+    r: &mut Refs<'a, '_>,
+    ports: Option<&mut Vec<&'a str>>,
+) {
+    let (mut env, mut env_from, mut declared) = (None, None, None);
     for (key, v) in container.as_object().into_iter().flatten() {
         match key {
             "env" => env = Some(v),
             "envFrom" => env_from = Some(v),
+            "ports" => declared = Some(v),
             _ => {}
         }
+    }
+    if let Some(ports) = ports {
+        ports.extend(items(declared).filter_map(|(_, p)| p.get("name").and_then(RawRef::as_str)));
     }
     for (e, from) in items(env_from) {
         let at = site.step("envFrom", e);

@@ -743,3 +743,296 @@ fn a_missing_reference_is_reported_at_the_controller_whose_template_holds_it() {
     assert_eq!(about, vec!["Deployment/a/web", "Pod/a/stray"]);
     assert_eq!(g.dangling().len(), 4);
 }
+
+/// Patches of reference-heavy inventories: files of objects in six namespaces that name
+/// each other's ConfigMaps, Secrets and ServiceAccounts (in field references, in words of
+/// container args, in custom resources, across namespaces from RoleBindings, from Events),
+/// one or two files replaced.
+mod patches {
+    use proptest::prelude::*;
+    use serde_json::{json, Value};
+
+    use super::obj;
+    use crate::graph::{Graph, PatchOutcome, Replaced};
+    use crate::model::testutil::test_inventory_files;
+    use crate::model::Inventory;
+
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            // xorshift64*
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+        fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
+            from[self.below(from.len())]
+        }
+        fn chance(&mut self, percent: u64) -> bool {
+            self.next() % 100 < percent
+        }
+    }
+
+    const NAMESPACES: &[&str] = &["n0", "n1", "n2", "n3", "n4", "n5"];
+    const NAMES: &[&str] = &["a", "b", "c", "default"];
+
+    fn pod_spec(rng: &mut Rng) -> Value {
+        let mut spec = json!({"containers": [{"name": "c",
+            "ports": [{"name": rng.pick(&["http", "m"])}]}]});
+        if rng.chance(60) {
+            spec["serviceAccountName"] = rng.pick(NAMES).into();
+        }
+        if rng.chance(60) {
+            spec["volumes"] = json!([{"name": "v", "configMap": {"name": rng.pick(NAMES),
+                "optional": rng.chance(20)}}]);
+        }
+        if rng.chance(50) {
+            spec["containers"][0]["envFrom"] = json!([{"secretRef": {"name": rng.pick(NAMES)}}]);
+        }
+        if rng.chance(25) {
+            spec["containers"][0]["args"] = json!([format!("--config=$(NS)/{}", rng.pick(NAMES))]);
+        }
+        spec
+    }
+
+    fn object(rng: &mut Rng, ns: &str) -> Value {
+        let name = rng.pick(NAMES);
+        match rng.below(11) {
+            0 | 1 => obj("v1", "ConfigMap", ns, name, json!({})),
+            2 => {
+                let token = rng.chance(20);
+                let rest = if token {
+                    json!({"type": "kubernetes.io/service-account-token"})
+                } else {
+                    json!({})
+                };
+                obj("v1", "Secret", ns, name, rest)
+            }
+            3 => obj("v1", "ServiceAccount", ns, name, json!({})),
+            4 => obj(
+                "v1",
+                "Pod",
+                ns,
+                name,
+                json!({"metadata": {"labels": {"app": "x"}},
+                "spec": pod_spec(rng)}),
+            ),
+            5 => obj(
+                "apps/v1",
+                "Deployment",
+                ns,
+                name,
+                json!({"spec": {
+                "selector": {"matchLabels": {"app": "x"}},
+                "template": {"metadata": {"labels": {"app": "x"}}, "spec": pod_spec(rng)}}}),
+            ),
+            6 => obj(
+                "v1",
+                "Service",
+                ns,
+                name,
+                json!({"spec": {"selector": {"app": "x"},
+                "ports": [{"port": 80, "targetPort": rng.pick(&["http", "m"])}]}}),
+            ),
+            7 => obj(
+                "rbac.authorization.k8s.io/v1",
+                "RoleBinding",
+                ns,
+                name,
+                json!({
+                "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role",
+                    "name": rng.pick(NAMES)},
+                "subjects": [{"kind": "ServiceAccount", "name": rng.pick(NAMES),
+                    "namespace": rng.pick(NAMESPACES)}]}),
+            ),
+            8 => obj(
+                "v1",
+                "Event",
+                ns,
+                name,
+                json!({"involvedObject": {"kind": "ConfigMap",
+                "name": rng.pick(NAMES), "namespace": ns}}),
+            ),
+            9 => obj(
+                "example.com/v1",
+                "Widget",
+                ns,
+                name,
+                json!({"spec": {"configName": rng.pick(NAMES)}}),
+            ),
+            _ => obj(
+                "networking.k8s.io/v1",
+                "Ingress",
+                ns,
+                name,
+                json!({"spec": {"rules": [
+                {"http": {"paths": [{"backend": {"service": {"name": rng.pick(NAMES),
+                    "port": {"number": if rng.chance(50) { 80 } else { 81 }}}}}]}}]}}),
+            ),
+        }
+    }
+
+    /// A file of objects of one namespace (now and then of two).
+    fn file(rng: &mut Rng) -> Vec<Value> {
+        let ns = rng.pick(NAMESPACES);
+        let other = rng.pick(NAMESPACES);
+        (0..rng.below(7))
+            .map(|_| {
+                let ns = if rng.chance(10) { other } else { ns };
+                object(rng, ns)
+            })
+            .collect()
+    }
+
+    fn inventory(files: &[Vec<Value>]) -> Inventory {
+        let names: Vec<String> = (0..files.len()).map(|f| format!("f{f}.yaml")).collect();
+        let files: Vec<(&str, &[Value])> = names
+            .iter()
+            .zip(files)
+            .map(|(n, d)| (n.as_str(), d.as_slice()))
+            .collect();
+        test_inventory_files(&files)
+    }
+
+    /// The unused notes of `g`, as (object, message).
+    fn unused(g: &Graph, inv: &Inventory) -> Vec<String> {
+        g.findings()
+            .iter()
+            .filter(|f| f.code == "ref-unused")
+            .filter_map(|f| f.object_index())
+            .map(|i| super::name(inv, i))
+            .collect()
+    }
+
+    /// The outcome, the patched and the built graph, and whether the unused notes changed.
+    fn patched_and_built(seed: u64) -> (PatchOutcome, Graph, Graph, bool) {
+        let mut rng = Rng(seed | 1);
+        let files: Vec<Vec<Value>> = (0..6 + rng.below(6)).map(|_| file(&mut rng)).collect();
+        let before = inventory(&files);
+        let mut after_files = files.clone();
+        let mut changed: Vec<usize> = vec![rng.below(files.len())];
+        if rng.chance(25) {
+            changed.push(rng.below(files.len()));
+        }
+        changed.sort_unstable();
+        changed.dedup();
+        for &f in &changed {
+            after_files[f] = if rng.chance(60) {
+                let mut docs = files[f].clone();
+                let ns = docs
+                    .first()
+                    .and_then(|d| d["metadata"]["namespace"].as_str())
+                    .unwrap_or("n0")
+                    .to_string();
+                if !docs.is_empty() && rng.chance(50) {
+                    docs.remove(rng.below(docs.len()));
+                }
+                if rng.chance(60) {
+                    let at = rng.below(docs.len() + 1);
+                    docs.insert(at, object(&mut rng, &ns));
+                }
+                docs
+            } else {
+                file(&mut rng)
+            };
+        }
+        let after = inventory(&after_files);
+        let mut replaced = Vec::new();
+        let mut at = 0;
+        for (f, docs) in files.iter().enumerate() {
+            if changed.contains(&f) {
+                replaced.push(Replaced {
+                    at,
+                    removed: &before.objects[at..at + docs.len()],
+                    added: after_files[f].len(),
+                });
+            }
+            at += docs.len();
+        }
+        let old = Graph::build(&before);
+        let flipped = unused(&old, &before) != unused(&Graph::build(&after), &after);
+        let (patched, outcome) = old.patch(&after, &replaced);
+        (outcome, patched, Graph::build(&after), flipped)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+        #[test]
+        fn a_reference_patch_equals_a_full_build(seed in any::<u64>()) {
+            let (outcome, patched, built, _) = patched_and_built(seed);
+            prop_assert_eq!(&patched, &built, "{:?}", outcome);
+        }
+    }
+
+    /// The generator does what the property needs: most changes are patched, and many
+    /// change the unused notes (a ConfigMap added or removed, a referrer added or removed).
+    #[test]
+    fn reference_patches_are_patched_and_flip_unused_notes() {
+        let (mut patched, mut flips) = (0, 0);
+        for seed in 0..300 {
+            let (outcome, p, b, flipped) = patched_and_built(seed);
+            assert_eq!(p, b, "seed {seed}: {outcome:?}");
+            if matches!(outcome, PatchOutcome::Patched { .. }) {
+                patched += 1;
+                flips += usize::from(flipped);
+            }
+        }
+        assert!(patched > 150, "{patched} of 300 patched");
+        assert!(flips > 30, "{flips} patched changes flip an unused note");
+    }
+}
+
+/// Merging two sorted lists gives what sorting them together gives, whichever is longer,
+/// with paths shared by runs of items or equal in separate copies.
+#[test]
+fn merged_findings_are_sorted_findings() {
+    use std::path::Path;
+    use std::sync::Arc;
+
+    use crate::diagnostic::{Diagnostic, Severity};
+
+    let paths: Vec<Arc<Path>> = ["a.yaml", "a/b.yaml", "a-b.yaml", "a.yaml"]
+        .iter()
+        .map(|p| Arc::from(Path::new(p)))
+        .collect();
+    let d = |k: u64| {
+        let sev = [Severity::Note, Severity::Warning][(k % 2) as usize];
+        Diagnostic::new(
+            &paths[(k % 3) as usize],
+            (k % 7) as u32,
+            1,
+            sev,
+            "c",
+            format!("{}", k % 5),
+        )
+    };
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for (la, lb) in [
+        (0, 5),
+        (5, 0),
+        (40, 30),
+        (300, 3),
+        (2, 300),
+        (1, 1),
+        (64, 4),
+    ] {
+        let mut a: Vec<Diagnostic> = (0..la).map(|_| d(next())).collect();
+        let mut b: Vec<Diagnostic> = (0..lb).map(|_| d(next())).collect();
+        a.sort();
+        b.sort();
+        let mut expected = [a.clone(), b.clone()].concat();
+        expected.sort();
+        assert_eq!(super::merge(a, b), expected, "{la} + {lb}");
+    }
+}
