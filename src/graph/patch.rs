@@ -527,7 +527,10 @@ fn refs_scope(keys: &Keys, recomputed: &[bool], changed: &Changed) -> Vec<bool> 
             .filter(|(_, &r)| r)
             .map(|(k, _)| k.ns),
     );
-    keys.objects.iter().map(|k| spaces.contains(&k.ns)).collect()
+    keys.objects
+        .iter()
+        .map(|k| spaces.contains(&k.ns))
+        .collect()
 }
 
 /// What to look for in one pass over the keys.
