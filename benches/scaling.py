@@ -10,41 +10,24 @@ Prints every run, then one markdown row per corpus: objects, bytes, load to full
 first rows, linked, peak RSS (and its ratio to the corpus bytes), keystroke p50/p99, the
 one-file edit (total and graph patch), the YAML fast-path share, and, with --pyyaml, the
 PyYAML script's wall time and the ratio. Each corpus is read once before each tool's run so
-both start with its files in the page cache (see side_by_side.py).
+both start with its files in the page cache (`side_by_side.warm`).
 """
 import argparse
-import json
 import os
 import statistics
-import subprocess
 import sys
+
+from side_by_side import run_json, warm
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def warm(corpus):
-    for root, _dirs, files in os.walk(corpus):
-        for name in files:
-            try:
-                with open(os.path.join(root, name), "rb") as f:
-                    while f.read(1 << 20):
-                        pass
-            except OSError:
-                pass
-
-
 def kubesift(binary, corpus, rounds):
-    out = subprocess.run(
-        [binary, "bench", "-f", corpus, "-o", "json", "--rounds", str(rounds)],
-        check=True, capture_output=True, text=True).stdout
-    return json.loads(out)
+    return run_json([binary, "bench", "-f", corpus, "-o", "json", "--rounds", str(rounds)])
 
 
 def pyyaml(corpus):
-    out = subprocess.run(
-        [sys.executable, os.path.join(HERE, "pyyaml_baseline.py"), corpus, "--json"],
-        check=True, capture_output=True, text=True).stdout
-    return json.loads(out)
+    return run_json([sys.executable, os.path.join(HERE, "pyyaml_baseline.py"), corpus, "--json"])
 
 
 def med(values):

@@ -1,10 +1,11 @@
 //! Hostile owner graphs through the real binary: deep ownerReference chains must neither
 //! overflow the stack nor make output quadratic in the depth.
 
-use std::fmt::Write as _;
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+
+mod graph_inputs;
 
 /// The binary under test: `KUBESIFT_BIN` (e.g. a release build) or this build's.
 fn bin() -> PathBuf {
@@ -15,25 +16,7 @@ fn bin() -> PathBuf {
 
 /// A folder with one file: ConfigMaps `c0 ← c1 ← … ← c{n-1}`, each owned by the previous.
 fn chain(n: usize) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let mut s = String::new();
-    for i in 0..n {
-        write!(
-            s,
-            "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c{i}\n  namespace: a\n  uid: u{i}\n"
-        )
-        .unwrap();
-        if i > 0 {
-            let p = i - 1;
-            write!(
-                s,
-                "  ownerReferences:\n  - apiVersion: v1\n    kind: ConfigMap\n    name: c{p}\n    uid: u{p}\n"
-            )
-            .unwrap();
-        }
-    }
-    std::fs::write(dir.path().join("chain.yaml"), s).unwrap();
-    dir
+    graph_inputs::owner_chain(n)
 }
 
 /// Runs `tree` with `args`, feeding stdout to `each` in chunks; returns the exit code.

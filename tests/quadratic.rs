@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+mod graph_inputs;
 mod rss_support;
 use rss_support::{bound, run};
 
@@ -107,26 +108,11 @@ fn a_tree_of_two_million_rows_as_json_is_printed_as_it_is_walked() {
 /// One file: ConfigMaps `c0 ← c1 ← … ← c{n-1}`, each owned by the previous. Returns the
 /// folder and its size in bytes.
 fn chain(n: usize) -> (tempfile::TempDir, u64) {
-    use std::fmt::Write as _;
-    let dir = tempfile::tempdir().unwrap();
-    let mut s = String::new();
-    for i in 0..n {
-        write!(
-            s,
-            "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c{i}\n  namespace: a\n  uid: u{i}\n"
-        )
-        .unwrap();
-        if i > 0 {
-            let p = i - 1;
-            write!(
-                s,
-                "  ownerReferences:\n  - apiVersion: v1\n    kind: ConfigMap\n    name: c{p}\n    uid: u{p}\n"
-            )
-            .unwrap();
-        }
-    }
-    std::fs::write(dir.path().join("chain.yaml"), &s).unwrap();
-    (dir, s.len() as u64)
+    let dir = graph_inputs::owner_chain(n);
+    let bytes = std::fs::metadata(dir.path().join("chain.yaml"))
+        .unwrap()
+        .len();
+    (dir, bytes)
 }
 
 /// A 100,000-deep owner chain: the walk's open path is 100,000 nodes long, in every

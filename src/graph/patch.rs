@@ -671,6 +671,31 @@ impl Names {
     }
 }
 
+/// The runs a change of whole files makes (tests): file `f` of `before` — files of
+/// `before_files[f].len()` objects each, in order — replaced by `after_files[f]`, for each
+/// `f` in `changed`.
+#[cfg(test)]
+pub(crate) fn replaced_files<'a, T>(
+    before: &'a Inventory,
+    before_files: &[Vec<T>],
+    after_files: &[Vec<T>],
+    changed: &[usize],
+) -> Vec<Replaced<'a>> {
+    let mut replaced = Vec::new();
+    let mut at = 0;
+    for (f, docs) in before_files.iter().enumerate() {
+        if changed.contains(&f) {
+            replaced.push(Replaced {
+                at,
+                removed: &before.objects[at..at + docs.len()],
+                added: after_files[f].len(),
+            });
+        }
+        at += docs.len();
+    }
+    replaced
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
@@ -1004,18 +1029,7 @@ mod tests {
             };
         }
         let after = inventory(&after_files);
-        let mut replaced = Vec::new();
-        let mut at = 0;
-        for (f, docs) in files.iter().enumerate() {
-            if changed.contains(&f) {
-                replaced.push(Replaced {
-                    at,
-                    removed: &before.objects[at..at + docs.len()],
-                    added: after_files[f].len(),
-                });
-            }
-            at += docs.len();
-        }
+        let replaced = replaced_files(&before, &files, &after_files, &changed);
         let (patched, outcome) = Graph::build(&before).patch(&after, &replaced);
         (outcome, patched, Graph::build(&after))
     }

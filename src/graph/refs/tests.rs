@@ -753,7 +753,8 @@ mod patches {
     use serde_json::{json, Value};
 
     use super::obj;
-    use crate::graph::{Graph, PatchOutcome, Replaced};
+    use crate::graph::patch::replaced_files;
+    use crate::graph::{Graph, PatchOutcome};
     use crate::model::testutil::test_inventory_files;
     use crate::model::Inventory;
 
@@ -942,18 +943,7 @@ mod patches {
             };
         }
         let after = inventory(&after_files);
-        let mut replaced = Vec::new();
-        let mut at = 0;
-        for (f, docs) in files.iter().enumerate() {
-            if changed.contains(&f) {
-                replaced.push(Replaced {
-                    at,
-                    removed: &before.objects[at..at + docs.len()],
-                    added: after_files[f].len(),
-                });
-            }
-            at += docs.len();
-        }
+        let replaced = replaced_files(&before, &files, &after_files, &changed);
         let old = Graph::build(&before);
         let flipped = unused(&old, &before) != unused(&Graph::build(&after), &after);
         let (patched, outcome) = old.patch(&after, &replaced);
