@@ -161,6 +161,46 @@ fn target<'a>(group: &'a str, kind: &'a str, namespace: &'a str, name: &'a str) 
     }
 }
 
+/// A cluster-scoped class a spec names by one field: the field (under `spec`), its site,
+/// the relationship, and the class's group and kind.
+struct ClassField {
+    field: &'static str,
+    site: &'static str,
+    rel: &'static str,
+    group: &'static str,
+    kind: &'static str,
+}
+
+const STORAGE_CLASS: ClassField = ClassField {
+    field: "storageClassName",
+    site: "spec.storageClassName",
+    rel: "storageClass",
+    group: "storage.k8s.io",
+    kind: "StorageClass",
+};
+const INGRESS_CLASS: ClassField = ClassField {
+    field: "ingressClassName",
+    site: "spec.ingressClassName",
+    rel: "ingressClass",
+    group: "networking.k8s.io",
+    kind: "IngressClass",
+};
+const GATEWAY_CLASS: ClassField = ClassField {
+    field: "gatewayClassName",
+    site: "spec.gatewayClassName",
+    rel: "gatewayClass",
+    group: GATEWAY,
+    kind: "GatewayClass",
+};
+
+/// The reference `spec` makes to the class `c` names, if it names one.
+fn class_ref<'a>(spec: RawRef<'a>, c: ClassField, out: &mut Vec<Ref<'a>>) {
+    if let Some(name) = str_at(spec, c.field) {
+        let t = target(c.group, c.kind, "", name);
+        push(out, c.rel, t, Site::at(c.site), None);
+    }
+}
+
 /// ServiceAccount → its `secrets` and `imagePullSecrets`.
 fn service_account<'a>(root: RawRef<'a>, ns: &'a str, out: &mut Vec<Ref<'a>>) {
     for field in ["secrets", "imagePullSecrets"] {
@@ -180,32 +220,14 @@ fn claim<'a>(root: RawRef<'a>, out: &mut Vec<Ref<'a>>) {
         let t = target("", "PersistentVolume", "", pv);
         push(out, "volumeName", t, Site::at("spec.volumeName"), None);
     }
-    if let Some(sc) = str_at(spec, "storageClassName") {
-        let t = target("storage.k8s.io", "StorageClass", "", sc);
-        push(
-            out,
-            "storageClass",
-            t,
-            Site::at("spec.storageClassName"),
-            None,
-        );
-    }
+    class_ref(spec, STORAGE_CLASS, out);
 }
 
 /// PV → its StorageClass, the claim it is bound to (`claimRef`, namespaced by its own
 /// field) and the Secrets its CSI driver is given.
 fn volume<'a>(root: RawRef<'a>, out: &mut Vec<Ref<'a>>) {
     let Some(spec) = root.get("spec") else { return };
-    if let Some(sc) = str_at(spec, "storageClassName") {
-        let t = target("storage.k8s.io", "StorageClass", "", sc);
-        push(
-            out,
-            "storageClass",
-            t,
-            Site::at("spec.storageClassName"),
-            None,
-        );
-    }
+    class_ref(spec, STORAGE_CLASS, out);
     if let Some(c) = spec.get("claimRef") {
         if let (Some(ns), Some(name)) = (str_at(c, "namespace"), str_at(c, "name")) {
             let t = target("", "PersistentVolumeClaim", ns, name);
@@ -292,16 +314,7 @@ fn ingress<'a>(root: RawRef<'a>, ns: &'a str, out: &mut Vec<Ref<'a>>) {
             }
         }
     }
-    if let Some(class) = str_at(spec, "ingressClassName") {
-        let t = target("networking.k8s.io", "IngressClass", "", class);
-        push(
-            out,
-            "ingressClass",
-            t,
-            Site::at("spec.ingressClassName"),
-            None,
-        );
-    }
+    class_ref(spec, INGRESS_CLASS, out);
     for (i, tls) in items(spec.get("tls")) {
         if let Some(secret) = str_at(tls, "secretName") {
             let site = Site::at("spec").step("tls", i).tail("secretName");
@@ -354,16 +367,7 @@ fn gateway_ref<'a>(
 /// Gateway → its GatewayClass and the certificate Secrets of its listeners.
 fn gateway<'a>(root: RawRef<'a>, ns: &'a str, out: &mut Vec<Ref<'a>>) {
     let Some(spec) = root.get("spec") else { return };
-    if let Some(class) = str_at(spec, "gatewayClassName") {
-        let t = target(GATEWAY, "GatewayClass", "", class);
-        push(
-            out,
-            "gatewayClass",
-            t,
-            Site::at("spec.gatewayClassName"),
-            None,
-        );
-    }
+    class_ref(spec, GATEWAY_CLASS, out);
     for (l, listener) in items(spec.get("listeners")) {
         let certs = listener.get("tls").and_then(|t| t.get("certificateRefs"));
         for (c, cert) in items(certs) {
