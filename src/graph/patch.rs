@@ -464,7 +464,7 @@ impl Plan {
                 + found.inside.len()
                 + found.members.len(),
         };
-        let relinked = refs_scope(&keys, &recomputed, &changed);
+        let ref_change = refs_scope(replaced, &added, &selecting);
         let parts = Parts {
             owner_edges: Vec::new(),
             selections: merged,
@@ -478,7 +478,7 @@ impl Plan {
             old_refs,
             old_ref_findings,
             &shift,
-            &relinked,
+            &ref_change,
         );
         (graph, outcome)
     }
@@ -512,25 +512,22 @@ fn validation(inv: &Inventory, positions: impl Iterator<Item = usize>) -> Vec<Di
         .collect()
 }
 
-/// The objects whose references `patch_refs` relinks: every object of a namespace holding a
-/// changed or a recomputed object (the reference patch relinks whole namespaces), and every
-/// object when a cluster-scoped one changed (references to it can come from any namespace).
-fn refs_scope(keys: &Keys, recomputed: &[bool], changed: &Changed) -> Vec<bool> {
-    if changed.cluster {
-        return vec![true; keys.objects.len()];
-    }
-    let mut spaces: FxHashSet<u64> = changed.namespaces.iter().copied().collect();
-    spaces.extend(
-        keys.objects
+/// What the reference patch needs: the replaced runs, and the objects whose selector fields
+/// were recomputed (a Service's target ports read its selection).
+fn refs_scope<'a>(
+    replaced: &[Replaced<'a>],
+    added: &[Range<usize>],
+    selecting: &'a [usize],
+) -> super::refs::RefChange<'a> {
+    super::refs::RefChange {
+        runs: replaced
             .iter()
-            .zip(recomputed)
-            .filter(|(_, &r)| r)
-            .map(|(k, _)| k.ns),
-    );
-    keys.objects
-        .iter()
-        .map(|k| spaces.contains(&k.ns))
-        .collect()
+            .zip(added)
+            .map(|(r, a)| (r.at..r.at + r.removed.len(), a.clone()))
+            .collect(),
+        removed: replaced.iter().map(|r| r.removed).collect(),
+        selecting,
+    }
 }
 
 /// What to look for in one pass over the keys.

@@ -242,10 +242,17 @@ const UNREFERENCED_SECRET_TYPES: [&str; 3] = [
 /// ServiceAccount, token Secrets) and those a custom resource of their namespace names in
 /// any field (an operator may use them: `serviceAccountName` of a Prometheus, …).
 ///
-/// `objects` are every object of some namespaces, ascending: whether an object is used
-/// depends only on its namespace's objects (its duplicates, what mentions it) and on the
-/// references naming it, `used(i)` (a patch recomputes only the namespaces it touches).
-pub fn unused(inv: &Inventory, objects: &[usize], used: impl Fn(usize) -> bool) -> Vec<Diagnostic> {
+/// Whether an object is used depends on the references naming it, `used(i)`, on its
+/// duplicates (another file's copy may be used) and on what mentions it in its namespace:
+/// `objects` (ascending) hold every duplicate of each of them, and `mentioners` gives,
+/// for the namespaces of the unused candidates, every object of those namespaces (or
+/// more), ascending. A patch passes only the objects whose note can change.
+pub fn unused<M: IntoIterator<Item = usize>>(
+    inv: &Inventory,
+    objects: &[usize],
+    used: impl Fn(usize) -> bool,
+    mentioners: impl FnOnce(&FxHashSet<&str>) -> M,
+) -> Vec<Diagnostic> {
     let mut idle: Vec<(usize, &'static str)> = objects
         .iter()
         .filter_map(|&i| Some((i, unused_noun(inv.objects.get(i)?)?)))
@@ -264,6 +271,9 @@ pub fn unused(inv: &Inventory, objects: &[usize], used: impl Fn(usize) -> bool) 
         .filter(|id| may_be_unused(id) && ids.contains(id))
         .collect();
     idle.retain(|&(i, _)| !used_ids.contains(&inv.objects[i].id));
+    if idle.is_empty() {
+        return Vec::new();
+    }
     // Only the names of what is left are looked for, in their namespaces.
     let mut wanted: FxHashSet<(&str, &str)> = idle
         .iter()
@@ -271,7 +281,10 @@ pub fn unused(inv: &Inventory, objects: &[usize], used: impl Fn(usize) -> bool) 
         .collect();
     let namespaces: FxHashSet<&str> = wanted.iter().map(|w| w.0).collect();
     let mut mentioned: FxHashSet<(&str, &str)> = FxHashSet::default();
-    for o in objects.iter().filter_map(|&i| inv.objects.get(i)) {
+    for o in mentioners(&namespaces)
+        .into_iter()
+        .filter_map(|i| inv.objects.get(i))
+    {
         if wanted.is_empty() {
             break;
         }
@@ -333,7 +346,7 @@ fn token_like(secret: &Object) -> bool {
 /// Names `o` may use without a reference field, in its namespace: strings anywhere in a
 /// custom resource (bounded per object), and the words of container `args` and `command`
 /// (`--configmap=$(POD_NAMESPACE)/ingress-nginx-controller`).
-fn mentions<'a>(o: &'a Object, found: &mut impl FnMut(&'a str)) {
+pub fn mentions<'a>(o: &'a Object, found: &mut impl FnMut(&'a str)) {
     if crate::kinds::is_builtin(&o.id.group, &o.id.kind) {
         command_words(o, found);
         return;

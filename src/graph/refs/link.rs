@@ -7,6 +7,7 @@ use std::ops::Range;
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::deps::{self, PerObject};
 use super::extract::extract_declaring;
 use super::pod::{items, str_at};
 use super::{findings, Dangling, Ref, RefGraph, Target};
@@ -123,10 +124,10 @@ pub struct Linked {
     pub edges: Vec<Edge>,
     /// Grouped by source, ascending.
     pub dangling: Vec<Dangling>,
-    /// The sources with a reference into a namespace other than their own.
-    pub cross: Vec<usize>,
     /// Missing-target, port and target-port findings, by source.
     pub findings: Vec<Diagnostic>,
+    /// Per source: every lookup its linking can make (see `deps.rs`), whatever it found.
+    pub deps: PerObject,
 }
 
 /// The names of the ports the containers of each Pod and pod template declare (what the
@@ -186,8 +187,8 @@ impl Linked {
     fn append(&mut self, mut next: Linked) {
         self.edges.append(&mut next.edges);
         self.dangling.append(&mut next.dangling);
-        self.cross.append(&mut next.cross);
         self.findings.append(&mut next.findings);
+        self.deps.append(next.deps);
     }
 }
 
@@ -213,6 +214,7 @@ pub fn link_sources<'a>(
     let mut last_owner = LastOwner::default();
     for i in sources {
         let Some(o) = inv.objects.get(i) else {
+            linked.deps.end_object();
             continue;
         };
         out.next_object(i);
@@ -223,7 +225,6 @@ pub fn link_sources<'a>(
                 extract_declaring(o, &mut buf, None);
             }
         }
-        let mut cross = false;
         // Needed only for a missing target: asked then.
         let mut controlled_by: Option<bool> = None;
         for r in &mut buf {
@@ -231,7 +232,10 @@ pub fn link_sources<'a>(
                 .entry((r.target.group, r.target.kind))
                 .or_insert_with(|| TargetKind::of(inv, r.target.group, r.target.kind));
             r.target.namespace = scoped_namespace(kind.namespaced, r.target, o.namespace());
-            cross |= !r.target.namespace.is_empty() && r.target.namespace != o.namespace();
+            let t = r.target;
+            linked
+                .deps
+                .push(deps::target_key(t.kind, t.name, t.namespace));
             match lookup.by_id.get(&r.target) {
                 Some(&t) => {
                     out.add(t, r.rel);
@@ -256,10 +260,9 @@ pub fn link_sources<'a>(
                 }
             }
         }
-        if cross {
-            linked.cross.push(i);
-        }
-        selections(inv, lookup, o, &mut out);
+        controller_deps(o, &mut linked.deps);
+        selections(inv, lookup, o, &mut out, &mut linked.deps);
+        linked.deps.end_object();
     }
     linked.edges = out.edges;
     linked
@@ -289,17 +292,11 @@ pub fn build(inv: &Inventory) -> (RefGraph, Vec<Diagnostic>, Declared<'_>) {
         linked.append(l);
         declared.append(d);
     }
-    let mut cross = vec![false; n];
-    for &i in &linked.cross {
-        cross[i] = true;
-    }
-    let cluster = (0..n)
-        .filter(|&i| inv.objects[i].namespace().is_empty())
-        .collect();
-    let refs = assemble(n, linked.edges, linked.dangling, cross, cluster);
+    let provided = inv.objects.par_iter().map(deps::provides).collect();
+    let refs = assemble(n, linked.edges, linked.dangling, linked.deps, provided);
     let all: Vec<usize> = (0..n).collect();
     let mut found = linked.findings;
-    found.extend(findings::unused(inv, &all, |i| refs.is_used(i)));
+    found.extend(findings::unused(inv, &all, |i| refs.is_used(i), |_| 0..n));
     crate::diagnostic::sort(&mut found);
     (refs, found, declared)
 }
@@ -335,16 +332,16 @@ pub fn assemble(
     n: usize,
     edges: Vec<Edge>,
     dangling: Vec<Dangling>,
-    cross: Vec<bool>,
-    cluster: Vec<usize>,
+    deps: PerObject,
+    provided: Vec<[u64; 2]>,
 ) -> RefGraph {
     let used_by = by_target(n, &edges);
     RefGraph {
         uses: Adjacency::from_grouped(n, edges, |e| e.from),
         used_by,
         dangling,
-        cross,
-        cluster,
+        deps,
+        provided,
     }
 }
 
@@ -395,6 +392,15 @@ fn controlled<'a>(o: &'a Object, lookup: &Lookup<'_>, last: &mut LastOwner<'a>) 
         last.0 = Some((key, found));
         found
     })
+}
+
+/// The controllers [`controlled`] can look for (whether it does depends on what resolves).
+fn controller_deps(o: &Object, deps: &mut PerObject) {
+    for r in o.owner_refs.iter().filter(|r| r.controller == Some(true)) {
+        if pod_template(group_of(&r.api_version), &r.kind).is_some() {
+            deps.push(deps::target_key(&r.kind, &r.name, o.namespace()));
+        }
+    }
 }
 
 /// The last controller [`controlled`] looked for, and whether it was there: the Pods of one
@@ -452,9 +458,16 @@ impl TargetKind {
 }
 
 /// Links made by selection rather than by one name.
-fn selections(inv: &Inventory, lookup: &Lookup<'_>, o: &Object, out: &mut ObjectEdges) {
+fn selections(
+    inv: &Inventory,
+    lookup: &Lookup<'_>,
+    o: &Object,
+    out: &mut ObjectEdges,
+    deps: &mut PerObject,
+) {
     match (&*o.id.group, &*o.id.kind) {
         ("", "Service") => {
+            deps.push(deps::slices_key(o.namespace(), o.name()));
             let slices = lookup.slices.get(&(o.namespace(), o.name()));
             for &s in slices.into_iter().flatten() {
                 out.add(s, "endpointSlice");
@@ -464,6 +477,9 @@ fn selections(inv: &Inventory, lookup: &Lookup<'_>, o: &Object, out: &mut Object
             let selectors = o
                 .get_path("aggregationRule.clusterRoleSelectors")
                 .and_then(RawRef::as_array);
+            if selectors.is_some() {
+                deps.push(deps::AGGREGATION);
+            }
             for sel in selectors.into_iter().flatten() {
                 let Ok(Some(sel)) = label_selector_from_value(Some(sel)) else {
                     continue;
@@ -490,6 +506,11 @@ fn selections(inv: &Inventory, lookup: &Lookup<'_>, o: &Object, out: &mut Object
                 };
                 for ordinal in 0..replicas {
                     let name = format!("{claim}-{}-{ordinal}", o.name());
+                    deps.push(deps::target_key(
+                        "PersistentVolumeClaim",
+                        &name,
+                        o.namespace(),
+                    ));
                     let target = Target {
                         group: "",
                         kind: "PersistentVolumeClaim",

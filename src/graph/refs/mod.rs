@@ -18,6 +18,7 @@
 //! or incoming references changed (`patch.rs`); the property tests check it equals a
 //! rebuild.
 
+mod deps;
 mod extract;
 mod findings;
 mod link;
@@ -31,12 +32,14 @@ use std::sync::Arc;
 pub use extract::extract;
 pub use findings::is_ref_finding;
 pub(super) use link::build;
+pub(super) use patch::RefChange;
 
 use rayon::prelude::*;
 
 use super::{Adjacency, Edge, EdgeKind, Graph};
 use crate::diagnostic::{cmp_paths, Diagnostic};
 use crate::model::{Inventory, ObjectId};
+use deps::PerObject;
 
 /// Services whose target ports one pool task checks.
 const PORT_CHUNK: usize = 512;
@@ -167,11 +170,10 @@ pub struct RefGraph {
     used_by: Adjacency,
     /// Grouped by referencing object, in field order.
     dangling: Vec<Dangling>,
-    /// Per object: a reference of it names another namespace (a patch relinks it whichever
-    /// namespaces change).
-    cross: Vec<bool>,
-    /// Positions of the cluster-scoped objects (every reference may resolve to them).
-    cluster: Vec<usize>,
+    /// Per object: the lookups linking it can make (`deps.rs`).
+    deps: PerObject,
+    /// Per object: what it answers to those lookups (`deps::provides`).
+    provided: Vec<[u64; 2]>,
 }
 
 impl RefGraph {

@@ -1,83 +1,128 @@
 //! Patching reference edges after a change, with the code of a full link.
 //!
-//! References are namespace-local except those of a few fields (RoleBinding subjects,
-//! webhook and APIService Services, a PV's `claimRef`, Gateway API refs, Events): an object
-//! with such a reference is marked `cross` when linked. A patch relinks the objects of the
-//! namespaces the graph patch recomputes (every object of the namespaces of the changed
-//! objects) plus every `cross` object, against the objects of the namespaces they reach;
-//! every other object's edges, dangling references and findings are kept (shifted), since
-//! nothing they resolve against changed (a changed cluster-scoped object makes the graph
-//! patch rebuild).
+//! Linking an object looks targets up by identity (kind, name, namespace) and, for the
+//! selection-like links, by EndpointSlice label or among every ClusterRole; each object
+//! keeps the hashes of every lookup its linking can make, and of what it answers
+//! (`deps.rs`). A patch relinks the added objects and the kept objects with a lookup that
+//! a replaced object answers (before or after the change), against the objects that answer
+//! their lookups; every other object's edges, dangling references and findings are kept
+//! (shifted), since nothing they resolve against changed. A changed
+//! CustomResourceDefinition (a kind's scope) relinks everything.
 //!
-//! An unused note depends on the objects of its namespace (duplicates, what mentions the
-//! object) and on the references naming it: the notes of the recomputed namespaces, and of
-//! the namespaces holding a ConfigMap, Secret or ServiceAccount that a relinked or removed
-//! object named before or names now, are recomputed; the others are kept.
+//! A Service's target-port findings read its selection and what it selects: they are
+//! redone for the Services whose selector fields the graph patch recomputed and those
+//! selecting an added object.
+//!
+//! An unused note depends on the references naming the object, on its duplicates and on
+//! what mentions it in its namespace: the notes are redone for the added objects, the
+//! targets of the old and new edges of the relinked and removed objects, the objects the
+//! changed objects mention, and every duplicate of those; the objects of a namespace are
+//! read only to look for mentions of a candidate that nothing uses.
 
-use rustc_hash::FxHashSet;
+use std::ops::Range;
 
-use super::link::{assemble, link_sources, target_ports, Lookup};
-use super::{extract, findings, merge, merge_by, Ref, RefGraph};
+use super::deps::{self, KeySet};
+use super::link::{self, assemble, is_service, link_sources, target_ports, Lookup};
+use super::{findings, merge, merge_by, RefGraph};
 use crate::diagnostic::Diagnostic;
 use crate::graph::Graph;
-use crate::model::Inventory;
+use crate::model::{Inventory, Object};
 
-/// Past this many namespaces, a set tells whether an object's is one of them.
-const LINEAR_NAMESPACES: usize = 8;
+/// What changed, as the reference patch needs it (made by the graph patch).
+pub(in crate::graph) struct RefChange<'a> {
+    /// Per replaced run, ascending: its old and its new positions.
+    pub runs: Vec<(Range<usize>, Range<usize>)>,
+    /// The objects the runs removed.
+    pub removed: Vec<&'a [Object]>,
+    /// New positions of the objects whose selector fields the graph patch recomputed.
+    pub selecting: &'a [usize],
+}
+
+/// The kinds the unused notes are about.
+const NOTED_KINDS: [&str; 3] = ["ConfigMap", "Secret", "ServiceAccount"];
 
 impl Graph {
     /// Adds reference results to a patched graph: `old` and `old_findings` (the old graph's
-    /// reference findings, sorted) are those of the inventory before the change, `shift`
-    /// maps an old position to its new one (none for a replaced object), `recomputed` marks
-    /// the new positions whose namespace the graph patch recomputed (every object of those
-    /// namespaces, which hold every changed object).
+    /// reference findings, sorted) are those of the inventory before `change`, `shift`
+    /// maps an old position to its new one (none for a replaced object).
     pub(in crate::graph) fn patch_refs(
-        mut self,
+        self,
         inv: &Inventory,
-        mut old: RefGraph,
+        old: RefGraph,
         old_findings: Vec<Diagnostic>,
         shift: &dyn Fn(usize) -> Option<usize>,
-        recomputed: &[bool],
+        change: &RefChange<'_>,
     ) -> Graph {
         let n = inv.objects.len();
-        let recomputed = |i: usize| recomputed.get(i).copied().unwrap_or(true);
-        let mut relinked: Vec<bool> = (0..n).map(recomputed).collect();
-        for (o, _) in old.cross.iter().enumerate().filter(|(_, c)| **c) {
-            if let Some(i) = shift(o) {
-                relinked[i] = true;
-            }
+        let added: Vec<usize> = change.runs.iter().flat_map(|r| r.1.clone()).collect();
+        let removed = || change.removed.iter().flat_map(|r| r.iter());
+        let added_objects = || added.iter().map(|&i| &inv.objects[i]);
+        if removed().chain(added_objects()).any(is_crd) {
+            // A kind's scope may have changed: any reference may resolve elsewhere.
+            let built = link::build(inv);
+            return self.with_refs(inv, built);
         }
-        let sources: Vec<usize> = (0..n).filter(|&i| relinked[i]).collect();
-        let mut cluster: Vec<usize> = old.cluster.iter().filter_map(|&o| shift(o)).collect();
-        cluster.extend(
-            sources
-                .iter()
-                .copied()
-                .filter(|&i| inv.objects[i].namespace().is_empty()),
-        );
-        cluster.sort_unstable();
-        cluster.dedup();
-        let lookup = Lookup::build(
-            inv,
-            reached(inv, &sources, &cluster, &recomputed).into_iter(),
-        );
-        let mut linked = link_sources(inv, &lookup, sources.iter().copied(), None);
-        let ports = target_ports(inv, &self, sources.iter().copied(), None);
-        linked.findings.extend(ports);
 
-        let mut cross = vec![false; n];
-        for (o, _) in old.cross.iter().enumerate().filter(|(_, c)| **c) {
-            if let Some(i) = shift(o).filter(|&i| !relinked[i]) {
-                cross[i] = true;
-            }
+        // What the replaced and the added objects answer.
+        let mut changed = KeySet::default();
+        for o in removed().chain(added_objects()) {
+            deps::provides(o)
+                .into_iter()
+                .for_each(|k| changed.insert(k));
         }
-        for &i in &linked.cross {
-            cross[i] = true;
+        let nothing = Lookup::build(inv, std::iter::empty());
+        let added_deps = link_sources(inv, &nothing, added.iter().copied(), None).deps;
+        let mut sources: Vec<usize> = old
+            .deps
+            .having(&changed)
+            .into_iter()
+            .filter_map(shift)
+            .collect();
+        sources.extend_from_slice(&added);
+        sources.sort_unstable();
+        sources.dedup();
+        let mut relinked = vec![false; n];
+        for &i in &sources {
+            relinked[i] = true;
         }
+
+        let RefGraph {
+            uses,
+            deps: mut dep_keys,
+            provided: mut answers,
+            dangling: old_dangling,
+            ..
+        } = old;
+        dep_keys.splice(&change.runs, &added_deps);
+        splice_provided(&mut answers, &change.runs, inv);
+        let mut wanted = KeySet::default();
+        for &i in &sources {
+            dep_keys.get(i).iter().for_each(|&k| wanted.insert(k));
+        }
+        let lookup = Lookup::build(inv, deps::providing(&answers, &wanted).into_iter());
+        let mut linked = link_sources(inv, &lookup, sources.iter().copied(), None);
+
+        let mut ports: Vec<usize> = change
+            .selecting
+            .iter()
+            .copied()
+            .chain(added.iter().copied())
+            .chain(
+                added
+                    .iter()
+                    .flat_map(|&a| self.selected_by(a).map(|e| e.from)),
+            )
+            .filter(|&i| inv.objects.get(i).is_some_and(is_service))
+            .collect();
+        ports.sort_unstable();
+        ports.dedup();
+        linked
+            .findings
+            .extend(target_ports(inv, &self, ports.iter().copied(), None));
+
         // What a relinked or removed object named before, and what a relinked one names now.
         let mut named: Vec<usize> = Vec::new();
-        // Kept in place, shifted; the relinked ones spliced in.
-        let mut edges = std::mem::take(&mut old.uses.edges);
+        let mut edges = uses.edges;
         edges.retain_mut(|e| match (shift(e.from), shift(e.to)) {
             (Some(from), Some(to)) if !relinked[from] => {
                 (e.from, e.to) = (from, to);
@@ -96,7 +141,7 @@ impl Graph {
             |a, b| a.from < b.from,
             |a, b| merge_by(a, b, |e| e.from),
         );
-        let mut dangling = old.dangling;
+        let mut dangling = old_dangling;
         dangling.retain_mut(|d| match shift(d.from).filter(|&f| !relinked[f]) {
             Some(from) => {
                 d.from = from;
@@ -110,44 +155,98 @@ impl Graph {
             |a, b| a.from < b.from,
             |a, b| merge_by(a, b, |d| d.from),
         );
-        let refs = assemble(n, edges, dangling, cross, cluster);
+        let refs = assemble(n, edges, dangling, dep_keys, answers);
 
-        // Unused notes: of the recomputed namespaces and of those whose objects a changed
-        // reference names.
-        let named_ns: FxHashSet<&str> = named
-            .iter()
-            .filter(|&&t| !recomputed(t))
-            .map(|&t| &inv.objects[t])
-            .filter(|o| findings::may_be_unused(&o.id))
-            .map(|o| o.namespace())
-            .collect();
-        let renoted = Namespaces::new(named_ns);
-        let renoted = |i: usize| {
-            recomputed(i) || (!renoted.is_empty() && renoted.contains(inv.objects[i].namespace()))
-        };
-        let among: Vec<usize> = (0..n).filter(|&i| renoted(i)).collect();
+        let noted = noted(inv, &refs, &added, &named, removed().chain(added_objects()));
         let mut found = linked.findings;
-        found.extend(findings::unused(inv, &among, |i| refs.is_used(i)));
+        found.extend(findings::unused(
+            inv,
+            &noted,
+            |i| refs.is_used(i),
+            |namespaces| {
+                (0..n)
+                    .filter(|&i| namespaces.contains(inv.objects[i].namespace()))
+                    .collect::<Vec<usize>>()
+            },
+        ));
         crate::diagnostic::sort(&mut found);
 
+        let mark = |at: &[usize]| {
+            let mut marked = vec![false; n];
+            at.iter().for_each(|&i| marked[i] = true);
+            marked
+        };
+        let (noted, ports) = (mark(&noted), mark(&ports));
         // Old findings stay sorted when their positions shift (the order is kept).
         let mut kept = old_findings;
         kept.retain_mut(|f| {
             let Some(i) = f.object_index().and_then(shift) else {
                 return false;
             };
-            let redone = if f.code == findings::UNUSED {
-                renoted(i)
-            } else {
-                relinked[i]
+            let redone = match f.code {
+                findings::UNUSED => noted[i],
+                findings::TARGET_PORT => ports[i],
+                _ => relinked[i],
             };
             f.object = u32::try_from(i).ok();
             !redone
         });
-        self.refs = refs;
+        let mut graph = self;
+        graph.refs = refs;
         let found = splice_sorted(kept, found, |a, b| a < b, merge);
-        self.findings = merge(std::mem::take(&mut self.findings), found);
-        self
+        graph.findings = merge(std::mem::take(&mut graph.findings), found);
+        graph
+    }
+}
+
+/// The objects whose unused note a change can alter, ascending: the added ones, those
+/// `named` by old or new edges of the relinked and removed objects, those the `changed`
+/// objects (removed and added) mention in their namespace, and every duplicate of these
+/// and of the changed objects.
+fn noted<'a>(
+    inv: &Inventory,
+    refs: &RefGraph,
+    added: &[usize],
+    named: &[usize],
+    changed: impl Iterator<Item = &'a Object>,
+) -> Vec<usize> {
+    let mut keys = KeySet::default();
+    for &i in added.iter().chain(named) {
+        if findings::may_be_unused(&inv.objects[i].id) {
+            keys.insert(refs.provided[i][0]);
+        }
+    }
+    for o in changed {
+        // A removed copy that was used made its duplicates used.
+        if findings::may_be_unused(&o.id) {
+            keys.insert(deps::provides(o)[0]);
+        }
+        let ns = o.namespace();
+        findings::mentions(o, &mut |word| {
+            for kind in NOTED_KINDS {
+                keys.insert(deps::target_key(kind, word, ns));
+            }
+        });
+    }
+    deps::providing(&refs.provided, &keys)
+        .into_iter()
+        .filter(|&i| findings::may_be_unused(&inv.objects[i].id))
+        .collect()
+}
+
+fn is_crd(o: &Object) -> bool {
+    &*o.id.group == "apiextensions.k8s.io" && &*o.id.kind == "CustomResourceDefinition"
+}
+
+/// What the objects answer, with the runs `(old, new)` replaced by the new objects'.
+fn splice_provided(
+    answers: &mut Vec<[u64; 2]>,
+    runs: &[(Range<usize>, Range<usize>)],
+    inv: &Inventory,
+) {
+    for (gone, new) in runs.iter().rev() {
+        let fresh = new.clone().map(|i| deps::provides(&inv.objects[i]));
+        answers.splice(gone.clone(), fresh);
     }
 }
 
@@ -169,76 +268,4 @@ fn splice_sorted<T>(
     }
     old.splice(at..at, new);
     old
-}
-
-/// A few namespaces (usually one or two), compared in a line.
-enum Namespaces<'a> {
-    Few(Vec<&'a str>),
-    Many(FxHashSet<&'a str>),
-}
-
-impl<'a> Namespaces<'a> {
-    fn new(set: FxHashSet<&'a str>) -> Namespaces<'a> {
-        if set.len() > LINEAR_NAMESPACES {
-            Namespaces::Many(set)
-        } else {
-            Namespaces::Few(set.into_iter().collect())
-        }
-    }
-
-    fn is_empty(&self) -> bool {
-        match self {
-            Namespaces::Few(v) => v.is_empty(),
-            Namespaces::Many(s) => s.is_empty(),
-        }
-    }
-
-    fn contains(&self, ns: &str) -> bool {
-        match self {
-            Namespaces::Few(v) => v.contains(&ns),
-            Namespaces::Many(s) => s.contains(ns),
-        }
-    }
-}
-
-/// The positions of the objects the references of `sources` (ascending) can resolve to:
-/// those of their namespaces and of the namespaces they name, and the cluster-scoped ones
-/// (`cluster`). The recomputed namespaces are whole among the sources; any other is looked
-/// for over the inventory.
-fn reached(
-    inv: &Inventory,
-    sources: &[usize],
-    cluster: &[usize],
-    recomputed: &dyn Fn(usize) -> bool,
-) -> Vec<usize> {
-    let whole: FxHashSet<&str> = sources
-        .iter()
-        .filter(|&&i| recomputed(i))
-        .map(|&i| inv.objects[i].namespace())
-        .collect();
-    let mut others = reached_namespaces(inv, sources.iter().copied());
-    others.retain(|ns| !ns.is_empty() && !whole.contains(ns));
-    let mut out: Vec<usize> = sources.iter().chain(cluster).copied().collect();
-    if !others.is_empty() {
-        let others = Namespaces::new(others);
-        out.extend((0..inv.objects.len()).filter(|&i| others.contains(inv.objects[i].namespace())));
-    }
-    out.sort_unstable();
-    out.dedup();
-    out
-}
-
-/// The namespaces the references of `sources` can resolve in: theirs, those their
-/// references name, and cluster scope.
-fn reached_namespaces(inv: &Inventory, sources: impl Iterator<Item = usize>) -> FxHashSet<&str> {
-    let mut reach: FxHashSet<&str> = FxHashSet::default();
-    reach.insert("");
-    let mut buf: Vec<Ref<'_>> = Vec::new();
-    for o in sources.filter_map(|i| inv.objects.get(i)) {
-        reach.insert(o.namespace());
-        buf.clear();
-        extract(o, &mut buf);
-        reach.extend(buf.iter().map(|r| r.target.namespace));
-    }
-    reach
 }
