@@ -758,23 +758,23 @@ mod patches {
     use crate::model::testutil::test_inventory_files;
     use crate::model::Inventory;
 
-    struct Rng(u64);
+    pub(super) struct Rng(pub(super) u64);
 
     impl Rng {
-        fn next(&mut self) -> u64 {
+        pub(super) fn next(&mut self) -> u64 {
             // xorshift64*
             self.0 ^= self.0 >> 12;
             self.0 ^= self.0 << 25;
             self.0 ^= self.0 >> 27;
             self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
         }
-        fn below(&mut self, n: usize) -> usize {
+        pub(super) fn below(&mut self, n: usize) -> usize {
             (self.next() % n as u64) as usize
         }
-        fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
+        pub(super) fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
             from[self.below(from.len())]
         }
-        fn chance(&mut self, percent: u64) -> bool {
+        pub(super) fn chance(&mut self, percent: u64) -> bool {
             self.next() % 100 < percent
         }
     }
@@ -890,7 +890,7 @@ mod patches {
             .collect()
     }
 
-    fn inventory(files: &[Vec<Value>]) -> Inventory {
+    pub(super) fn inventory(files: &[Vec<Value>]) -> Inventory {
         let names: Vec<String> = (0..files.len()).map(|f| format!("f{f}.yaml")).collect();
         let files: Vec<(&str, &[Value])> = names
             .iter()
@@ -974,6 +974,221 @@ mod patches {
         }
         assert!(patched > 150, "{patched} of 300 patched");
         assert!(flips > 30, "{flips} patched changes flip an unused note");
+    }
+}
+
+/// Changes of the objects other files' references name: a target renamed, removed, added
+/// or edited (ports, labels) in one file, its referrers in other files and namespaces left
+/// as they are. A patch that relinks too few referrers, or redoes too few unused notes,
+/// differs from a build here.
+mod target_changes {
+    use proptest::prelude::*;
+    use serde_json::{json, Value};
+
+    use super::obj;
+    use super::patches::{inventory, Rng};
+    use crate::graph::patch::replaced_files;
+    use crate::graph::{Graph, PatchOutcome};
+
+    const NAMESPACES: &[&str] = &["n0", "n1", "n2"];
+    const NAMES: &[&str] = &["a", "b", "default", "data-s-0", "data-s-1"];
+    const RBAC: &str = "rbac.authorization.k8s.io/v1";
+
+    /// An object other objects name or select.
+    fn target(rng: &mut Rng) -> Value {
+        let (ns, name) = (rng.pick(NAMESPACES), rng.pick(NAMES));
+        match rng.below(10) {
+            0 => obj("v1", "ConfigMap", ns, name, json!({})),
+            1 => obj("v1", "Secret", ns, name, json!({})),
+            2 => obj("v1", "ServiceAccount", ns, name, json!({})),
+            3 => obj(
+                "v1",
+                "Service",
+                ns,
+                name,
+                json!({"spec": {"selector": {"app": "x"},
+                "ports": [{"port": rng.pick(&["80", "81"]).parse::<i64>().unwrap_or(80),
+                    "targetPort": rng.pick(&["http", "m"])}]}}),
+            ),
+            4 => obj("v1", "PersistentVolumeClaim", ns, name, json!({})),
+            5 => obj(
+                RBAC,
+                "ClusterRole",
+                "",
+                name,
+                json!({"metadata": {"labels": {"agg": rng.pick(&["x", "y"])}}}),
+            ),
+            6 => obj(
+                "discovery.k8s.io/v1",
+                "EndpointSlice",
+                ns,
+                name,
+                json!({"metadata": {"labels": {"kubernetes.io/service-name": rng.pick(NAMES)}}}),
+            ),
+            7 => obj(
+                "apps/v1",
+                "Deployment",
+                ns,
+                name,
+                json!({"spec": {
+                "selector": {"matchLabels": {"app": "x"}},
+                "template": {"metadata": {"labels": {"app": "x"}},
+                    "spec": {"containers": [{"name": "c", "ports": [{"name": "http"}]}]}}}}),
+            ),
+            8 => obj("v1", "Namespace", "", rng.pick(NAMESPACES), json!({})),
+            _ => obj(
+                "v1",
+                "Pod",
+                ns,
+                name,
+                json!({"metadata": {"labels": {"app": "x"}},
+                "spec": {"containers": [{"name": "c", "ports": [{"name": rng.pick(&["http", "m"])}]}]}}),
+            ),
+        }
+    }
+
+    /// An object naming or selecting targets, in namespace `ns`.
+    fn referrer(rng: &mut Rng, ns: &str) -> Value {
+        let name = rng.pick(NAMES);
+        let spec = json!({"serviceAccountName": rng.pick(NAMES),
+            "volumes": [{"name": "v", "configMap": {"name": rng.pick(NAMES)}},
+                {"name": "w", "persistentVolumeClaim": {"claimName": rng.pick(NAMES)}}],
+            "containers": [{"name": "c", "envFrom": [{"secretRef": {"name": rng.pick(NAMES)}}],
+                "args": [format!("--x={}", rng.pick(NAMES))]}]});
+        let controller = json!([{"apiVersion": "apps/v1", "kind": "Deployment",
+            "name": rng.pick(NAMES), "uid": "u", "controller": true}]);
+        match rng.below(8) {
+            0 => obj("v1", "Pod", ns, name, json!({"spec": spec})),
+            1 => obj(
+                "apps/v1",
+                "ReplicaSet",
+                ns,
+                name,
+                json!({
+                "metadata": {"ownerReferences": controller},
+                "spec": {"template": {"spec": spec}}}),
+            ),
+            2 => obj(
+                RBAC,
+                "RoleBinding",
+                ns,
+                name,
+                json!({
+                "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole",
+                    "name": rng.pick(NAMES)},
+                "subjects": [{"kind": "ServiceAccount", "name": rng.pick(NAMES),
+                    "namespace": rng.pick(NAMESPACES)}]}),
+            ),
+            3 => obj(
+                "networking.k8s.io/v1",
+                "Ingress",
+                ns,
+                name,
+                json!({"spec": {"rules": [
+                {"http": {"paths": [{"backend": {"service": {"name": rng.pick(NAMES),
+                    "port": {"number": if rng.chance(50) { 80 } else { 81 }}}}}]}}]}}),
+            ),
+            4 => obj(
+                "apps/v1",
+                "StatefulSet",
+                ns,
+                "s",
+                json!({"spec": {"replicas": 2,
+                "volumeClaimTemplates": [{"metadata": {"name": "data"}}],
+                "template": {"spec": {"containers": []}}}}),
+            ),
+            5 => obj(
+                RBAC,
+                "ClusterRole",
+                "",
+                name,
+                json!({"aggregationRule":
+                {"clusterRoleSelectors": [{"matchLabels": {"agg": rng.pick(&["x", "y"])}}]}}),
+            ),
+            6 => obj(
+                "example.com/v1",
+                "Widget",
+                ns,
+                name,
+                json!({"spec": {"configName": rng.pick(NAMES)}}),
+            ),
+            _ => obj(
+                "v1",
+                "Event",
+                ns,
+                name,
+                json!({"involvedObject": {"kind": "ConfigMap",
+                "name": rng.pick(NAMES), "namespace": rng.pick(NAMESPACES)}}),
+            ),
+        }
+    }
+
+    /// One edit of the targets: one renamed, removed, added or replaced by another.
+    fn edit_targets(rng: &mut Rng, docs: &mut Vec<Value>) {
+        match rng.below(4) {
+            0 if !docs.is_empty() => {
+                let at = rng.below(docs.len());
+                docs[at]["metadata"]["name"] = rng.pick(NAMES).into();
+            }
+            1 if !docs.is_empty() => {
+                docs.remove(rng.below(docs.len()));
+            }
+            2 if !docs.is_empty() => {
+                let at = rng.below(docs.len());
+                docs[at] = target(rng);
+            }
+            _ => {
+                let at = rng.below(docs.len() + 1);
+                docs.insert(at, target(rng));
+            }
+        }
+    }
+
+    /// Targets in the first file (and now and then in a later one), referrers in the
+    /// others; the change edits the targets only, or a referrer file too.
+    fn patched_and_built(seed: u64) -> (PatchOutcome, Graph, Graph) {
+        let mut rng = Rng(seed | 1);
+        let mut files: Vec<Vec<Value>> =
+            vec![(0..3 + rng.below(8)).map(|_| target(&mut rng)).collect()];
+        for _ in 0..3 + rng.below(4) {
+            let ns = rng.pick(NAMESPACES);
+            let docs = (0..1 + rng.below(4))
+                .map(|_| {
+                    if rng.chance(20) {
+                        target(&mut rng)
+                    } else {
+                        referrer(&mut rng, ns)
+                    }
+                })
+                .collect();
+            files.push(docs);
+        }
+        let before = inventory(&files);
+        let mut after_files = files.clone();
+        let mut changed = vec![0];
+        for _ in 0..1 + rng.below(2) {
+            edit_targets(&mut rng, &mut after_files[0]);
+        }
+        if rng.chance(20) {
+            let f = 1 + rng.below(files.len() - 1);
+            let ns = rng.pick(NAMESPACES);
+            after_files[f] = vec![referrer(&mut rng, ns)];
+            changed.push(f);
+        }
+        let after = inventory(&after_files);
+        let replaced = replaced_files(&before, &files, &after_files, &changed);
+        let (patched, outcome) = Graph::build(&before).patch(&after, &replaced);
+        (outcome, patched, Graph::build(&after))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+        #[test]
+        fn a_target_change_patches_like_a_build(seed in any::<u64>()) {
+            let (outcome, patched, built) = patched_and_built(seed);
+            prop_assert!(matches!(outcome, PatchOutcome::Patched { .. }), "{:?}", outcome);
+            prop_assert_eq!(&patched, &built, "{:?}", outcome);
+        }
     }
 }
 
