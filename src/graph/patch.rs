@@ -294,6 +294,7 @@ impl Plan {
         let n = inv.objects.len();
         let shift = |old: usize| shifted(&map, old);
         let old_at = |new: usize| unshifted(replaced, &added, new);
+        let ref_change = refs_scope(&old, replaced, &added, &shift);
 
         // Owner edges belong to their dependent: kept edges of kept objects (shifted), then
         // the recomputed objects' edges.
@@ -464,7 +465,6 @@ impl Plan {
                 + found.inside.len()
                 + found.members.len(),
         };
-        let ref_change = refs_scope(replaced, &added, &selecting);
         let parts = Parts {
             owner_edges: Vec::new(),
             selections: merged,
@@ -512,13 +512,15 @@ fn validation(inv: &Inventory, positions: impl Iterator<Item = usize>) -> Vec<Di
         .collect()
 }
 
-/// What the reference patch needs: the replaced runs, and the objects whose selector fields
-/// were recomputed (a Service's target ports read its selection).
+/// What the reference patch needs: the replaced runs, and the objects that selected a
+/// replaced object before the change (a Service's target ports read its selection).
 fn refs_scope<'a>(
+    old: &Graph,
     replaced: &[Replaced<'a>],
     added: &[Range<usize>],
-    selecting: &'a [usize],
+    shift: &dyn Fn(usize) -> Option<usize>,
 ) -> super::refs::RefChange<'a> {
+    let removed_at = replaced.iter().flat_map(|r| r.at..r.at + r.removed.len());
     super::refs::RefChange {
         runs: replaced
             .iter()
@@ -526,7 +528,10 @@ fn refs_scope<'a>(
             .map(|(r, a)| (r.at..r.at + r.removed.len(), a.clone()))
             .collect(),
         removed: replaced.iter().map(|r| r.removed).collect(),
-        selecting,
+        selected_removed: removed_at
+            .flat_map(|o| old.selected_by(o))
+            .filter_map(|e| shift(e.from))
+            .collect(),
     }
 }
 

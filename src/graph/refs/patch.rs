@@ -9,9 +9,9 @@
 //! (shifted), since nothing they resolve against changed. A changed
 //! CustomResourceDefinition (a kind's scope) relinks everything.
 //!
-//! A Service's target-port findings read its selection and what it selects: they are
-//! redone for the Services whose selector fields the graph patch recomputed and those
-//! selecting an added object.
+//! A Service's target-port findings read its selection (a function of the Service and the
+//! Pods and pod templates of its namespace) and what it selects: they are redone for the
+//! added Services and those selecting a replaced object, before or after the change.
 //!
 //! An unused note depends on the references naming the object, on its duplicates and on
 //! what mentions it in its namespace: the notes are redone for the added objects, the
@@ -34,8 +34,8 @@ pub(in crate::graph) struct RefChange<'a> {
     pub runs: Vec<(Range<usize>, Range<usize>)>,
     /// The objects the runs removed.
     pub removed: Vec<&'a [Object]>,
-    /// New positions of the objects whose selector fields the graph patch recomputed.
-    pub selecting: &'a [usize],
+    /// New positions of the kept objects that selected a removed object.
+    pub selected_removed: Vec<usize>,
 }
 
 /// The kinds the unused notes are about.
@@ -102,8 +102,9 @@ impl Graph {
         let lookup = Lookup::build(inv, deps::providing(&answers, &wanted).into_iter());
         let mut linked = link_sources(inv, &lookup, sources.iter().copied(), None);
 
+        // The Services whose selection or selected objects can differ.
         let mut ports: Vec<usize> = change
-            .selecting
+            .selected_removed
             .iter()
             .copied()
             .chain(added.iter().copied())
