@@ -477,7 +477,6 @@ impl Plan {
             inv,
             old_refs,
             old_ref_findings,
-            &shift,
             &ref_change,
         );
         (graph, outcome)

@@ -94,21 +94,22 @@ impl PerObject {
         self.keys.extend(next.keys);
     }
 
-    /// Positions of the objects with a key in `set`, ascending.
+    /// Positions of the objects with a key in `set`, ascending (one pass over the keys).
     pub fn having(&self, set: &KeySet) -> Vec<usize> {
+        let mut out: Vec<usize> = Vec::new();
         if set.is_empty() {
-            return Vec::new();
+            return out;
         }
-        self.offsets
-            .windows(2)
-            .enumerate()
-            .filter(|(_, w)| {
-                self.keys[w[0] as usize..w[1] as usize]
-                    .iter()
-                    .any(|&k| set.contains(k))
-            })
-            .map(|(i, _)| i)
-            .collect()
+        for (j, &k) in self.keys.iter().enumerate() {
+            if set.contains(k) {
+                // The object whose keys hold position j.
+                let i = self.offsets.partition_point(|&o| o as usize <= j) - 1;
+                if out.last() != Some(&i) {
+                    out.push(i);
+                }
+            }
+        }
+        out
     }
 
     /// Replaces old runs `(old range, new range)` (ascending, not overlapping) by the

@@ -43,16 +43,16 @@ const NOTED_KINDS: [&str; 3] = ["ConfigMap", "Secret", "ServiceAccount"];
 
 impl Graph {
     /// Adds reference results to a patched graph: `old` and `old_findings` (the old graph's
-    /// reference findings, sorted) are those of the inventory before `change`, `shift`
-    /// maps an old position to its new one (none for a replaced object).
+    /// reference findings, sorted) are those of the inventory before `change`.
     pub(in crate::graph) fn patch_refs(
         self,
         inv: &Inventory,
         old: RefGraph,
         old_findings: Vec<Diagnostic>,
-        shift: &dyn Fn(usize) -> Option<usize>,
         change: &RefChange<'_>,
     ) -> Graph {
+        let runs = Shift(&change.runs);
+        let shift = |old: usize| runs.get(old);
         let n = inv.objects.len();
         let added: Vec<usize> = change.runs.iter().flat_map(|r| r.1.clone()).collect();
         let removed = || change.removed.iter().flat_map(|r| r.iter());
@@ -195,7 +195,12 @@ impl Graph {
         let mut graph = self;
         graph.refs = refs;
         let found = splice_sorted(kept, found, |a, b| a < b, merge);
-        graph.findings = merge(std::mem::take(&mut graph.findings), found);
+        graph.findings = splice_sorted(
+            std::mem::take(&mut graph.findings),
+            found,
+            |a, b| a < b,
+            merge,
+        );
         graph
     }
 }
@@ -248,6 +253,21 @@ fn splice_provided(
     for (gone, new) in runs.iter().rev() {
         let fresh = new.clone().map(|i| deps::provides(&inv.objects[i]));
         answers.splice(gone.clone(), fresh);
+    }
+}
+
+/// Old position → new position (none for a replaced object), from the replaced runs: a
+/// few comparisons, where a table lookup per edge would read memory at random.
+struct Shift<'a>(&'a [(Range<usize>, Range<usize>)]);
+
+impl Shift<'_> {
+    fn get(&self, old: usize) -> Option<usize> {
+        // The last run starting at or before `old`.
+        let k = self.0.partition_point(|(gone, _)| gone.start <= old);
+        let Some((gone, new)) = k.checked_sub(1).map(|k| &self.0[k]) else {
+            return Some(old);
+        };
+        (old >= gone.end).then(|| old - gone.end + new.end)
     }
 }
 
