@@ -13,9 +13,9 @@
 //!
 //! A build links every object while the owner and selector parts are computed, and adds
 //! the target-port findings (which read the selector edges) after they are assembled. A
-//! patch relinks only the objects of the namespaces it recomputes and what has references
-//! across namespaces, and recomputes the unused notes only of the namespaces whose objects
-//! or incoming references changed (`patch.rs`); the property tests check it equals a
+//! patch relinks only the changed objects and those with a lookup a changed object answers
+//! (`deps.rs` keeps both per object), and redoes the unused notes and target-port findings
+//! only where the change can alter them (`patch.rs`); the property tests check it equals a
 //! rebuild.
 
 mod deps;
