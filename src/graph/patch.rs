@@ -36,8 +36,9 @@ use std::ops::Range;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::keys::{self, flags, Key, Keys, RefKey};
+use super::keys::{self, Key, Keys, RefKey};
 use super::owners::{self, OwnerStats};
+use super::setkeys::{self, Class};
 use super::{apps, cycles, lifecycle, selectors, Edge, Graph, Parts};
 use crate::diagnostic::Diagnostic;
 use crate::model::{Inventory, Object};
@@ -106,14 +107,9 @@ struct Changed {
     here: FxHashSet<u64>,
     anywhere: FxHashSet<u64>,
     uids: FxHashSet<u64>,
-    /// Namespaces of the changed namespaced objects, and of those selectors can pick.
+    /// Namespaces of the changed namespaced objects.
     namespaces: FxHashSet<u64>,
-    candidate_namespaces: FxHashSet<u64>,
-    /// Names of the changed Nodes; whether a Node, a Namespace, a cluster-scoped object
-    /// changed.
-    nodes: FxHashSet<u64>,
-    node: bool,
-    namespace: bool,
+    /// Whether a cluster-scoped object changed.
     cluster: bool,
     /// App instances of the changed objects.
     instances: FxHashSet<u64>,
@@ -130,15 +126,7 @@ impl Changed {
         self.cluster |= k.ns == 0;
         if k.ns != 0 {
             self.namespaces.insert(k.ns);
-            if k.has(flags::CANDIDATE) {
-                self.candidate_namespaces.insert(k.ns);
-            }
         }
-        if k.has(flags::NODE) {
-            self.node = true;
-            self.nodes.insert(keys::node_key(&o.id.name));
-        }
-        self.namespace |= k.has(flags::NAMESPACE);
         if k.instance != 0 {
             self.instances.insert(k.instance);
         }
@@ -155,16 +143,6 @@ impl Changed {
                 || (anywhere && self.anywhere.contains(&r.anywhere))
         })
     }
-
-    /// Whether the selector fields of an object with key `k` can pick or name a changed
-    /// object.
-    fn selected_by(&self, k: &Key) -> bool {
-        (k.has(flags::SELECTS_PODS) && self.candidate_namespaces.contains(&k.ns))
-            || (k.has(flags::SELECTS_BY_NAME) && self.namespaces.contains(&k.ns))
-            || (k.has(flags::SELECTS_NAMESPACES) && self.namespace)
-            || (k.has(flags::SELECTS_NODES) && self.node)
-            || (k.node != 0 && self.nodes.contains(&k.node))
-    }
 }
 
 /// What a patch recomputes.
@@ -178,9 +156,8 @@ struct Plan {
     changed: Changed,
     /// Per new position: what is recomputed (bits of `marks`).
     marks: Vec<u8>,
-    /// New positions marked `OWNED`, `SEL`, `TERM`, ascending.
+    /// New positions marked `OWNED`, `TERM`, ascending.
     owned: Vec<usize>,
-    selecting: Vec<usize>,
     terminating: Vec<usize>,
     /// Where the `owned` objects' owners can be (ascending).
     owner_candidates: Vec<usize>,
@@ -221,16 +198,13 @@ impl Plan {
                 unresolved[new] = was;
             }
         }
-        let (mut owned, mut selecting, mut terminating) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut owned, mut terminating) = (Vec::new(), Vec::new());
         for (i, k) in keys.objects.iter().enumerate() {
             let mut m = marks[i];
             if m == 0 {
                 let refs = keys.refs(i);
                 if !refs.is_empty() && changed.named_by(refs, unresolved[i] || k.ns == 0) {
                     m |= OWNED;
-                }
-                if k.flags != 0 && changed.selected_by(k) {
-                    m |= SEL;
                 }
                 if k.terminating_ns != 0 && changed.namespaces.contains(&k.terminating_ns) {
                     m |= TERM;
@@ -239,9 +213,6 @@ impl Plan {
             }
             if m & OWNED != 0 {
                 owned.push(i);
-            }
-            if m & SEL != 0 {
-                selecting.push(i);
             }
             if m & TERM != 0 {
                 terminating.push(i);
@@ -267,7 +238,6 @@ impl Plan {
             changed,
             marks,
             owned,
-            selecting,
             terminating,
             owner_candidates,
         })
@@ -287,13 +257,14 @@ impl Plan {
             changed,
             mut marks,
             owned,
-            mut selecting,
             terminating,
             owner_candidates,
         } = self;
         let n = inv.objects.len();
         let shift = |old: usize| shifted(&map, old);
         let old_at = |new: usize| unshifted(replaced, &added, new);
+        let added_at = || added.iter().flat_map(Range::clone);
+        let removed = || replaced.iter().flat_map(|r| r.removed.iter());
 
         // Owner edges belong to their dependent: kept edges of kept objects (shifted), then
         // the recomputed objects' edges.
@@ -325,6 +296,7 @@ impl Plan {
             .collect();
         owners.sort_unstable();
         owners.dedup();
+        let mut selecting: Vec<usize> = added_at().collect();
         for &w in &owners {
             marks[w] |= LIFE | SEL;
             selecting.push(w);
@@ -333,8 +305,48 @@ impl Plan {
                 selecting.push(e.from);
             }
         }
+
+        // Selector sets, each brought up to date with the changed objects. Selections are
+        // recomputed for the added objects, the owners above (a workload leaves out the Pods
+        // it owns), and the objects whose findings count what a key matches when that count
+        // went to or from zero (or the Nodes changed in number); the others are kept.
+        let mut sets = std::mem::take(&mut old.selectors).into_selections();
+        let added_list: Vec<usize> = added_at().collect();
+        let flipped = setkeys::patch_sets(inv, &keys, &mut sets, shift, &added_list);
+        let is_node = |o: &Object| o.id.group.is_empty() && &*o.id.kind == "Node";
+        let nodes = (sets.nodes
+            + added_list
+                .iter()
+                .filter(|&&i| is_node(&inv.objects[i]))
+                .count())
+        .saturating_sub(removed().filter(|o| is_node(o)).count());
+        let recount = nodes != sets.nodes;
+        sets.nodes = nodes;
+        for s in &sets.list {
+            let Some(i) = shift(s.from).filter(|&i| marks[i] & SEL == 0) else {
+                continue;
+            };
+            let k = s.key as usize;
+            let class = sets.keys[k].key.class();
+            if (flipped[k] || (recount && class == Class::Nodes))
+                && selectors::counts_matches(&inv.objects[i], class)
+            {
+                marks[i] |= SEL;
+                selecting.push(i);
+            }
+        }
         selecting.sort_unstable();
         selecting.dedup();
+        sets.move_selections(|f| shift(f).filter(|&i| marks[i] & SEL == 0), shift);
+        let (merged, sel_findings, scanned) = selectors::resolve_patched(
+            inv,
+            &keys,
+            &owners_of,
+            &dependents_of,
+            selecting.iter().copied(),
+            sets,
+        );
+        findings.extend(sel_findings);
 
         // Old findings: kept unless recomputed.
         let mut old_ref_findings = Vec::new();
@@ -394,7 +406,6 @@ impl Plan {
         stats.retain(|_, s| !s.is_zero());
 
         // Lifecycle, cycles.
-        let added_at = || added.iter().flat_map(Range::clone);
         let mut life: Vec<usize> = added_at().chain(owners.iter().copied()).collect();
         life.sort_unstable();
         life.dedup();
@@ -410,17 +421,7 @@ impl Plan {
             starts.into_iter(),
         ));
 
-        // What the selectors pick from, what Terminating Namespaces and app instances hold.
-        let mut scope = Scope::default();
-        for &i in &selecting {
-            let k = &keys.objects[i];
-            if k.has(flags::SELECTS_PODS | flags::SELECTS_BY_NAME) && k.ns != 0 {
-                scope.pool_namespaces.insert(k.ns);
-            }
-            scope.namespaces |= k.has(flags::SELECTS_NAMESPACES);
-            scope.nodes |= k.has(flags::SELECTS_NODES) || k.node != 0;
-            scope.cluster |= k.has(flags::SELECTS_BY_NAME);
-        }
+        // What Terminating Namespaces and app instances hold.
         let terminating: Vec<usize> = terminating
             .into_iter()
             .filter(|&i| {
@@ -428,23 +429,11 @@ impl Plan {
                 lifecycle::is_namespace(o) && lifecycle::namespace_terminating(o)
             })
             .collect();
+        let mut scope = Scope::default();
         for &i in &terminating {
             scope.inside.insert(keys::ns_key(&inv.objects[i].id.name));
         }
         let found = scope.find(&keys, &changed.instances);
-
-        let (selections, sel_findings) = selectors::resolve_among(
-            inv,
-            &owners_of,
-            &dependents_of,
-            selecting.iter().copied(),
-            found.pool.iter().copied(),
-        );
-        findings.extend(sel_findings);
-        let mut merged = std::mem::take(&mut old.selectors)
-            .into_selections()
-            .moved(|from| shift(from).filter(|&f| marks[f] & SEL == 0), shift);
-        merged.append(selections);
 
         for &i in &terminating {
             let inside = found.inside.iter().copied();
@@ -459,10 +448,7 @@ impl Plan {
         let recomputed: Vec<bool> = marks.iter().map(|&m| m != 0).collect();
         let outcome = PatchOutcome::Patched {
             objects: recomputed.iter().filter(|&&r| r).count(),
-            looked_at: owner_candidates.len()
-                + found.pool.len()
-                + found.inside.len()
-                + found.members.len(),
+            looked_at: owner_candidates.len() + scanned + found.inside.len() + found.members.len(),
         };
         let relinked = refs_scope(&keys, &recomputed, &changed);
         let parts = Parts {
@@ -536,13 +522,6 @@ fn refs_scope(keys: &Keys, recomputed: &[bool], changed: &Changed) -> Vec<bool> 
 /// What to look for in one pass over the keys.
 #[derive(Default)]
 struct Scope {
-    /// Namespaces whose objects selectors pick from or name.
-    pool_namespaces: FxHashSet<u64>,
-    /// Selectors need every Namespace, every Node, every cluster-scoped object (an HPA
-    /// names its target by namespace, which a cluster-scoped object may carry).
-    namespaces: bool,
-    nodes: bool,
-    cluster: bool,
     /// Namespaces whose contents a Terminating Namespace's finding lists.
     inside: FxHashSet<u64>,
 }
@@ -550,7 +529,6 @@ struct Scope {
 /// What [`Scope::find`] found, each ascending.
 #[derive(Default)]
 struct Found {
-    pool: Vec<usize>,
     inside: Vec<usize>,
     /// Members of the changed app instances.
     members: Vec<usize>,
@@ -559,24 +537,10 @@ struct Found {
 impl Scope {
     fn find(&self, keys: &Keys, instances: &FxHashSet<u64>) -> Found {
         let mut found = Found::default();
-        let mut whole = 0;
-        if self.namespaces {
-            whole |= flags::NAMESPACE;
-        }
-        if self.nodes {
-            whole |= flags::NODE;
-        }
-        let by_ns = !self.pool_namespaces.is_empty();
-        if !by_ns && whole == 0 && !self.cluster && self.inside.is_empty() && instances.is_empty() {
+        if self.inside.is_empty() && instances.is_empty() {
             return found;
         }
         for (i, k) in keys.objects.iter().enumerate() {
-            if k.has(whole)
-                || (self.cluster && k.ns == 0)
-                || (by_ns && k.ns != 0 && self.pool_namespaces.contains(&k.ns))
-            {
-                found.pool.push(i);
-            }
             if k.ns != 0 && !self.inside.is_empty() && self.inside.contains(&k.ns) {
                 found.inside.push(i);
             }
@@ -1123,7 +1087,7 @@ mod tests {
                 "seed {seed}: {outcome:?}"
             );
             assert!(patched == built, "seed {seed}\n{}", diff(&patched, &built));
-            let is_node = |i: usize| built.keys.objects[i].has(flags::NODE);
+            let is_node = |i: usize| built.keys.objects[i].has(keys::flags::NODE);
             if (0..built.len).any(|i| built.dependents(i).iter().any(|_| is_node(i))) {
                 node_owned += 1;
             }
