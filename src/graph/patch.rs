@@ -12,12 +12,16 @@
 //! - lifecycle findings of the changed objects and of the owners whose dependents changed
 //!   (old or new owner edges of the objects above), with the merged owner edges.
 //! - ownerReference cycles reachable from those objects or from an object that was in one.
-//! - selector fields of the changed objects and of the objects whose selection can involve
-//!   them: selectors of their namespace when a Pod or pod template changed, HPAs of their
-//!   namespace, NetworkPolicies when a Namespace changed, Pods with a node selector or
-//!   naming a Node that changed, and workloads whose owned Pods changed (owners of those
-//!   owners too: a workload leaves out Pods it owns through a ReplicaSet). They pick among
-//!   the objects of their namespaces (and every Namespace and Node, when they need them).
+//! - matched selector sets, by key (`setkeys.rs`: equal selectors of one namespace share a
+//!   key; a Pod's Node and an HPA's target are identity keys): each set's kept members are
+//!   moved, the added objects it matches put in (each added object is tested only against
+//!   the keys its labels can match), and an identity whose first object was replaced is
+//!   looked for again. Kept selections follow their keys' sets. Selector fields are
+//!   recomputed only for the added objects, for workloads whose owned Pods changed (owners
+//!   of those owners too: a workload leaves out Pods it owns through a ReplicaSet), and for
+//!   Services and Pods whose finding counts what a key matches when that count went to or
+//!   from zero (or the Nodes changed in number); a key none of the old ones is matched by
+//!   scanning the per-object keys.
 //! - the Terminating Namespace finding of a namespace that holds a change, from the
 //!   objects of that namespace.
 //! - app-label findings of the instances (part-of, name, instance) a change touches, over
@@ -739,6 +743,20 @@ mod tests {
         ("networking.k8s.io/v1", "NetworkPolicy"),
     ];
 
+    /// Kinds of the `Selection` scenario: mostly Pods and what selects them.
+    const SELECTION_KINDS: &[(&str, &str)] = &[
+        ("v1", "Pod"),
+        ("v1", "Pod"),
+        ("v1", "Pod"),
+        ("apps/v1", "ReplicaSet"),
+        ("apps/v1", "Deployment"),
+        ("v1", "Service"),
+        ("policy/v1", "PodDisruptionBudget"),
+        ("networking.k8s.io/v1", "NetworkPolicy"),
+        ("autoscaling/v2", "HorizontalPodAutoscaler"),
+        ("v1", "Node"),
+    ];
+
     /// What a scenario's changed objects may be.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     enum Scenario {
@@ -752,6 +770,12 @@ mod tests {
         /// `nodeName`, node selector, or owned by their Node like mirror Pods); uids shared
         /// across namespaces.
         Cluster,
+        /// Selector sets patched rather than matched again: a first file of Namespaces and
+        /// Nodes (names shared, so an identity's first object moves) the change may
+        /// replace; most objects Pods and what selects them (HPAs too) in namespace `a`;
+        /// changes mostly edit labels, so kept selectors gain and lose members and objects
+        /// move between their sets.
+        Selection,
     }
 
     fn object(rng: &mut Rng) -> Value {
@@ -761,12 +785,13 @@ mod tests {
     fn object_of(rng: &mut Rng, scenario: Scenario) -> Value {
         let kinds = match scenario {
             Scenario::Any | Scenario::Cluster => KINDS,
+            Scenario::Selection => SELECTION_KINDS,
             Scenario::TerminatingNamespaces => NAMESPACED_KINDS,
         };
         let (api, kind) = kinds[rng.below(kinds.len())];
         let name = rng.pick(NAMES);
         let mut meta = json!({"name": name, "labels": labels(rng)});
-        if scenario == Scenario::Cluster && rng.chance(80) {
+        if matches!(scenario, Scenario::Cluster | Scenario::Selection) && rng.chance(80) {
             meta["namespace"] = "a".into();
         } else if scenario != Scenario::Any || rng.chance(85) {
             meta["namespace"] = rng.pick(NAMESPACES).into();
@@ -860,6 +885,8 @@ mod tests {
                     {"namespaceSelector": label_selector(rng, app)},
                     {"namespaceSelector": {"matchLabels": {"app": app}}}]}]}),
             "PodDisruptionBudget" => json!({"selector": label_selector(rng, app)}),
+            "HorizontalPodAutoscaler" => json!({"scaleTargetRef": {"apiVersion": "apps/v1",
+                "kind": rng.pick(&["Deployment", "ReplicaSet"]), "name": rng.pick(NAMES)}}),
             _ => Value::Null,
         }
     }
@@ -949,6 +976,16 @@ mod tests {
 
     /// Replaces some files with new contents; returns the outcome and both graphs.
     fn patched_and_built_in(seed: u64, scenario: Scenario) -> (PatchOutcome, Graph, Graph) {
+        let (outcome, patched, built, _) = patched_and_built_with(seed, scenario);
+        (outcome, patched, built)
+    }
+
+    /// [`patched_and_built_in`], also counting the objects of unchanged files whose
+    /// selector edges pick other objects after the change (by identity) than before.
+    fn patched_and_built_with(
+        seed: u64,
+        scenario: Scenario,
+    ) -> (PatchOutcome, Graph, Graph, usize) {
         let mut rng = Rng(seed | 1);
         let mut files: Vec<Vec<Value>> = (0..2 + rng.below(5))
             .map(|_| {
@@ -963,7 +1000,7 @@ mod tests {
             files.insert(0, namespaces(&mut rng));
             changeable = 1..files.len();
         }
-        if scenario == Scenario::Cluster {
+        if matches!(scenario, Scenario::Cluster | Scenario::Selection) {
             files.insert(0, cluster_objects(&mut rng));
             changeable = 0..files.len();
         }
@@ -972,30 +1009,71 @@ mod tests {
         let mut after_files = files.clone();
         let changed: Vec<usize> = changeable.filter(|_| rng.chance(35)).collect();
         for &f in &changed {
-            after_files[f] = if scenario == Scenario::Cluster && f == 0 {
-                LAST_CHANGED_CLUSTER.with(|c| c.set(true));
-                cluster_objects(&mut rng)
-            } else if rng.chance(50) {
-                // An edit of some objects, often keeping the count.
-                let mut docs = files[f].clone();
-                for d in docs.iter_mut() {
-                    if rng.chance(30) {
-                        *d = object_of(&mut rng, scenario);
-                    } else if rng.chance(50) {
-                        edit(&mut rng, d);
+            after_files[f] =
+                if matches!(scenario, Scenario::Cluster | Scenario::Selection) && f == 0 {
+                    LAST_CHANGED_CLUSTER.with(|c| c.set(true));
+                    cluster_objects(&mut rng)
+                } else if scenario == Scenario::Selection && rng.chance(70) {
+                    // Labels edited: kept selectors' sets gain and lose these objects.
+                    let mut docs = files[f].clone();
+                    for d in docs.iter_mut() {
+                        if rng.chance(60) {
+                            d["metadata"]["labels"] = labels(&mut rng);
+                        }
                     }
-                }
-                docs
-            } else {
-                (0..rng.below(5))
-                    .map(|_| object_of(&mut rng, scenario))
-                    .collect()
-            };
+                    docs
+                } else if rng.chance(50) {
+                    // An edit of some objects, often keeping the count.
+                    let mut docs = files[f].clone();
+                    for d in docs.iter_mut() {
+                        if rng.chance(30) {
+                            *d = object_of(&mut rng, scenario);
+                        } else if rng.chance(50) {
+                            edit(&mut rng, d);
+                        }
+                    }
+                    docs
+                } else {
+                    (0..rng.below(5))
+                        .map(|_| object_of(&mut rng, scenario))
+                        .collect()
+                };
         }
         let after = inventory(&after_files);
         let replaced = replaced_files(&before, &files, &after_files, &changed);
-        let (patched, outcome) = Graph::build(&before).patch(&after, &replaced);
-        (outcome, patched, Graph::build(&after))
+        let old = Graph::build(&before);
+        let moved = moved_selections(&old, &before, &after, &files, &after_files, &changed);
+        let (patched, outcome) = old.patch(&after, &replaced);
+        (outcome, patched, Graph::build(&after), moved)
+    }
+
+    /// How many objects of the files not in `changed` select other objects (by identity)
+    /// in `after` than in `before` (whose graph is `old`).
+    fn moved_selections(
+        old: &Graph,
+        before: &Inventory,
+        after: &Inventory,
+        before_files: &[Vec<Value>],
+        after_files: &[Vec<Value>],
+        changed: &[usize],
+    ) -> usize {
+        let new = Graph::build(after);
+        let picks = |g: &Graph, inv: &Inventory, i: usize| -> Vec<crate::model::ObjectId> {
+            g.selects(i).map(|e| inv.objects[e.to].id.clone()).collect()
+        };
+        let (mut at_old, mut at_new, mut moved) = (0, 0, 0);
+        for (f, docs) in before_files.iter().enumerate() {
+            if !changed.contains(&f) {
+                for k in 0..docs.len() {
+                    if picks(old, before, at_old + k) != picks(&new, after, at_new + k) {
+                        moved += 1;
+                    }
+                }
+            }
+            at_old += docs.len();
+            at_new += after_files[f].len();
+        }
+        moved
     }
 
     proptest! {
@@ -1010,11 +1088,42 @@ mod tests {
 
     /// Every scenario, by seed.
     fn scenario_of(seed: u64) -> Scenario {
-        match seed % 4 {
+        match seed % 5 {
             0 => Scenario::TerminatingNamespaces,
             1 => Scenario::Cluster,
+            2 => Scenario::Selection,
             _ => Scenario::Any,
         }
+    }
+
+    /// Kept selectors whose sets gain or lose objects (by label edits, Pods and pod
+    /// templates moving between sets, Nodes replaced under Pods, an HPA's target replaced)
+    /// are patched, not matched again, and the patch equals a full build.
+    #[test]
+    fn selector_sets_are_patched() {
+        let (mut moved, mut cases, mut fewer) = (0, 0, 0);
+        for seed in 1..800u64 {
+            let (outcome, patched, built, m) =
+                patched_and_built_with(seed * 7919, Scenario::Selection);
+            let PatchOutcome::Patched { objects, .. } = outcome else {
+                panic!("seed {seed}: {outcome:?}");
+            };
+            assert!(patched == built, "seed {seed}\n{}", diff(&patched, &built));
+            if m > 0 {
+                moved += m;
+                cases += 1;
+                // Selectors whose sets changed were not all recomputed.
+                if objects < built.len() {
+                    fewer += 1;
+                }
+            }
+        }
+        assert!(cases > 150, "only {cases} changes moved a kept selection");
+        assert!(moved > 400, "only {moved} kept selections moved");
+        assert!(
+            fewer > 100,
+            "only {fewer} patches recomputed less than everything"
+        );
     }
 
     /// What differs between a patched and a built graph, readably.
