@@ -9,7 +9,7 @@
 //! once and share what they matched (see `selsets.rs`): 5,000 Services with one selector
 //! cost one match and one set, not 5,000 of each.
 
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::keys::Keys;
 use super::selsets::Selections;
@@ -33,7 +33,7 @@ pub(super) fn resolve(
         nodes: pool.nodes(),
         ..Selections::default()
     };
-    let mut out = Out::new(&pool, sets);
+    let mut out = Out::new(&pool, sets, |_| true);
     let owned = Owned {
         owners_of,
         dependents_of,
@@ -65,13 +65,21 @@ pub(super) fn resolve_patched(
     selecting: impl Iterator<Item = usize>,
     sets: Selections,
 ) -> (Selections, Vec<Diagnostic>, usize) {
+    let selecting: Vec<usize> = selecting.collect();
+    // Keys are looked up in the namespaces of the selecting objects (Pods, pod templates,
+    // an HPA's target) or in none (Namespaces, Nodes, a Pod's Node).
+    let mut spaces: HashSet<&str> = selecting
+        .iter()
+        .map(|&i| inv.objects[i].namespace())
+        .collect();
+    spaces.insert("");
     let scan = Scan::new(keys);
-    let mut out = Out::new(&scan, sets);
+    let mut out = Out::new(&scan, sets, |k| spaces.contains(k.ns()));
     let owned = Owned {
         owners_of,
         dependents_of,
     };
-    resolve_into(inv, &owned, selecting, &mut out);
+    resolve_into(inv, &owned, selecting.into_iter(), &mut out);
     (out.selections, out.findings, scan.looked_at())
 }
 
@@ -146,7 +154,12 @@ struct Out<'p> {
 }
 
 impl<'p> Out<'p> {
-    fn new(pool: &'p dyn Candidates, selections: Selections) -> Out<'p> {
+    /// Over `selections`, whose keys `lookup` picks can be found again.
+    fn new(
+        pool: &'p dyn Candidates,
+        selections: Selections,
+        lookup: impl Fn(&SetKey) -> bool,
+    ) -> Out<'p> {
         let mut out = Out {
             selections: Selections::default(),
             findings: Vec::new(),
@@ -155,7 +168,9 @@ impl<'p> Out<'p> {
             pool,
         };
         for (id, k) in selections.keys.iter().enumerate() {
-            out.remember(k.key.hash(), id as u32);
+            if lookup(&k.key) {
+                out.remember(k.key.hash(), id as u32);
+            }
         }
         out.selections = selections;
         out

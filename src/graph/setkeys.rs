@@ -116,6 +116,10 @@ impl SetKey {
         )
     }
 
+    pub fn ns(&self) -> &str {
+        &self.ns
+    }
+
     pub fn class(&self) -> Class {
         self.class
     }
