@@ -327,11 +327,14 @@ impl Plan {
         let recount = nodes != sets.nodes;
         sets.nodes = nodes;
         for s in &sets.list {
+            let k = s.key as usize;
+            if !flipped[k] && !recount {
+                continue;
+            }
+            let class = sets.keys[k].key.class();
             let Some(i) = shift(s.from).filter(|&i| marks[i] & SEL == 0) else {
                 continue;
             };
-            let k = s.key as usize;
-            let class = sets.keys[k].key.class();
             if (flipped[k] || (recount && class == Class::Nodes))
                 && selectors::counts_matches(&inv.objects[i], class)
             {

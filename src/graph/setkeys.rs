@@ -12,7 +12,6 @@
 //! O(keys × namespace objects).
 
 use std::cell::{Cell, RefCell};
-use std::sync::Arc;
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -514,34 +513,36 @@ pub(super) fn patch_sets(
     }
     // Identities whose first object was replaced, by kind and name key.
     let mut again: HashMap<u64, Vec<usize>> = HashMap::default();
-    for k in 0..sel.keys.len() {
-        let key = Arc::clone(&sel.keys[k].key);
-        let set = sel.keys[k].set;
-        let mut gains: Vec<usize> = by_probe
-            .get(&key.probe)
-            .into_iter()
-            .flatten()
+    let Selections {
+        keys: keyed, sets, ..
+    } = &mut *sel;
+    for (k, entry) in keyed.iter_mut().enumerate() {
+        let (key, set) = (&entry.key, entry.set as usize);
+        let lost_first = key.class == Class::Id && lost.get(set).copied().unwrap_or(false);
+        let Some(added) = by_probe.get(&key.probe).filter(|_| !lost_first) else {
+            if let (true, Matcher::Id { kind, name, .. }) = (lost_first, &key.matcher) {
+                again.entry(keys::name_key(kind, name)).or_default().push(k);
+            }
+            continue;
+        };
+        let mut gains: Vec<usize> = added
+            .iter()
             .copied()
             .filter(|&i| key.matches(inv, i))
             .collect();
         gains.dedup();
-        if let Matcher::Id { kind, name, .. } = &key.matcher {
-            if lost.get(set as usize).copied().unwrap_or(false) {
-                again
-                    .entry(keys::name_key(kind.as_str(), name.as_str()))
-                    .or_default()
-                    .push(k);
-                continue;
-            }
-            let first = sel.set(set).first().map(|&t| t as usize);
-            let now = first.into_iter().chain(gains).min();
-            if now != first {
-                sel.keys[k].set = sel.add_set(now.map(|t| t as u32).into_iter().collect());
-            }
-        } else if !gains.is_empty() {
-            let merged = merge(sel.set(set), &gains);
-            sel.keys[k].set = sel.add_set(merged);
+        if gains.is_empty() {
+            continue;
         }
+        let members = if key.class == Class::Id {
+            let first = sets[set].first().map(|&t| t as usize);
+            let now = first.into_iter().chain(gains).min();
+            now.map(|t| t as u32).into_iter().collect()
+        } else {
+            merge(&sets[set], &gains)
+        };
+        sets.push(members);
+        entry.set = (sets.len() - 1) as u32;
     }
     if !again.is_empty() {
         let mut first: HashMap<usize, usize> = HashMap::default();
