@@ -17,6 +17,7 @@ mod patch;
 pub mod refs;
 pub mod selectors;
 mod selsets;
+mod setkeys;
 
 pub use lifecycle::{explain_finalizer, lifecycle, DeletionPolicy, FinalizerInfo, Lifecycle};
 pub use owners::OwnerStats;

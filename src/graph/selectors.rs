@@ -9,16 +9,16 @@
 //! once and share what they matched (see `selsets.rs`): 5,000 Services with one selector
 //! cost one match and one set, not 5,000 of each.
 
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
+use super::keys::Keys;
 use super::selsets::Selections;
+use super::setkeys::{self, Candidates, Class, JsonLabels, Matcher, Pool, Scan, SetKey};
 use super::Adjacency;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::gocompat::{self, quote::Quoted};
-use crate::kinds::pod_template;
 use crate::model::{Inventory, Object};
-use crate::selector::{label_selector_from_value, map_selector, LabelGet, NodeSelector};
-use crate::selector::{Operator, Selector};
+use crate::selector::{label_selector_from_value, map_selector, NodeSelector, Selector};
 use crate::value::{RawObject, RawRef};
 
 /// Selections (selecting object → what it matched) and selector findings. The owner edges
@@ -28,8 +28,18 @@ pub(super) fn resolve(
     owners_of: &Adjacency,
     dependents_of: &Adjacency,
 ) -> (Selections, Vec<Diagnostic>) {
-    let all = 0..inv.objects.len();
-    resolve_among(inv, owners_of, dependents_of, all.clone(), all)
+    let pool = Pool::build(inv);
+    let sets = Selections {
+        nodes: pool.nodes(),
+        ..Selections::default()
+    };
+    let mut out = Out::new(&pool, sets, |_| true);
+    let owned = Owned {
+        owners_of,
+        dependents_of,
+    };
+    resolve_into(inv, &owned, 0..inv.objects.len(), &mut out);
+    (out.selections, out.findings)
 }
 
 /// Codes of the findings [`resolve`] makes (about the selecting object).
@@ -43,29 +53,61 @@ pub(super) const CODES: &[&str] = &[
     "node-affinity-invalid",
 ];
 
-/// [`resolve`] for the selector fields of `selecting` only, picking among `pool`
-/// (ascending positions), which must hold every object they can pick or name: the
-/// objects of their namespaces, every Namespace and every Node.
-pub(super) fn resolve_among(
+/// [`resolve`] for the selector fields of `selecting` only, adding to `sets`: selections,
+/// keys and sets already up to date with the inventory (a patch's, see
+/// `setkeys::patch_sets`). A key not among them is matched by scanning `keys`. Also
+/// returns how many objects the scans collected.
+pub(super) fn resolve_patched(
     inv: &Inventory,
+    keys: &Keys,
     owners_of: &Adjacency,
     dependents_of: &Adjacency,
     selecting: impl Iterator<Item = usize>,
-    pool: impl Iterator<Item = usize>,
-) -> (Selections, Vec<Diagnostic>) {
-    let pool = Pool::build(inv, pool);
+    sets: Selections,
+) -> (Selections, Vec<Diagnostic>, usize) {
+    let selecting: Vec<usize> = selecting.collect();
+    // Keys are looked up in the namespaces of the selecting objects (Pods, pod templates,
+    // an HPA's target) or in none (Namespaces, Nodes, a Pod's Node).
+    let mut spaces: HashSet<&str> = selecting
+        .iter()
+        .map(|&i| inv.objects[i].namespace())
+        .collect();
+    spaces.insert("");
+    let scan = Scan::new(keys);
+    let mut out = Out::new(&scan, sets, |k| spaces.contains(k.ns()));
     let owned = Owned {
         owners_of,
         dependents_of,
     };
-    let mut out = Out::default();
+    resolve_into(inv, &owned, selecting.into_iter(), &mut out);
+    (out.selections, out.findings, scan.looked_at())
+}
+
+/// Whether a finding about selecting object `o` counts what a key of `class` matches:
+/// a Service's that it selects nothing, a Pod's that it fits no Node (whose message also
+/// counts the Nodes).
+pub(super) fn counts_matches(o: &Object, class: Class) -> bool {
+    match (&*o.id.group, &*o.id.kind) {
+        ("", "Service") => matches!(class, Class::Pods | Class::Templates),
+        ("", "Pod") => class == Class::Nodes,
+        _ => false,
+    }
+}
+
+/// The selector fields of `selecting`, into `out`.
+fn resolve_into(
+    inv: &Inventory,
+    owned: &Owned<'_>,
+    selecting: impl Iterator<Item = usize>,
+    out: &mut Out<'_>,
+) {
     for i in selecting {
         let o = &inv.objects[i];
         match (&*o.id.group, &*o.id.kind) {
-            ("", "Service") => service(&pool, i, o, &mut out),
+            ("", "Service") => service(inv, i, o, out),
             ("", "ReplicationController") => {
                 let sel = map_selector(o.get_path("spec.selector")).ok().flatten();
-                workload(&pool, &owned, i, o, sel, &mut out);
+                workload(inv, owned, i, o, sel, out);
             }
             ("apps", "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet")
             | ("batch", "Job") => {
@@ -73,9 +115,9 @@ pub(super) fn resolve_among(
                 match label_selector_from_value(spec_selector) {
                     Ok(sel) => {
                         if &*o.id.group == "apps" && !(sel.is_none() && o.defaults_selector()) {
-                            check_apps_selector(i, o, spec_selector, sel.as_ref(), &mut out);
+                            check_apps_selector(i, o, spec_selector, sel.as_ref(), out);
                         }
-                        workload(&pool, &owned, i, o, sel, &mut out);
+                        workload(inv, owned, i, o, sel, out);
                     }
                     Err(e) => out.finding(
                         i,
@@ -90,143 +132,117 @@ pub(super) fn resolve_among(
                 }
             }
             ("policy", "PodDisruptionBudget") => {
-                let sel = labeled(i, o, "spec.selector", &mut out);
-                pick_pods_and_templates(
-                    &pool,
-                    i,
-                    o.namespace(),
-                    sel.as_ref(),
-                    "spec.selector",
-                    &mut out,
-                );
+                let sel = labeled(i, o, "spec.selector", out);
+                pick_pods_and_templates(inv, i, o.namespace(), sel.as_ref(), "spec.selector", out);
             }
-            ("networking.k8s.io", "NetworkPolicy") => network_policy(inv, &pool, i, o, &mut out),
-            ("autoscaling", "HorizontalPodAutoscaler") => hpa_target(&pool, i, o, &mut out),
-            ("", "Pod") => pod_nodes(inv, &pool, i, o, &mut out),
+            ("networking.k8s.io", "NetworkPolicy") => network_policy(inv, i, o, out),
+            ("autoscaling", "HorizontalPodAutoscaler") => hpa_target(inv, i, o, out),
+            ("", "Pod") => pod_nodes(inv, i, o, out),
             _ => {}
         }
     }
-    (out.selections, out.findings)
 }
 
-/// What a selector picks from: the pool it searches.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-enum Class {
-    Pods,
-    Templates,
-    Namespaces,
-    Nodes,
-}
-
-/// A selector in a form where equal selectors are equal: label requirements sorted, values
-/// sorted and de-duplicated; node scheduling constraints as their manifest text. One string
-/// each (length-prefixed parts, so no two selectors share one), to keep the cache small.
-#[derive(PartialEq, Eq, Hash)]
-enum Canon {
-    Labels(String),
-    Nodes(String),
-}
-
-impl Canon {
-    fn labels(sel: &Selector) -> Canon {
-        let mut reqs: Vec<String> = sel
-            .requirements()
-            .iter()
-            .map(|r| {
-                let mut values: Vec<&str> = r.values.iter().map(String::as_str).collect();
-                values.sort_unstable();
-                values.dedup();
-                let mut s = String::new();
-                part(&mut s, &r.key);
-                part(&mut s, r.operator.as_str());
-                for v in values {
-                    part(&mut s, v);
-                }
-                s
-            })
-            .collect();
-        reqs.sort_unstable();
-        let mut s = String::new();
-        for r in &reqs {
-            part(&mut s, r);
-        }
-        Canon::Labels(s)
-    }
-
-    fn nodes(node_selector: Option<RawRef<'_>>, affinity: Option<RawRef<'_>>) -> Canon {
-        let mut s = String::new();
-        for v in [node_selector, affinity] {
-            part(&mut s, &v.map(|v| v.to_string()).unwrap_or_default());
-        }
-        Canon::Nodes(s)
-    }
-}
-
-/// Appends `text` to `s` with its length before it.
-fn part(s: &mut String, text: &str) {
-    s.push_str(&text.len().to_string());
-    s.push(':');
-    s.push_str(text);
-}
-
-/// Which matched set a selector yields: what it searches, in which namespace, how.
-type SetKey<'a> = (Class, &'a str, Canon);
-
-#[derive(Default)]
-struct Out<'a> {
+struct Out<'p> {
     selections: Selections,
     findings: Vec<Diagnostic>,
-    /// Sets already matched (ids in `selections`), shared by equal selectors.
-    sets: HashMap<SetKey<'a>, u32>,
+    /// Key hash → key id in `selections`; `spill`: keys whose hash another key took.
+    index: HashMap<u64, u32>,
+    spill: Vec<u32>,
+    /// Where the members of a key not matched yet are found.
+    pool: &'p dyn Candidates,
 }
 
-impl<'a> Out<'a> {
-    /// The set `key` matches and its size: computed by `matching` (ascending positions)
-    /// the first time.
-    fn matched(&mut self, key: SetKey<'a>, matching: impl FnOnce() -> Vec<usize>) -> (u32, usize) {
-        let selections = &mut self.selections;
-        let id = *self.sets.entry(key).or_insert_with(|| {
-            selections.add_set(matching().into_iter().map(|i| i as u32).collect())
+impl<'p> Out<'p> {
+    /// Over `selections`, whose keys `lookup` picks can be found again.
+    fn new(
+        pool: &'p dyn Candidates,
+        selections: Selections,
+        lookup: impl Fn(&SetKey) -> bool,
+    ) -> Out<'p> {
+        let mut out = Out {
+            selections: Selections::default(),
+            findings: Vec::new(),
+            index: HashMap::default(),
+            spill: Vec::new(),
+            pool,
+        };
+        for (id, k) in selections.keys.iter().enumerate() {
+            if lookup(&k.key) {
+                out.remember(k.key.hash(), id as u32);
+            }
+        }
+        out.selections = selections;
+        out
+    }
+
+    fn remember(&mut self, hash: u64, id: u32) {
+        if let std::collections::hash_map::Entry::Vacant(e) = self.index.entry(hash) {
+            e.insert(id);
+        } else {
+            self.spill.push(id);
+        }
+    }
+
+    /// The key of `class`, `ns` and `canon` (equal selectors' canonical text) and how many
+    /// objects it matches: matched through the pool, by `matcher`, the first time.
+    fn matched(
+        &mut self,
+        inv: &Inventory,
+        class: Class,
+        ns: &str,
+        canon: String,
+        matcher: impl FnOnce() -> Matcher,
+    ) -> (u32, usize) {
+        let hash = setkeys::key_hash(class, ns, &canon);
+        let keys = &self.selections.keys;
+        let is = |id: &u32| keys[*id as usize].key.is(class, ns, &canon);
+        let found = self
+            .index
+            .get(&hash)
+            .filter(|id| is(id))
+            .or_else(|| self.spill.iter().find(|id| is(id)))
+            .copied();
+        let id = match found {
+            Some(id) => id,
+            None => {
+                let key = SetKey::new(class, ns, canon, hash, matcher());
+                let members = self.pool.matching(inv, &key);
+                let set = self
+                    .selections
+                    .add_set(members.into_iter().map(|i| i as u32).collect());
+                let id = self.selections.add_key(key, set);
+                self.remember(hash, id);
+                id
+            }
+        };
+        (id, self.selections.key_set(id).len())
+    }
+
+    /// Object `from` selects key `key`'s set but `except` through field `via`.
+    fn select(&mut self, from: usize, via: &'static str, key: u32, except: Vec<u32>) {
+        self.selections.select(from, via, key, except);
+    }
+
+    /// Object `from` selects through `via` the first object with this identity, if any.
+    fn first(
+        &mut self,
+        inv: &Inventory,
+        from: usize,
+        via: &'static str,
+        (group, kind, ns, name): (&str, &str, &str, &str),
+    ) {
+        let canon = setkeys::id_canon(group, kind, name);
+        let (key, _) = self.matched(inv, Class::Id, ns, canon, || Matcher::Id {
+            group: group.into(),
+            kind: kind.into(),
+            name: name.into(),
         });
-        (id, self.selections.set(id).len())
-    }
-
-    /// Object `from` selects set `set` but `except` through field `via`.
-    fn select(&mut self, from: usize, via: &'static str, set: u32, except: Vec<u32>) {
-        self.selections.select(from, via, set, except);
-    }
-
-    /// Object `from` selects the one object `to` through `via`.
-    fn edge(&mut self, from: usize, to: usize, via: &'static str) {
-        let set = self.selections.add_set(vec![to as u32]);
-        self.select(from, via, set, Vec::new());
+        self.select(from, via, key, Vec::new());
     }
 
     fn finding(&mut self, i: usize, o: &Object, sev: Severity, code: &'static str, msg: String) {
         self.findings.push(o.finding(i, sev, code, msg));
-    }
-}
-
-/// A label set read from a JSON object (`spec.template.metadata.labels`).
-struct JsonLabels<'a>(Option<RawObject<'a>>);
-
-impl LabelGet for JsonLabels<'_> {
-    fn label(&self, key: &str) -> Option<&str> {
-        self.0?.get(key).and_then(RawRef::as_str)
-    }
-}
-
-/// A Namespace's labels plus the `kubernetes.io/metadata.name` label the API server sets
-/// on every Namespace (since 1.21).
-struct NamespaceLabels<'a>(&'a Object);
-
-impl LabelGet for NamespaceLabels<'_> {
-    fn label(&self, key: &str) -> Option<&str> {
-        match self.0.labels.get(key) {
-            Some(v) => Some(v),
-            None if key == "kubernetes.io/metadata.name" => Some(self.0.name()),
-            None => None,
-        }
     }
 }
 
@@ -271,128 +287,6 @@ impl Owned<'_> {
     }
 }
 
-/// What selectors can pick, by namespace: Pods by their labels, workloads by their pod
-/// template labels, Namespaces and Nodes.
-#[derive(Default)]
-struct Pool<'a> {
-    pods: HashMap<&'a str, Bucket<'a>>,
-    templates: HashMap<&'a str, Bucket<'a>>,
-    namespaces: Vec<usize>,
-    nodes: Vec<usize>,
-    by_id: HashMap<(&'a str, &'a str, &'a str, &'a str), usize>,
-}
-
-/// Candidates of one namespace and a `(key, value)` → candidates posting list.
-#[derive(Default)]
-struct Bucket<'a> {
-    all: Vec<(usize, JsonOrLabels<'a>)>,
-    postings: HashMap<(&'a str, &'a str), Vec<usize>>,
-}
-
-/// Where a candidate's labels live.
-#[derive(Clone, Copy)]
-enum JsonOrLabels<'a> {
-    Labels(&'a Object),
-    Json(Option<RawObject<'a>>),
-}
-
-impl LabelGet for JsonOrLabels<'_> {
-    fn label(&self, key: &str) -> Option<&str> {
-        match self {
-            JsonOrLabels::Labels(o) => o.labels.get(key).map(|v| &**v),
-            JsonOrLabels::Json(m) => m.and_then(|m| m.get(key)).and_then(RawRef::as_str),
-        }
-    }
-}
-
-impl<'a> Bucket<'a> {
-    fn add(&mut self, i: usize, labels: JsonOrLabels<'a>) {
-        let pos = self.all.len();
-        match labels {
-            JsonOrLabels::Labels(o) => {
-                for (k, v) in &o.labels {
-                    self.postings.entry((k, v)).or_default().push(pos);
-                }
-            }
-            JsonOrLabels::Json(Some(m)) => {
-                for (k, v) in m {
-                    if let Some(v) = v.as_str() {
-                        self.postings.entry((k, v)).or_default().push(pos);
-                    }
-                }
-            }
-            JsonOrLabels::Json(None) => {}
-        }
-        self.all.push((i, labels));
-    }
-
-    /// Candidates matching `sel`: through the posting list of its first equality
-    /// requirement when it has one, else by scanning the namespace.
-    fn select(&self, sel: &Selector) -> Vec<usize> {
-        let eq = sel.requirements().iter().find_map(|r| match r.operator {
-            Operator::Equals | Operator::DoubleEquals | Operator::In if r.values.len() == 1 => {
-                Some((r.key.as_str(), r.values[0].as_str()))
-            }
-            _ => None,
-        });
-        let check = |&(i, labels): &(usize, JsonOrLabels<'a>)| sel.matches(&labels).then_some(i);
-        match eq {
-            Some(kv) => self
-                .postings
-                .get(&kv)
-                .map(|ps| ps.iter().filter_map(|&p| check(&self.all[p])).collect())
-                .unwrap_or_default(),
-            None => self.all.iter().filter_map(check).collect(),
-        }
-    }
-}
-
-impl<'a> Pool<'a> {
-    fn build(inv: &'a Inventory, among: impl Iterator<Item = usize>) -> Pool<'a> {
-        let mut pool = Pool::default();
-        for (i, o) in among.map(|i| (i, &inv.objects[i])) {
-            let id = &o.id;
-            pool.by_id
-                .entry((&*id.group, &*id.kind, &*id.namespace, &*id.name))
-                .or_insert(i);
-            match (&*id.group, &*id.kind) {
-                ("", "Pod") => pool
-                    .pods
-                    .entry(o.namespace())
-                    .or_default()
-                    .add(i, JsonOrLabels::Labels(o)),
-                ("", "Namespace") => pool.namespaces.push(i),
-                ("", "Node") => pool.nodes.push(i),
-                _ => {
-                    if let Some(path) = pod_template(&id.group, &id.kind) {
-                        let labels = o
-                            .get_path(path)
-                            .and_then(|t| t.get("metadata"))
-                            .and_then(|m| m.get("labels"))
-                            .and_then(RawRef::as_object);
-                        pool.templates
-                            .entry(o.namespace())
-                            .or_default()
-                            .add(i, JsonOrLabels::Json(labels));
-                    }
-                }
-            }
-        }
-        pool
-    }
-
-    fn pods(&self, ns: &str, sel: &Selector) -> Vec<usize> {
-        self.pods.get(ns).map(|b| b.select(sel)).unwrap_or_default()
-    }
-
-    fn templates(&self, ns: &str, sel: &Selector) -> Vec<usize> {
-        self.templates
-            .get(ns)
-            .map(|b| b.select(sel))
-            .unwrap_or_default()
-    }
-}
-
 /// A `metav1.LabelSelector` field; an unparsable one is a finding and selects nothing.
 fn labeled(i: usize, o: &Object, path: &'static str, out: &mut Out<'_>) -> Option<Selector> {
     match label_selector_from_value(o.get_path(path)) {
@@ -414,18 +308,21 @@ fn labeled(i: usize, o: &Object, path: &'static str, out: &mut Out<'_>) -> Optio
 }
 
 /// Edges to the Pods and pod templates `sel` picks in `ns`; the number picked.
-fn pick_pods_and_templates<'a>(
-    pool: &Pool<'a>,
+fn pick_pods_and_templates(
+    inv: &Inventory,
     from: usize,
-    ns: &'a str,
+    ns: &str,
     sel: Option<&Selector>,
     via: &'static str,
-    out: &mut Out<'a>,
+    out: &mut Out<'_>,
 ) -> usize {
     let Some(sel) = sel else { return 0 };
-    let pods = out.matched((Class::Pods, ns, Canon::labels(sel)), || pool.pods(ns, sel));
-    let templates = out.matched((Class::Templates, ns, Canon::labels(sel)), || {
-        pool.templates(ns, sel)
+    let canon = setkeys::labels_canon(sel);
+    let pods = out.matched(inv, Class::Pods, ns, canon.clone(), || {
+        Matcher::Labels(sel.clone())
+    });
+    let templates = out.matched(inv, Class::Templates, ns, canon, || {
+        Matcher::Labels(sel.clone())
     });
     out.select(from, via, pods.0, Vec::new());
     out.select(from, template_via(via), templates.0, Vec::new());
@@ -442,7 +339,7 @@ fn template_via(via: &'static str) -> &'static str {
 
 /// Service `spec.selector` → Pods and pod templates; a selector that picks nothing is
 /// reported (ExternalName Services and Services without a selector pick nothing by design).
-fn service<'a>(pool: &Pool<'a>, i: usize, o: &'a Object, out: &mut Out<'a>) {
+fn service(inv: &Inventory, i: usize, o: &Object, out: &mut Out<'_>) {
     if o.get_str("spec.type") == Some("ExternalName") {
         return;
     }
@@ -460,7 +357,7 @@ fn service<'a>(pool: &Pool<'a>, i: usize, o: &'a Object, out: &mut Out<'a>) {
         }
     };
     let Some(sel) = sel else { return };
-    if pick_pods_and_templates(pool, i, o.namespace(), Some(&sel), "spec.selector", out) == 0 {
+    if pick_pods_and_templates(inv, i, o.namespace(), Some(&sel), "spec.selector", out) == 0 {
         out.finding(
             i,
             o,
@@ -476,22 +373,21 @@ fn service<'a>(pool: &Pool<'a>, i: usize, o: &'a Object, out: &mut Out<'a>) {
 
 /// A workload's `spec.selector` → its Pods (those it does not already own, directly or
 /// through a ReplicaSet/Job it owns).
-fn workload<'a>(
-    pool: &Pool<'a>,
+fn workload(
+    inv: &Inventory,
     owned: &Owned<'_>,
     i: usize,
-    o: &'a Object,
+    o: &Object,
     sel: Option<Selector>,
-    out: &mut Out<'a>,
+    out: &mut Out<'_>,
 ) {
     let Some(sel) = sel.filter(|s| !s.is_empty()) else {
         return;
     };
     let ns = o.namespace();
-    let pods = out.matched((Class::Pods, ns, Canon::labels(&sel)), || {
-        pool.pods(ns, &sel)
-    });
-    let except = owned.members(i, out.selections.set(pods.0));
+    let canon = setkeys::labels_canon(&sel);
+    let pods = out.matched(inv, Class::Pods, ns, canon, || Matcher::Labels(sel));
+    let except = owned.members(i, out.selections.key_set(pods.0));
     out.select(i, "spec.selector", pods.0, except);
 }
 
@@ -547,22 +443,9 @@ fn check_apps_selector(
 
 /// NetworkPolicy `spec.podSelector` (empty = every Pod of the namespace) → Pods and pod
 /// templates; `namespaceSelector` of ingress `from` / egress `to` peers → Namespaces.
-fn network_policy<'a>(
-    inv: &'a Inventory,
-    pool: &Pool<'a>,
-    i: usize,
-    o: &'a Object,
-    out: &mut Out<'a>,
-) {
+fn network_policy(inv: &Inventory, i: usize, o: &Object, out: &mut Out<'_>) {
     let sel = labeled(i, o, "spec.podSelector", out);
-    pick_pods_and_templates(
-        pool,
-        i,
-        o.namespace(),
-        sel.as_ref(),
-        "spec.podSelector",
-        out,
-    );
+    pick_pods_and_templates(inv, i, o.namespace(), sel.as_ref(), "spec.podSelector", out);
     for (rules, peers) in [("ingress", "from"), ("egress", "to")] {
         let Some(rules) = o
             .get_path(&format!("spec.{rules}"))
@@ -578,12 +461,9 @@ fn network_policy<'a>(
             let Ok(Some(ns_sel)) = label_selector_from_value(peer.get("namespaceSelector")) else {
                 continue;
             };
-            let namespaces = out.matched((Class::Namespaces, "", Canon::labels(&ns_sel)), || {
-                pool.namespaces
-                    .iter()
-                    .copied()
-                    .filter(|&n| ns_sel.matches(&NamespaceLabels(&inv.objects[n])))
-                    .collect()
+            let canon = setkeys::labels_canon(&ns_sel);
+            let namespaces = out.matched(inv, Class::Namespaces, "", canon, || {
+                Matcher::Labels(ns_sel)
             });
             out.select(i, "namespaceSelector", namespaces.0, Vec::new());
         }
@@ -591,26 +471,22 @@ fn network_policy<'a>(
 }
 
 /// HorizontalPodAutoscaler `spec.scaleTargetRef` → the scaled object in the same namespace.
-fn hpa_target(pool: &Pool<'_>, i: usize, o: &Object, out: &mut Out<'_>) {
+fn hpa_target(inv: &Inventory, i: usize, o: &Object, out: &mut Out<'_>) {
     let Some(target) = o.get_path("spec.scaleTargetRef") else {
         return;
     };
     let s = |k: &str| target.get(k).and_then(RawRef::as_str).unwrap_or("");
     let group = crate::kinds::canonical_group(crate::model::group_of(s("apiVersion")), s("kind"));
-    let key = (group, s("kind"), o.namespace(), s("name"));
-    if let Some(&t) = pool.by_id.get(&key) {
-        out.edge(i, t, "spec.scaleTargetRef");
-    }
+    let id = (group, s("kind"), o.namespace(), s("name"));
+    out.first(inv, i, "spec.scaleTargetRef", id);
 }
 
 /// Pod → the Node it runs on (`spec.nodeName`), and → the Nodes of the input it can be
 /// scheduled on by `spec.nodeSelector` and required node affinity (component-helpers'
 /// `nodeaffinity.GetRequiredNodeAffinity`; taints and resources are not considered).
-fn pod_nodes<'a>(inv: &'a Inventory, pool: &Pool<'a>, i: usize, o: &'a Object, out: &mut Out<'a>) {
+fn pod_nodes(inv: &Inventory, i: usize, o: &Object, out: &mut Out<'_>) {
     if let Some(node) = o.get_str("spec.nodeName").filter(|n| !n.is_empty()) {
-        if let Some(&n) = pool.by_id.get(&("", "Node", "", node)) {
-            out.edge(i, n, "spec.nodeName");
-        }
+        out.first(inv, i, "spec.nodeName", ("", "Node", "", node));
         return;
     }
     let node_selector = match map_selector(o.get_path("spec.nodeSelector")) {
@@ -648,30 +524,19 @@ fn pod_nodes<'a>(inv: &'a Inventory, pool: &Pool<'a>, i: usize, o: &'a Object, o
     if node_selector.is_none() && affinity.is_none() {
         return;
     }
-    let canon = Canon::nodes(o.get_path("spec.nodeSelector"), affinity_raw);
-    let fitting = out.matched((Class::Nodes, "", canon), || {
-        pool.nodes
-            .iter()
-            .copied()
-            .filter(|&n| {
-                let node = &inv.objects[n];
-                node_selector
-                    .as_ref()
-                    .is_none_or(|s| s.matches(&node.labels))
-                    && affinity
-                        .as_ref()
-                        .is_none_or(|a| a.matches(node.name(), &node.labels))
-            })
-            .collect()
+    let canon = setkeys::nodes_canon(o.get_path("spec.nodeSelector"), affinity_raw);
+    let (fitting, fits) = out.matched(inv, Class::Nodes, "", canon, || Matcher::Nodes {
+        node_selector,
+        affinity,
     });
-    let (fitting, fits) = fitting;
+    let nodes = out.selections.nodes;
     out.select(
         i,
         "spec.nodeSelector/affinity (schedulable on)",
         fitting,
         Vec::new(),
     );
-    if fits == 0 && !pool.nodes.is_empty() {
+    if fits == 0 && nodes > 0 {
         out.finding(
             i,
             o,
@@ -679,7 +544,7 @@ fn pod_nodes<'a>(inv: &'a Inventory, pool: &Pool<'a>, i: usize, o: &'a Object, o
             "pod-unschedulable",
             format!(
                 "no Node of the input satisfies the Pod's nodeSelector/required node affinity ({} Nodes checked)",
-                pool.nodes.len()
+                nodes
             ),
         );
     }

@@ -8,8 +8,11 @@
 //! owns). Edges are produced on demand, in the order a list of pairs grouped by selecting
 //! object would hold them, so callers see the same edges as before.
 
+use std::sync::Arc;
+
 use rustc_hash::FxHashMap;
 
+use super::setkeys::SetKey;
 use super::{Edge, EdgeKind};
 
 /// One selector field of one object and what it matched.
@@ -18,18 +21,30 @@ pub(super) struct Selection {
     /// The selecting object.
     pub from: usize,
     pub via: &'static str,
-    /// The matched set, in [`Selections::sets`].
-    pub set: u32,
-    /// Members of the set this selection does not select, ascending.
+    /// What it matched: a key of [`Selections::keys`].
+    pub key: u32,
+    /// Members of the key's set this selection does not select, ascending.
     pub except: Vec<u32>,
 }
 
-/// Selections and the sets they matched (each set ascending, shared by id between equal
-/// selectors): what computing a graph yields, before [`SelectorEdges::build`] indexes it.
+/// A matched set's key (equal selectors of one namespace share one) and its set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Keyed {
+    pub key: Arc<SetKey>,
+    /// The set, in [`Selections::sets`].
+    pub set: u32,
+}
+
+/// Selections, the keys they matched and the keys' sets (each ascending, shared by id
+/// between equal keys): what computing a graph yields, before [`SelectorEdges::build`]
+/// indexes it.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Selections {
     pub list: Vec<Selection>,
     pub sets: Vec<Vec<u32>>,
+    pub keys: Vec<Keyed>,
+    /// How many Nodes the inventory holds (a Pod that fits none is reported with it).
+    pub nodes: usize,
 }
 
 impl Selections {
@@ -39,81 +54,84 @@ impl Selections {
         (self.sets.len() - 1) as u32
     }
 
+    /// Adds a key whose members are set `set`; its id.
+    pub fn add_key(&mut self, key: SetKey, set: u32) -> u32 {
+        self.keys.push(Keyed {
+            key: Arc::new(key),
+            set,
+        });
+        (self.keys.len() - 1) as u32
+    }
+
     /// The members of set `id`.
     pub fn set(&self, id: u32) -> &[u32] {
         self.sets.get(id as usize).map_or(&[], Vec::as_slice)
     }
 
-    /// Object `from` selects set `set` but `except` through field `via`.
-    pub fn select(&mut self, from: usize, via: &'static str, set: u32, except: Vec<u32>) {
+    /// The members of key `id`'s set.
+    pub fn key_set(&self, id: u32) -> &[u32] {
+        self.keys.get(id as usize).map_or(&[], |k| self.set(k.set))
+    }
+
+    /// Object `from` selects key `key`'s set but `except` through field `via`.
+    pub fn select(&mut self, from: usize, via: &'static str, key: u32, except: Vec<u32>) {
         self.list.push(Selection {
             from,
             via,
-            set,
+            key,
             except,
         });
     }
 
-    /// The selections whose selecting object `from` moves to (`None`: left out), their
-    /// sets' and exceptions' members moved by `member` (monotonic, so sets stay ascending;
-    /// members without a position are left out). Each set is moved once, in place.
-    pub fn moved(
-        mut self,
+    /// Every set's members moved by `member` (monotonic, so sets stay ascending; members
+    /// without a position are left out), in place. Whether each set lost a member.
+    pub fn move_sets(&mut self, member: impl Fn(usize) -> Option<usize>) -> Vec<bool> {
+        self.sets
+            .iter_mut()
+            .map(|set| {
+                let before = set.len();
+                move_all(set, &member);
+                set.len() != before
+            })
+            .collect()
+    }
+
+    /// Keeps the selections whose selecting object `from` moves to (`None`: left out),
+    /// their exceptions moved by `member` as in [`Selections::move_sets`].
+    pub fn move_selections(
+        &mut self,
         from: impl Fn(usize) -> Option<usize>,
         member: impl Fn(usize) -> Option<usize>,
-    ) -> Selections {
-        let move_all = |ids: &mut Vec<u32>| {
-            ids.retain_mut(|t| match member(*t as usize) {
-                Some(n) => {
-                    *t = n as u32;
-                    true
-                }
-                None => false,
-            })
-        };
-        let mut done = vec![false; self.sets.len()];
+    ) {
         self.list.retain_mut(|s| {
             let Some(f) = from(s.from) else {
                 return false;
             };
             s.from = f;
-            move_all(&mut s.except);
-            if let (Some(d), Some(set)) = (
-                done.get_mut(s.set as usize),
-                self.sets.get_mut(s.set as usize),
-            ) {
-                if !*d {
-                    *d = true;
-                    move_all(set);
-                }
-            }
+            move_all(&mut s.except, &member);
             true
         });
-        // Sets no selection kept are not moved; free them.
-        for (set, d) in self.sets.iter_mut().zip(&done) {
-            if !d {
-                *set = Vec::new();
-            }
-        }
-        self
-    }
-
-    /// Appends `other`'s selections and sets.
-    pub fn append(&mut self, other: Selections) {
-        let base = self.sets.len() as u32;
-        self.sets.extend(other.sets);
-        self.list.extend(other.list.into_iter().map(|s| Selection {
-            set: s.set + base,
-            ..s
-        }));
     }
 }
 
-/// One selection, its set referred to by id.
+/// `ids` moved by `member`, those without a position left out.
+fn move_all(ids: &mut Vec<u32>, member: &impl Fn(usize) -> Option<usize>) {
+    ids.retain_mut(|t| match member(*t as usize) {
+        Some(n) => {
+            *t = n as u32;
+            true
+        }
+        None => false,
+    })
+}
+
+/// One selection, its key and set referred to by id.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Seg {
     from: u32,
     via: &'static str,
+    key: u32,
+    /// The key's set (kept here too: iterating edges reads it for every selection).
     set: u32,
     except: Box<[u32]>,
 }
@@ -132,6 +150,8 @@ pub(super) struct SelectorEdges {
     /// `segs[seg_offsets[i]..seg_offsets[i + 1]]`: object `i`'s selections, as found.
     seg_offsets: Vec<u32>,
     segs: Vec<Seg>,
+    /// The keys the selections matched, in order of first use, and their sets.
+    keys: Vec<Keyed>,
     /// Distinct matched sets (equal contents are stored once).
     sets: Vec<Vec<u32>>,
     /// `users[user_offsets[s]..user_offsets[s + 1]]`: the selections of set `s`, ascending.
@@ -140,6 +160,8 @@ pub(super) struct SelectorEdges {
     /// `in_sets[in_offsets[t]..in_offsets[t + 1]]`: the sets holding object `t`, ascending.
     in_offsets: Vec<u32>,
     in_sets: Vec<u32>,
+    /// How many Nodes the inventory holds.
+    nodes: usize,
 }
 
 /// `items[offsets[i]..offsets[i + 1]]`, empty when `i` is out of range.
@@ -165,28 +187,48 @@ const UNSEEN: u32 = u32::MAX;
 
 impl SelectorEdges {
     /// Indexes the selections of `n` objects. Selections are ordered by selecting object
-    /// (stable: the order they were found in stays), selections matching nothing are
-    /// dropped, and sets of equal contents are merged and numbered in order of first use,
-    /// so equal selections give equal results whether they come from a build or a patch.
+    /// (stable: the order they were found in stays), keys are numbered in order of first
+    /// use (unused ones dropped), and sets of equal contents are merged and numbered in
+    /// order of first use, so equal selections give equal results whether they come from a
+    /// build or a patch. A selection matching nothing is kept (it selects no object): a
+    /// patch finds through it who to tell when its key comes to match something.
     pub fn build(n: usize, selections: Selections) -> SelectorEdges {
-        let Selections { mut list, mut sets } = selections;
+        let Selections {
+            mut list,
+            mut sets,
+            keys: in_keys,
+            nodes,
+        } = selections;
         list.sort_by_key(|s| s.from);
-        list.retain(|s| sets.get(s.set as usize).is_some_and(|m| !m.is_empty()));
-        // Input set id → stored set id; stored set id → input set id.
+        // Input key id → stored key id; input set id → stored set id; stored → input set.
+        let mut key_ids = vec![UNSEEN; in_keys.len()];
+        let mut keys: Vec<Keyed> = Vec::new();
         let mut stored = vec![UNSEEN; sets.len()];
         let mut source: Vec<u32> = Vec::new();
         {
             let mut by_content: FxHashMap<&[u32], u32> = FxHashMap::default();
             for s in &list {
-                let slot = &mut stored[s.set as usize];
+                let Some(k) = key_ids.get_mut(s.key as usize) else {
+                    continue;
+                };
+                if *k != UNSEEN {
+                    continue;
+                }
+                let input = &in_keys[s.key as usize];
+                let slot = &mut stored[input.set as usize];
                 if *slot == UNSEEN {
                     *slot = *by_content
-                        .entry(sets[s.set as usize].as_slice())
+                        .entry(sets[input.set as usize].as_slice())
                         .or_insert_with(|| {
-                            source.push(s.set);
+                            source.push(input.set);
                             (source.len() - 1) as u32
                         });
                 }
+                *k = keys.len() as u32;
+                keys.push(Keyed {
+                    key: Arc::clone(&input.key),
+                    set: *slot,
+                });
             }
         }
         let sets: Vec<Vec<u32>> = source
@@ -195,11 +237,15 @@ impl SelectorEdges {
             .collect();
         let segs: Vec<Seg> = list
             .into_iter()
-            .map(|s| Seg {
-                from: s.from as u32,
-                via: s.via,
-                set: stored[s.set as usize],
-                except: s.except.into_boxed_slice(),
+            .filter_map(|s| {
+                let key = *key_ids.get(s.key as usize)?;
+                Some(Seg {
+                    from: s.from as u32,
+                    via: s.via,
+                    key,
+                    set: keys[key as usize].set,
+                    except: s.except.into_boxed_slice(),
+                })
             })
             .collect();
         let seg_offsets = offsets(count_by(n, segs.iter().map(|s| s.from as usize)).into_iter());
@@ -222,11 +268,13 @@ impl SelectorEdges {
         SelectorEdges {
             seg_offsets,
             segs,
+            keys,
             sets,
             user_offsets,
             users,
             in_offsets,
             in_sets,
+            nodes,
         }
     }
 
@@ -259,7 +307,7 @@ impl SelectorEdges {
             .map(move |seg| edge(seg, obj))
     }
 
-    /// Every selection and set, as found (for a patch to carry over).
+    /// Every selection, key and set, as found (for a patch to carry over).
     pub fn into_selections(self) -> Selections {
         let list = self
             .segs
@@ -267,13 +315,15 @@ impl SelectorEdges {
             .map(|seg| Selection {
                 from: seg.from as usize,
                 via: seg.via,
-                set: seg.set,
+                key: seg.key,
                 except: seg.except.into_vec(),
             })
             .collect();
         Selections {
             list,
             sets: self.sets,
+            keys: self.keys,
+            nodes: self.nodes,
         }
     }
 
@@ -357,7 +407,7 @@ mod tests {
         list.sort_by_key(|s| s.from);
         let mut out = Vec::new();
         for s in &list {
-            for &t in sel.set(s.set) {
+            for &t in sel.key_set(s.key) {
                 if t as usize != s.from && !s.except.contains(&t) {
                     out.push(Edge {
                         from: s.from,
@@ -368,6 +418,12 @@ mod tests {
             }
         }
         out
+    }
+
+    /// A new key whose members are set `set`.
+    fn key(sel: &mut Selections, set: u32) -> u32 {
+        let n = sel.keys.len();
+        sel.add_key(SetKey::unique(n), set)
     }
 
     /// Selections over `n` objects: a few shared sets, copies of them (equal contents,
@@ -390,7 +446,8 @@ mod tests {
                 .filter(|t| *t as usize % 5 == except % 5)
                 .collect();
             let via = if how % 2 == 0 { "a" } else { "b" };
-            sel.select(from % n, via, id, except);
+            let key = key(&mut sel, id);
+            sel.select(from % n, via, key, except);
         }
         sel
     }
@@ -413,7 +470,9 @@ mod tests {
             }
             prop_assert!(edges.selects(n).next().is_none() && edges.selected_by(n).next().is_none());
             // Carried over unchanged (a patch that moves nothing), the same index.
-            let again = edges.clone().into_selections().moved(Some, Some);
+            let mut again = edges.clone().into_selections();
+            again.move_selections(Some, Some);
+            prop_assert!(again.move_sets(Some).iter().all(|lost| !lost));
             prop_assert_eq!(SelectorEdges::build(n, again), edges);
         }
     }
@@ -424,17 +483,22 @@ mod tests {
         let set = sel.add_set(vec![1, 2, 3]);
         let copy = sel.add_set(vec![1, 2, 3]);
         let empty = sel.add_set(Vec::new());
-        sel.select(0, "a", set, vec![]);
-        sel.select(4, "a", copy, vec![2]);
-        sel.select(5, "b", set, vec![]);
-        sel.select(6, "b", empty, vec![]);
-        let edges = SelectorEdges::build(7, sel);
-        assert_eq!(edges.sets.len(), 1);
-        assert_eq!(
-            edges.segs.len(),
-            3,
-            "a selection matching nothing is dropped"
+        let unused = sel.add_set(vec![4]);
+        let (k_set, k_copy, k_empty) = (
+            key(&mut sel, set),
+            key(&mut sel, copy),
+            key(&mut sel, empty),
         );
+        key(&mut sel, unused);
+        sel.select(0, "a", k_set, vec![]);
+        sel.select(4, "a", k_copy, vec![2]);
+        sel.select(5, "b", k_set, vec![]);
+        sel.select(6, "b", k_empty, vec![]);
+        let edges = SelectorEdges::build(7, sel);
+        assert_eq!(edges.sets, vec![vec![1, 2, 3], vec![]]);
+        assert_eq!(edges.keys.len(), 3, "a key no selection uses is dropped");
+        assert_eq!(edges.segs.len(), 4, "a selection matching nothing is kept");
+        assert!(edges.selects(6).next().is_none());
         let from: Vec<usize> = edges.selected_by(2).map(|e| e.from).collect();
         assert_eq!(from, vec![0, 5]);
     }
@@ -443,23 +507,25 @@ mod tests {
     fn moving_drops_what_is_gone_and_shifts_the_rest() {
         let mut sel = Selections::default();
         let set = sel.add_set(vec![1, 2, 3]);
-        sel.select(0, "a", set, vec![2]);
-        sel.select(3, "a", set, vec![]);
-        sel.select(4, "a", set, vec![]);
+        let kept = sel.add_set(vec![0, 1]);
+        let k = key(&mut sel, set);
+        sel.select(0, "a", k, vec![2]);
+        sel.select(3, "a", k, vec![]);
+        sel.select(4, "a", k, vec![]);
         // Object 2 removed, 3 and 4 shift down by one; 4's selection is left out.
-        let moved = sel.moved(
-            |f| (f != 4).then(|| if f > 2 { f - 1 } else { f }),
-            |t| match t {
-                2 => None,
-                t if t > 2 => Some(t - 1),
-                t => Some(t),
-            },
-        );
-        let got: Vec<(usize, Vec<u32>, Vec<u32>)> = moved
+        let member = |t| match t {
+            2 => None,
+            t if t > 2 => Some(t - 1),
+            t => Some(t),
+        };
+        sel.move_selections(|f| (f != 4).then(|| if f > 2 { f - 1 } else { f }), member);
+        assert_eq!(sel.move_sets(member), vec![true, false]);
+        let got: Vec<(usize, Vec<u32>, Vec<u32>)> = sel
             .list
             .iter()
-            .map(|s| (s.from, moved.set(s.set).to_vec(), s.except.clone()))
+            .map(|s| (s.from, sel.key_set(s.key).to_vec(), s.except.clone()))
             .collect();
         assert_eq!(got, vec![(0, vec![1, 2], vec![]), (2, vec![1, 2], vec![])]);
+        assert_eq!(sel.set(kept), &[0, 1]);
     }
 }

@@ -1,0 +1,630 @@
+//! Keys of matched sets: what a selector picks (Pods or pod templates of one namespace,
+//! Namespaces or Nodes by their labels, or the first object with one identity), how one
+//! object is tested against it, where its members are found (a build's posting lists, a
+//! patch's scan of the per-object keys), and how a patch brings a set up to date after a
+//! change instead of matching it again.
+//!
+//! A kept object did not change, so it matches a key after a change exactly when it did
+//! before: a set after a change is its kept members, moved, plus the added objects that
+//! match it. Only the added objects are tested, and each only against the keys it can
+//! match: a key has a probe (a hash of its class, namespace and first equality requirement)
+//! and an object the probes of its labels, so the test costs O(keys + added objects), not
+//! O(keys × namespace objects).
+
+use std::cell::{Cell, RefCell};
+
+use rustc_hash::FxHashMap as HashMap;
+
+use super::keys::{self, flags, Keys};
+use super::selsets::Selections;
+use crate::kinds::pod_template;
+use crate::model::{Inventory, Object};
+use crate::selector::{LabelGet, NodeSelector, Operator, Selector};
+use crate::value::{RawObject, RawRef, Str};
+
+/// What a matched set holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Class {
+    /// Pods of one namespace, by their labels.
+    Pods,
+    /// Workloads of one namespace, by their pod template's labels.
+    Templates,
+    /// Namespaces, by their labels.
+    Namespaces,
+    /// The Nodes a Pod can be scheduled on.
+    Nodes,
+    /// The first object with one identity (a Pod's Node, an HPA's target).
+    Id,
+}
+
+/// How an object is tested against a key.
+#[derive(Debug)]
+pub(super) enum Matcher {
+    Labels(Selector),
+    Nodes {
+        node_selector: Option<Selector>,
+        affinity: Option<NodeSelector>,
+    },
+    /// Group, kind and name (the namespace is the key's).
+    Id {
+        group: String,
+        kind: String,
+        name: String,
+    },
+}
+
+/// A matched set's identity: equal selectors of one namespace have equal keys (the
+/// canonical text), and the key carries what tests an object against it.
+#[derive(Debug)]
+pub(super) struct SetKey {
+    class: Class,
+    ns: Str,
+    canon: String,
+    /// Of class, namespace and canonical text (to find the key again).
+    hash: u64,
+    /// What an object's [`probes`] include when it can be a member.
+    probe: u64,
+    matcher: Matcher,
+}
+
+impl PartialEq for SetKey {
+    /// The matcher follows from the canonical text.
+    fn eq(&self, other: &SetKey) -> bool {
+        self.class == other.class && self.ns == other.ns && self.canon == other.canon
+    }
+}
+
+impl Eq for SetKey {}
+
+/// The hash of a key (see [`SetKey::hash`]).
+pub(super) fn key_hash(class: Class, ns: &str, canon: &str) -> u64 {
+    keys::hash(&(class, ns, canon))
+}
+
+impl SetKey {
+    pub fn new(class: Class, ns: &str, canon: String, hash: u64, matcher: Matcher) -> SetKey {
+        let probe = match &matcher {
+            Matcher::Labels(sel) => match first_equality(sel) {
+                Some((k, v)) => keys::hash(&(class, ns, k, v)),
+                None => keys::hash(&(class, ns)),
+            },
+            Matcher::Nodes { .. } => keys::hash(&(class, ns)),
+            Matcher::Id { group, kind, name } => id_probe(ns, group, kind, name),
+        };
+        SetKey {
+            class,
+            ns: Str::from(ns),
+            canon,
+            hash,
+            probe,
+            matcher,
+        }
+    }
+
+    /// A key of its own, matching nothing (tests of the stores).
+    #[cfg(test)]
+    pub fn unique(n: usize) -> SetKey {
+        let canon = n.to_string();
+        let hash = key_hash(Class::Pods, "", &canon);
+        SetKey::new(
+            Class::Pods,
+            "",
+            canon,
+            hash,
+            Matcher::Labels(Selector::default()),
+        )
+    }
+
+    pub fn ns(&self) -> &str {
+        &self.ns
+    }
+
+    pub fn class(&self) -> Class {
+        self.class
+    }
+
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Whether this is the key of `class`, `ns` and `canon`.
+    pub fn is(&self, class: Class, ns: &str, canon: &str) -> bool {
+        self.class == class && *self.ns == *ns && self.canon == canon
+    }
+
+    /// Whether object `i` is a member (for an identity: one of the objects the first of
+    /// which is).
+    pub fn matches(&self, inv: &Inventory, i: usize) -> bool {
+        let Some(o) = inv.objects.get(i) else {
+            return false;
+        };
+        match (&self.matcher, candidate(o)) {
+            (Matcher::Labels(sel), Candidate::Pod) => {
+                self.class == Class::Pods && o.namespace() == &*self.ns && sel.matches(&o.labels)
+            }
+            (Matcher::Labels(sel), Candidate::Template(labels)) => {
+                self.class == Class::Templates
+                    && o.namespace() == &*self.ns
+                    && sel.matches(&JsonLabels(labels))
+            }
+            (Matcher::Labels(sel), Candidate::Namespace) => {
+                self.class == Class::Namespaces && sel.matches(&NamespaceLabels(o))
+            }
+            (
+                Matcher::Nodes {
+                    node_selector,
+                    affinity,
+                },
+                Candidate::Node,
+            ) => {
+                node_selector.as_ref().is_none_or(|s| s.matches(&o.labels))
+                    && affinity
+                        .as_ref()
+                        .is_none_or(|a| a.matches(o.name(), &o.labels))
+            }
+            (Matcher::Id { group, kind, name }, _) => {
+                *o.id.group == **group
+                    && *o.id.kind == **kind
+                    && *o.id.namespace == *self.ns
+                    && *o.id.name == **name
+            }
+            _ => false,
+        }
+    }
+}
+
+/// The probe of an identity.
+fn id_probe(ns: &str, group: &str, kind: &str, name: &str) -> u64 {
+    keys::hash(&(Class::Id, ns, group, kind, name))
+}
+
+/// The first requirement of `sel` an object can only meet by having one label value:
+/// candidates are looked up by it.
+pub(super) fn first_equality(sel: &Selector) -> Option<(&str, &str)> {
+    sel.requirements().iter().find_map(|r| match r.operator {
+        Operator::Equals | Operator::DoubleEquals | Operator::In if r.values.len() == 1 => {
+            Some((r.key.as_str(), r.values[0].as_str()))
+        }
+        _ => None,
+    })
+}
+
+/// Every probe of the keys `o` can be a member of.
+fn probes(o: &Object, mut add: impl FnMut(u64)) {
+    let id = &o.id;
+    add(id_probe(&id.namespace, &id.group, &id.kind, &id.name));
+    let ns = o.namespace();
+    let mut labels = |class: Class, ns: &str, pairs: &mut dyn Iterator<Item = (&str, &str)>| {
+        add(keys::hash(&(class, ns)));
+        for (k, v) in pairs {
+            add(keys::hash(&(class, ns, k, v)));
+        }
+    };
+    match candidate(o) {
+        Candidate::Pod => labels(Class::Pods, ns, &mut o.labels.iter().map(str_pair)),
+        Candidate::Template(m) => labels(
+            Class::Templates,
+            ns,
+            &mut m
+                .into_iter()
+                .flatten()
+                .filter_map(|(k, v)| Some((k, v.as_str()?))),
+        ),
+        Candidate::Namespace => {
+            let named = (!o.labels.contains_key(NAME_LABEL)).then_some((NAME_LABEL, o.name()));
+            labels(
+                Class::Namespaces,
+                "",
+                &mut o.labels.iter().map(str_pair).chain(named),
+            )
+        }
+        Candidate::Node => add(keys::hash(&(Class::Nodes, ""))),
+        Candidate::None => {}
+    }
+}
+
+fn str_pair<'a>((k, v): (&'a Str, &'a Str)) -> (&'a str, &'a str) {
+    (k, v)
+}
+
+/// The label the API server sets on every Namespace (since 1.21).
+const NAME_LABEL: &str = "kubernetes.io/metadata.name";
+
+/// What a selector can pick an object as.
+#[derive(Clone, Copy)]
+enum Candidate<'a> {
+    Pod,
+    /// A workload, with its pod template's labels.
+    Template(Option<RawObject<'a>>),
+    Namespace,
+    Node,
+    None,
+}
+
+fn candidate(o: &Object) -> Candidate<'_> {
+    match (&*o.id.group, &*o.id.kind) {
+        ("", "Pod") => Candidate::Pod,
+        ("", "Namespace") => Candidate::Namespace,
+        ("", "Node") => Candidate::Node,
+        (group, kind) => match pod_template(group, kind) {
+            Some(path) => Candidate::Template(
+                o.get_path(path)
+                    .and_then(|t| t.get("metadata"))
+                    .and_then(|m| m.get("labels"))
+                    .and_then(RawRef::as_object),
+            ),
+            None => Candidate::None,
+        },
+    }
+}
+
+/// A label set read from a JSON object (`spec.template.metadata.labels`).
+pub(super) struct JsonLabels<'a>(pub Option<RawObject<'a>>);
+
+impl LabelGet for JsonLabels<'_> {
+    fn label(&self, key: &str) -> Option<&str> {
+        self.0?.get(key).and_then(RawRef::as_str)
+    }
+}
+
+/// A Namespace's labels plus the `kubernetes.io/metadata.name` label the API server sets
+/// on every Namespace.
+struct NamespaceLabels<'a>(&'a Object);
+
+impl LabelGet for NamespaceLabels<'_> {
+    fn label(&self, key: &str) -> Option<&str> {
+        match self.0.labels.get(key) {
+            Some(v) => Some(v),
+            None if key == NAME_LABEL => Some(self.0.name()),
+            None => None,
+        }
+    }
+}
+
+/// Where the members of a key not matched yet are found.
+pub(super) trait Candidates {
+    /// The members of `key`, ascending (for an identity: the first one only).
+    fn matching(&self, inv: &Inventory, key: &SetKey) -> Vec<usize>;
+}
+
+/// What selectors can pick, by namespace: Pods by their labels, workloads by their pod
+/// template labels, Namespaces and Nodes, and every object by identity (a build's pool).
+#[derive(Default)]
+pub(super) struct Pool<'a> {
+    pods: HashMap<&'a str, Bucket<'a>>,
+    templates: HashMap<&'a str, Bucket<'a>>,
+    namespaces: Vec<usize>,
+    nodes: Vec<usize>,
+    by_id: HashMap<(&'a str, &'a str, &'a str, &'a str), usize>,
+}
+
+/// Candidates of one namespace and a `(key, value)` → candidates posting list.
+#[derive(Default)]
+struct Bucket<'a> {
+    all: Vec<(usize, Labels<'a>)>,
+    postings: HashMap<(&'a str, &'a str), Vec<usize>>,
+}
+
+/// Where a candidate's labels live.
+#[derive(Clone, Copy)]
+enum Labels<'a> {
+    Object(&'a Object),
+    Json(Option<RawObject<'a>>),
+}
+
+impl LabelGet for Labels<'_> {
+    fn label(&self, key: &str) -> Option<&str> {
+        match self {
+            Labels::Object(o) => o.labels.get(key).map(|v| &**v),
+            Labels::Json(m) => m.and_then(|m| m.get(key)).and_then(RawRef::as_str),
+        }
+    }
+}
+
+impl<'a> Bucket<'a> {
+    fn add(&mut self, i: usize, labels: Labels<'a>) {
+        let pos = self.all.len();
+        match labels {
+            Labels::Object(o) => {
+                for (k, v) in &o.labels {
+                    self.postings.entry((k, v)).or_default().push(pos);
+                }
+            }
+            Labels::Json(Some(m)) => {
+                for (k, v) in m {
+                    if let Some(v) = v.as_str() {
+                        self.postings.entry((k, v)).or_default().push(pos);
+                    }
+                }
+            }
+            Labels::Json(None) => {}
+        }
+        self.all.push((i, labels));
+    }
+
+    /// Candidates matching `sel`: through the posting list of its first equality
+    /// requirement when it has one, else by scanning the namespace.
+    fn select(&self, sel: &Selector) -> Vec<usize> {
+        let check = |&(i, labels): &(usize, Labels<'a>)| sel.matches(&labels).then_some(i);
+        match first_equality(sel) {
+            Some(kv) => self
+                .postings
+                .get(&kv)
+                .map(|ps| ps.iter().filter_map(|&p| check(&self.all[p])).collect())
+                .unwrap_or_default(),
+            None => self.all.iter().filter_map(check).collect(),
+        }
+    }
+}
+
+impl<'a> Pool<'a> {
+    pub fn build(inv: &'a Inventory) -> Pool<'a> {
+        let mut pool = Pool::default();
+        for (i, o) in inv.objects.iter().enumerate() {
+            let id = &o.id;
+            pool.by_id
+                .entry((&*id.group, &*id.kind, &*id.namespace, &*id.name))
+                .or_insert(i);
+            let bucket = |map: &mut HashMap<&'a str, Bucket<'a>>, labels| {
+                map.entry(o.namespace()).or_default().add(i, labels)
+            };
+            match candidate(o) {
+                Candidate::Pod => bucket(&mut pool.pods, Labels::Object(o)),
+                Candidate::Template(m) => bucket(&mut pool.templates, Labels::Json(m)),
+                Candidate::Namespace => pool.namespaces.push(i),
+                Candidate::Node => pool.nodes.push(i),
+                Candidate::None => {}
+            }
+        }
+        pool
+    }
+
+    /// How many Nodes the inventory holds.
+    pub fn nodes(&self) -> usize {
+        self.nodes.len()
+    }
+}
+
+impl Candidates for Pool<'_> {
+    fn matching(&self, inv: &Inventory, key: &SetKey) -> Vec<usize> {
+        let among = |list: &[usize]| {
+            list.iter()
+                .copied()
+                .filter(|&i| key.matches(inv, i))
+                .collect()
+        };
+        match (&key.matcher, key.class) {
+            (Matcher::Labels(sel), Class::Pods) => self
+                .pods
+                .get(&*key.ns)
+                .map(|b| b.select(sel))
+                .unwrap_or_default(),
+            (Matcher::Labels(sel), Class::Templates) => self
+                .templates
+                .get(&*key.ns)
+                .map(|b| b.select(sel))
+                .unwrap_or_default(),
+            (_, Class::Namespaces) => among(&self.namespaces),
+            (_, Class::Nodes) => among(&self.nodes),
+            (Matcher::Id { group, kind, name }, _) => self
+                .by_id
+                .get(&(group.as_str(), kind.as_str(), &*key.ns, name.as_str()))
+                .map(|&t| vec![t])
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// The members of keys a patch has not matched before, found by scanning the per-object
+/// keys of the new inventory (a patch keeps no posting lists; a change brings few new
+/// keys). Each kind of scan is done once per patch.
+pub(super) struct Scan<'a> {
+    keys: &'a Keys,
+    found: RefCell<HashMap<Want, Vec<usize>>>,
+    looked_at: Cell<usize>,
+}
+
+/// The objects one scan collects.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Want {
+    /// Pods and workloads of the namespace with this key (or cluster-scoped ones).
+    Candidates(u64),
+    Namespaces,
+    Nodes,
+    /// Objects with this kind and name key.
+    Named(u64),
+}
+
+impl<'a> Scan<'a> {
+    pub fn new(keys: &'a Keys) -> Scan<'a> {
+        Scan {
+            keys,
+            found: RefCell::default(),
+            looked_at: Cell::new(0),
+        }
+    }
+
+    /// How many objects the scans collected.
+    pub fn looked_at(&self) -> usize {
+        self.looked_at.get()
+    }
+
+    fn scan(&self, want: Want, inv: &Inventory, key: &SetKey) -> Vec<usize> {
+        let mut found = self.found.borrow_mut();
+        let list = found.entry(want).or_insert_with(|| {
+            let hit = |k: &keys::Key| match want {
+                Want::Candidates(ns) => k.has(flags::CANDIDATE) && (k.ns == ns || k.ns == 0),
+                Want::Namespaces => k.has(flags::NAMESPACE),
+                Want::Nodes => k.has(flags::NODE),
+                Want::Named(name) => k.name == name,
+            };
+            let list: Vec<usize> = self
+                .keys
+                .objects
+                .iter()
+                .enumerate()
+                .filter_map(|(i, k)| hit(k).then_some(i))
+                .collect();
+            self.looked_at.set(self.looked_at.get() + list.len());
+            list
+        });
+        let mut members = list.iter().copied().filter(|&i| key.matches(inv, i));
+        match key.class {
+            Class::Id => members.next().into_iter().collect(),
+            _ => members.collect(),
+        }
+    }
+}
+
+impl Candidates for Scan<'_> {
+    fn matching(&self, inv: &Inventory, key: &SetKey) -> Vec<usize> {
+        let want = match (&key.matcher, key.class) {
+            (Matcher::Id { kind, name, .. }, _) => {
+                Want::Named(keys::name_key(kind.as_str(), name.as_str()))
+            }
+            (_, Class::Pods | Class::Templates) => Want::Candidates(keys::ns_key(&key.ns)),
+            (_, Class::Namespaces) => Want::Namespaces,
+            (_, Class::Nodes) => Want::Nodes,
+            (_, Class::Id) => return Vec::new(),
+        };
+        self.scan(want, inv, key)
+    }
+}
+
+/// Brings the keyed sets of `sel` (old positions) up to date after a change: members moved
+/// by `shift` (replaced ones left out), the `added` objects (new positions, ascending) each
+/// key matches put in, and the first object of an identity whose old one was replaced
+/// looked for again among `keys` (of the new inventory). A key whose set changes gets a new
+/// set (sets are shared between keys). Returns, per key, whether its set went from empty
+/// to not or back.
+pub(super) fn patch_sets(
+    inv: &Inventory,
+    keys: &Keys,
+    sel: &mut Selections,
+    shift: impl Fn(usize) -> Option<usize>,
+    added: &[usize],
+) -> Vec<bool> {
+    let was_empty: Vec<bool> = sel.keys.iter().map(|k| sel.set(k.set).is_empty()).collect();
+    let lost = sel.move_sets(shift);
+    let mut by_probe: HashMap<u64, Vec<usize>> = HashMap::default();
+    for &i in added {
+        probes(&inv.objects[i], |p| by_probe.entry(p).or_default().push(i));
+    }
+    // Identities whose first object was replaced, by kind and name key.
+    let mut again: HashMap<u64, Vec<usize>> = HashMap::default();
+    let Selections {
+        keys: keyed, sets, ..
+    } = &mut *sel;
+    for (k, entry) in keyed.iter_mut().enumerate() {
+        let (key, set) = (&entry.key, entry.set as usize);
+        let lost_first = key.class == Class::Id && lost.get(set).copied().unwrap_or(false);
+        let Some(added) = by_probe.get(&key.probe).filter(|_| !lost_first) else {
+            if let (true, Matcher::Id { kind, name, .. }) = (lost_first, &key.matcher) {
+                again.entry(keys::name_key(kind, name)).or_default().push(k);
+            }
+            continue;
+        };
+        let mut gains: Vec<usize> = added
+            .iter()
+            .copied()
+            .filter(|&i| key.matches(inv, i))
+            .collect();
+        gains.dedup();
+        if gains.is_empty() {
+            continue;
+        }
+        let members = if key.class == Class::Id {
+            let first = sets[set].first().map(|&t| t as usize);
+            let now = first.into_iter().chain(gains).min();
+            now.map(|t| t as u32).into_iter().collect()
+        } else {
+            merge(&sets[set], &gains)
+        };
+        sets.push(members);
+        entry.set = (sets.len() - 1) as u32;
+    }
+    if !again.is_empty() {
+        let mut first: HashMap<usize, usize> = HashMap::default();
+        for (i, k) in keys.objects.iter().enumerate() {
+            for &key in again.get(&k.name).into_iter().flatten() {
+                if !first.contains_key(&key) && sel.keys[key].key.matches(inv, i) {
+                    first.insert(key, i);
+                }
+            }
+        }
+        for key in again.into_values().flatten() {
+            let members = first.get(&key).map(|&t| t as u32).into_iter().collect();
+            sel.keys[key].set = sel.add_set(members);
+        }
+    }
+    sel.keys
+        .iter()
+        .zip(was_empty)
+        .map(|(k, was)| sel.set(k.set).is_empty() != was)
+        .collect()
+}
+
+/// `set` and `more` (both ascending, disjoint) as one ascending list.
+fn merge(set: &[u32], more: &[usize]) -> Vec<u32> {
+    let mut out = Vec::with_capacity(set.len() + more.len());
+    out.extend_from_slice(set);
+    out.extend(more.iter().map(|&i| i as u32));
+    out.sort_unstable();
+    out
+}
+
+/// A label selector in a form where equal selectors are equal: requirements sorted, values
+/// sorted and de-duplicated. Length-prefixed parts, so no two selectors share one.
+pub(super) fn labels_canon(sel: &Selector) -> String {
+    let mut reqs: Vec<String> = sel
+        .requirements()
+        .iter()
+        .map(|r| {
+            let mut values: Vec<&str> = r.values.iter().map(String::as_str).collect();
+            values.sort_unstable();
+            values.dedup();
+            let mut s = String::new();
+            part(&mut s, &r.key);
+            part(&mut s, r.operator.as_str());
+            for v in values {
+                part(&mut s, v);
+            }
+            s
+        })
+        .collect();
+    reqs.sort_unstable();
+    let mut s = String::new();
+    for r in &reqs {
+        part(&mut s, r);
+    }
+    s
+}
+
+/// Node scheduling constraints as their manifest text.
+pub(super) fn nodes_canon(
+    node_selector: Option<RawRef<'_>>,
+    affinity: Option<RawRef<'_>>,
+) -> String {
+    let mut s = String::new();
+    for v in [node_selector, affinity] {
+        part(&mut s, &v.map(|v| v.to_string()).unwrap_or_default());
+    }
+    s
+}
+
+/// An identity's group, kind and name (the namespace is the key's).
+pub(super) fn id_canon(group: &str, kind: &str, name: &str) -> String {
+    let mut s = String::new();
+    for p in [group, kind, name] {
+        part(&mut s, p);
+    }
+    s
+}
+
+/// Appends `text` to `s` with its length before it.
+fn part(s: &mut String, text: &str) {
+    s.push_str(&text.len().to_string());
+    s.push(':');
+    s.push_str(text);
+}
