@@ -729,4 +729,6 @@ impl App {
 }
 
 #[cfg(test)]
+mod edit_tests;
+#[cfg(test)]
 mod tests;
