@@ -118,7 +118,13 @@ impl App {
         // Table: same object selected, at the same height on screen; else the nearest row.
         let t = Instant::now();
         let data = Arc::clone(&self.data);
-        self.table.resort(&data.inventory.objects, self.now);
+        let objects = &data.inventory.objects;
+        let followed = moves
+            .as_ref()
+            .is_some_and(|m| self.table.follow_moves(objects, m, self.now));
+        if !followed {
+            self.table.resort(objects, self.now);
+        }
         self.apply_query();
         self.last_apply = ApplyCost {
             problems,

@@ -110,14 +110,15 @@ fn shown(app: &mut App) -> Shown {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
     fn edits_applied_one_by_one_show_what_a_fresh_load_shows(
         first in proptest::collection::vec(docs(), FILES),
         edits in proptest::collection::vec((0..FILES, docs()), 1..5),
         problems_open in any::<bool>(),
-        sorted in any::<bool>(),
+        sort_presses in 0..4usize,
+        descending in any::<bool>(),
     ) {
         let dir = tempfile::tempdir().unwrap();
         let paths: Vec<PathBuf> = (0..FILES)
@@ -129,12 +130,17 @@ proptest! {
         let roots = vec![dir.path().to_path_buf()];
         let mut live = LiveSet::load(&roots, &LoadOptions::default());
         let mut app = loaded(&live, problems_open);
+        let sorted = sort_presses > 0;
         if sorted {
-            // Sorted by NAME: the table's order follows the edits too.
+            // Sorted by NAMESPACE, KIND or NAME (ties broken by namespace, name, load
+            // order): the table's order follows the edits without sorting again.
             app.update(Action::Back);
-            app.update(Action::SortNext);
-            app.update(Action::SortNext);
-            app.update(Action::SortNext);
+            for _ in 0..sort_presses {
+                app.update(Action::SortNext);
+            }
+            if descending {
+                app.update(Action::SortReverse);
+            }
             if problems_open {
                 app.update(Action::Problems);
             }
