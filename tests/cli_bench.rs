@@ -225,6 +225,14 @@ fn bench_json_reports_phases_keystrokes_and_an_in_memory_edit() {
     for step in ["parse_ms", "apply_ms", "index_ms", "graph_ms", "frame_ms"] {
         assert!(delta[step].as_f64().expect(step) > 0.0, "{step}");
     }
+    // The UI's own parts of the update are reported inside it.
+    for step in ["problems_ms", "table_ms"] {
+        let ms = delta[step].as_f64().expect(step);
+        assert!(
+            0.0 <= ms && ms <= delta["frame_ms"].as_f64().expect("frame"),
+            "{step}"
+        );
+    }
 
     assert_eq!(listing(dir.path()), before, "bench wrote into the corpus");
 }
@@ -261,6 +269,9 @@ fn bench_table_output_and_a_selector_that_does_not_parse() {
         "peak RSS",
         "p99",
         "one-file edit",
+        "of which graph patch",
+        "of which problem rows",
+        "of which table rows",
     ] {
         assert!(text.contains(row), "no {row:?} in\n{text}");
     }

@@ -196,11 +196,12 @@ fn check_text_json_and_ui_rows_agree_on_one_order() {
     let inventory = load_paths(&[dir.into()], &LoadOptions::default());
     let mut app = App::new(Keymap::load(None).unwrap(), Options::default(), 0);
     app.update(Action::Loaded(Box::new(Dataset::new(inventory))));
+    app.refresh_problems();
     let inv = &app.data.inventory;
-    let at = kubesift::model::ObjectsAt::new(inv, &app.problem_rows);
+    let rows: Vec<_> = app.all_problems().cloned().collect();
+    let at = kubesift::model::ObjectsAt::new(inv, &rows);
     let object = |d: &kubesift::diagnostic::Diagnostic| at.name(d);
-    let ui: Vec<serde_json::Value> = app
-        .problem_rows
+    let ui: Vec<serde_json::Value> = rows
         .iter()
         .map(|d| {
             serde_json::json!({
@@ -232,8 +233,7 @@ fn check_text_json_and_ui_rows_agree_on_one_order() {
             2
         }
     });
-    let ui_text: Vec<String> = app
-        .problem_rows
+    let ui_text: Vec<String> = rows
         .iter()
         .map(|d| {
             let obj = object(d).unwrap_or_else(|| "-".into());

@@ -348,12 +348,12 @@ fn the_problems_view_names_a_duplicate_as_check_does() {
     app.update(Action::Loaded(Box::new(Dataset::new(inventory))));
     app.update(Action::Problems);
     let screen = render_at(&app, 200, 20);
-    let duplicate = app
-        .problem_rows
+    let rows: Vec<_> = app.all_problems().cloned().collect();
+    let duplicate = rows
         .iter()
         .find(|d| d.code == "duplicate-object")
         .expect("a duplicate-object problem");
-    let at = kubesift::model::ObjectsAt::new(&app.data.inventory, &app.problem_rows);
+    let at = kubesift::model::ObjectsAt::new(&app.data.inventory, &rows);
     let name = at.name(duplicate);
     assert_eq!(name.as_deref(), Some("ConfigMap/shop/twice"));
     assert!(

@@ -2,6 +2,7 @@
 //! scroll position, bar and open views stay on the same objects; changed rows flash.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use roaring::RoaringBitmap;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -32,6 +33,16 @@ impl LastChange {
         };
         format!("{added}{} updated, {} deleted", self.updated, self.deleted)
     }
+}
+
+/// What the UI's own part of applying the last watched batch cost (for `kubesift bench`),
+/// besides the data's patch ([`crate::dataset::PatchReport`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ApplyCost {
+    /// Rebuilding the problem rows.
+    pub problems: Duration,
+    /// Sorting and filtering the table's rows.
+    pub table: Duration,
 }
 
 /// How long changed rows stay highlighted (seconds; ticks come once a second).
@@ -80,7 +91,9 @@ impl App {
                 }
             }
         };
+        let t = Instant::now();
         self.set_problem_rows();
+        let problems = t.elapsed();
         let wanted: Vec<&(u32, ObjectId)> = [&selected, &detail]
             .into_iter()
             .flatten()
@@ -103,9 +116,20 @@ impl App {
         let new_tree = tree.map(|(root, sel, selectors)| (find(&root), find(&sel), selectors));
 
         // Table: same object selected, at the same height on screen; else the nearest row.
+        let t = Instant::now();
         let data = Arc::clone(&self.data);
-        self.table.resort(&data.inventory.objects, self.now);
+        let objects = &data.inventory.objects;
+        let followed = moves
+            .as_ref()
+            .is_some_and(|m| self.table.follow_moves(objects, m, self.now));
+        if !followed {
+            self.table.resort(objects, self.now);
+        }
         self.apply_query();
+        self.last_apply = ApplyCost {
+            problems,
+            table: t.elapsed(),
+        };
         let row = new_selected.and_then(|i| {
             self.table
                 .rows

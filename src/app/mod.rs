@@ -29,7 +29,7 @@ use roaring::RoaringBitmap;
 
 pub use action::Action;
 pub use bar::{text_width, BarState, Completion, ErrorRow, PROMPT_WIDTH};
-pub use changes::{LastChange, FLASH_SECONDS};
+pub use changes::{ApplyCost, LastChange, FLASH_SECONDS};
 pub use columns::{titles, Column};
 pub use command::CommandState;
 pub use detail::{DetailState, DetailTab};
@@ -38,14 +38,13 @@ pub use keymap::{Input, Key, KeyCode, Keymap, Mods, DEFAULT_KEYMAP};
 pub use layout::Screen;
 pub use line::LineInput;
 pub use picker::{namespace_label, Picker, PickerKind, ALL, CLUSTER};
-pub use problems::{ListState, ProblemFilter};
+pub use problems::{ListState, ProblemFilter, ProblemRows};
 pub use render::RenderView;
 pub use table::{GroupRow, Row, Sort, TableState};
 pub use text::{TextLine, Tone};
 pub use tree::TreeState;
 
 use crate::dataset::{Dataset, Graph, PatchReport};
-use crate::diagnostic::{self, Diagnostic};
 use crate::model::Inventory;
 use crate::query::{GroupBy, Query};
 
@@ -159,6 +158,8 @@ pub struct App {
     pub last_change: Option<LastChange>,
     /// What patching the data for the last watched batch cost (`None` after a rebuild).
     pub last_patch: Option<PatchReport>,
+    /// What the UI's part of the last watched batch cost.
+    pub last_apply: ApplyCost,
     pub mode: Mode,
     /// Mode to return to when an overlay (help, picker) closes.
     pub under: Mode,
@@ -174,10 +175,11 @@ pub struct App {
     /// Where the detail view returns to.
     pub detail_from: Mode,
     pub tree: Option<TreeState>,
-    /// Load problems and graph findings, in the diagnostics' order.
-    pub problem_rows: Vec<Diagnostic>,
-    /// The object each problem row is about, named as `check` names it (`None`: no object).
-    pub problem_objects: Vec<Option<String>>,
+    /// Load problems and graph findings, errors first (see [`ProblemRows`]); built while
+    /// the problems view is shown (empty while `problems_stale`).
+    pub problem_rows: ProblemRows,
+    /// The data changed since the problem rows were built.
+    problems_stale: bool,
     pub problems: ListState,
     /// Which problems the problems view shows.
     pub problem_filter: ProblemFilter,
@@ -217,6 +219,7 @@ impl App {
             flash_until: 0,
             last_change: None,
             last_patch: None,
+            last_apply: ApplyCost::default(),
             mode: Mode::Table,
             under: Mode::Table,
             screen: Screen::default(),
@@ -229,8 +232,8 @@ impl App {
             detail: None,
             detail_from: Mode::Table,
             tree: None,
-            problem_rows: Vec::new(),
-            problem_objects: Vec::new(),
+            problem_rows: ProblemRows::default(),
+            problems_stale: false,
             problems: ListState::default(),
             problem_filter: ProblemFilter::default(),
             help: None,
@@ -301,6 +304,7 @@ impl App {
             other if self.render_action(&other) => {}
             other => self.user_action(other),
         }
+        self.follow_problems();
     }
 
     fn tick(&mut self, now: i64) {
@@ -352,7 +356,9 @@ impl App {
         if let Some(t) = self.tree.as_mut() {
             t.move_by(0, height);
         }
-        self.problems.clamp(self.problem_filter.shown.len(), height);
+        if !self.problems_stale {
+            self.problems.clamp(self.problem_filter.shown.len(), height);
+        }
     }
 
     fn loaded(&mut self, loaded: Dataset) {
@@ -722,27 +728,7 @@ impl App {
     }
 }
 
-impl App {
-    /// Recomputes the problem rows and the objects they are about.
-    pub(super) fn set_problem_rows(&mut self) {
-        self.problem_rows = problem_rows(&self.data);
-        let at = crate::model::ObjectsAt::new(&self.data.inventory, &self.problem_rows);
-        self.problem_objects = self.problem_rows.iter().map(|d| at.name(d)).collect();
-        // Here, not on every clamp: a keystroke re-filtered every problem (350k findings
-        // at 1M objects).
-        self.problem_filter.apply(&self.problem_rows);
-    }
-}
-
-/// Load problems and graph findings: errors first, then warnings, then notes, each in the
-/// diagnostics' one order (what `check` prints).
-fn problem_rows(loaded: &Dataset) -> Vec<Diagnostic> {
-    let mut rows = loaded.inventory.problems.clone();
-    rows.extend_from_slice(loaded.graph.findings());
-    diagnostic::sort(&mut rows);
-    rows.sort_by_key(|d| std::cmp::Reverse(d.severity));
-    rows
-}
-
+#[cfg(test)]
+mod edit_tests;
 #[cfg(test)]
 mod tests;

@@ -1,6 +1,7 @@
 //! Table state (sort order, the filtered and grouped rows, selection and scroll) and the
 //! table's key handling.
 
+use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use roaring::RoaringBitmap;
@@ -9,6 +10,7 @@ use super::columns::Column;
 use super::picker::PickerKind;
 use super::scroll::follow;
 use super::{Action, App, Effect, Mode};
+use crate::dataset::Moves;
 use crate::model::{Object, ObjectId};
 use crate::query::{group_members, GroupBy};
 
@@ -44,6 +46,8 @@ pub struct TableState {
     pub order: Vec<u32>,
     /// `order` is load order (`0..n`, no sort), so the rows in order are `matched` itself.
     identity: bool,
+    /// The time `order` was sorted at (cells that show the time sort by it).
+    sorted_at: i64,
     /// The current (last valid) match set.
     pub matched: RoaringBitmap,
     pub rows: Vec<Row>,
@@ -71,6 +75,7 @@ impl TableState {
         self.order.clear();
         self.order.extend(0..objects.len() as u32);
         self.identity = true;
+        self.sorted_at = now;
         let Some(sort) = &self.sort else { return };
         let Some(col) = self.columns.get(sort.column) else {
             return;
@@ -78,19 +83,51 @@ impl TableState {
         self.identity = false;
         let key = |i: &u32| sort_key(col, &objects[*i as usize], now);
         let mut keyed: Vec<(SortKey, u32)> = self.order.iter().map(|i| (key(i), *i)).collect();
-        let id = |i: u32| &objects[i as usize].id;
-        keyed.sort_by(|a, b| {
-            let by_key = a.0.cmp(&b.0);
-            let by_key = if sort.descending {
-                by_key.reverse()
-            } else {
-                by_key
-            };
-            by_key
-                .then_with(|| id(a.1).namespace.cmp(&id(b.1).namespace))
-                .then_with(|| id(a.1).name.cmp(&id(b.1).name))
-        });
+        // Stable: ties beyond the name stay in load order.
+        keyed.sort_by(|a, b| in_order(sort, objects, (&a.0, a.1), (&b.0, b.1)));
         self.order = keyed.into_iter().map(|(_, i)| i).collect();
+    }
+
+    /// Brings `order` up to date with a patch of the data (`moves`): the objects kept
+    /// move to their new positions and the ones put in are placed by binary search, rather
+    /// than sorting every object again for a one-file edit. `false` (nothing done) when
+    /// the sort keys may have changed since the last sort (cells that show the time).
+    pub fn follow_moves(&mut self, objects: &[Object], moves: &Moves, now: i64) -> bool {
+        let (Some(sort), false) = (&self.sort, self.identity) else {
+            self.resort(objects, now);
+            return true;
+        };
+        let Some(col) = self.columns.get(sort.column) else {
+            return false;
+        };
+        // STATUS and the kind's columns can show an age (`Terminating 5m`); AGE sorts by
+        // the creation time itself.
+        let timed = matches!(col, Column::Status | Column::Printer { .. });
+        if now != self.sorted_at && timed {
+            return false;
+        }
+        let key = |i: u32| sort_key(col, &objects[i as usize], now);
+        let cmp = |a: u32, ka: &SortKey, b: u32| in_order(sort, objects, (ka, a), (&key(b), b));
+        let kept = self.order.iter().filter_map(|&i| moves.new_position(i));
+        let old: Vec<u32> = kept.collect();
+        let mut added: Vec<(SortKey, u32)> = moves
+            .added()
+            .flatten()
+            .filter_map(|i| u32::try_from(i).ok())
+            .map(|i| (key(i), i))
+            .collect();
+        added.sort_by(|a, b| in_order(sort, objects, (&a.0, a.1), (&b.0, b.1)));
+        let mut order = Vec::with_capacity(old.len() + added.len());
+        let mut rest = old.as_slice();
+        for (k, a) in &added {
+            let before = rest.partition_point(|&x| cmp(*a, k, x) == Ordering::Greater);
+            order.extend_from_slice(&rest[..before]);
+            order.push(*a);
+            rest = &rest[before..];
+        }
+        order.extend_from_slice(rest);
+        self.order = order;
+        true
     }
 
     /// Replaces the columns, keeping the sort on the same column when it is still shown.
@@ -442,6 +479,22 @@ enum SortKey {
     Num(i64),
     Text(String),
     Source(String, u32),
+}
+
+/// The table's order of objects `a` and `b` (with their sort keys): by key, then
+/// namespace, then name, then load order.
+fn in_order(sort: &Sort, objects: &[Object], a: (&SortKey, u32), b: (&SortKey, u32)) -> Ordering {
+    let by_key = a.0.cmp(b.0);
+    let by_key = if sort.descending {
+        by_key.reverse()
+    } else {
+        by_key
+    };
+    let id = |i: u32| &objects[i as usize].id;
+    by_key
+        .then_with(|| id(a.1).namespace.cmp(&id(b.1).namespace))
+        .then_with(|| id(a.1).name.cmp(&id(b.1).name))
+        .then_with(|| a.1.cmp(&b.1))
 }
 
 fn sort_key(col: &Column, obj: &Object, now: i64) -> SortKey {

@@ -497,6 +497,7 @@ apiVersion: v1\nkind: Pod\nmetadata: {name: lost, namespace: shop, ownerReferenc
     ))));
     assert!(app.loading.is_none() && app.data.linking);
     assert_eq!(app.counts(), (3, 3));
+    app.refresh_problems();
     assert!(app.problem_rows.is_empty(), "no findings before the graph");
     // The tree opens at once, around the object alone, and the detail view over it.
     app.update(Action::Open);
@@ -509,6 +510,7 @@ apiVersion: v1\nkind: Pod\nmetadata: {name: lost, namespace: shop, ownerReferenc
     app.update(Action::Linked(Box::new(graph.clone())));
     assert!(!app.data.linking);
     assert_eq!(app.data.graph, graph);
+    app.refresh_problems();
     assert_eq!(app.problem_rows.len(), graph.findings().len());
     let tree = app.tree.as_ref().unwrap();
     assert_eq!(tree.object, 0);
@@ -792,6 +794,7 @@ fn the_first_load_events_end_with_a_fresh_loads_data() {
         !fresh.graph.findings().is_empty(),
         "the dangling owner is a finding"
     );
+    app.refresh_problems();
     assert_eq!(
         app.problem_rows.len(),
         fresh.inventory.problems.len() + fresh.graph.findings().len()

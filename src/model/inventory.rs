@@ -194,16 +194,24 @@ impl<'a> ObjectsAt<'a> {
     /// The starts of `inv`'s objects, indexed when some of `diagnostics` are load problems
     /// about one object.
     pub fn new(inv: &'a Inventory, diagnostics: &[Diagnostic]) -> ObjectsAt<'a> {
-        let needed = diagnostics
+        let needed: std::collections::HashSet<(&std::path::Path, u32)> = diagnostics
             .iter()
-            .any(|d| d.object_index().is_none() && ABOUT_ONE_OBJECT.contains(&d.code));
-        let starts = needed.then(|| {
+            .filter(|d| d.object_index().is_none() && ABOUT_ONE_OBJECT.contains(&d.code))
+            .map(|d| (&*d.path, d.line))
+            .collect();
+        // Only the places asked about: hashing every object's path cost more than naming a
+        // few rows (the problems view names the rows on screen).
+        let mut lines: Vec<u32> = needed.iter().map(|(_, l)| *l).collect();
+        lines.sort_unstable();
+        lines.dedup();
+        let starts = (!needed.is_empty()).then(|| {
             let mut map: std::collections::HashMap<_, Vec<usize>> =
                 std::collections::HashMap::new();
             for (i, o) in inv.objects.iter().enumerate() {
-                map.entry((&*o.source.path, o.source.line))
-                    .or_default()
-                    .push(i);
+                let at = (&*o.source.path, o.source.line);
+                if lines.binary_search(&at.1).is_ok() && needed.contains(&at) {
+                    map.entry(at).or_default().push(i);
+                }
             }
             map
         });

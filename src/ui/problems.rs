@@ -27,9 +27,9 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         .enumerate()
         .skip(app.problems.offset)
         .take(inner_h)
-        .filter_map(|(row, i)| Some((row, *i, problems.get(*i)?)))
+        .filter_map(|(row, i)| Some((row, *i, app.problem(*i)?)))
         .map(|(row, i, p)| {
-            let object = app.problem_objects.get(i).cloned().flatten();
+            let object = problems.name(i).map(str::to_string);
             let line = problem_line(app, p, object, theme);
             if row == app.problems.selected {
                 line.patch_style(theme.selected)

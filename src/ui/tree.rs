@@ -52,7 +52,9 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
             spans.push(Span::styled("  ↻ cycle", theme.error));
         }
         let owner_problems: Vec<&str> = app
-            .problem_rows
+            .data
+            .graph
+            .findings()
             .iter()
             .filter(|p| p.object == Some(node.obj as u32) && p.code.starts_with("owner"))
             .map(|p| p.code)

@@ -38,6 +38,10 @@ pub struct DeltaReport {
     /// Inside the UI's update: `LabelIndex::splice` and `Graph::patch`.
     pub index: Duration,
     pub graph: Duration,
+    /// Inside the UI's update: rebuilding the problem rows, and sorting and filtering the
+    /// table's rows.
+    pub problems: Duration,
+    pub table: Duration,
     /// What the graph patch did (`patched 1 namespace(s) over N objects` or why it rebuilt).
     pub graph_outcome: String,
     /// `App::update(Changed)` (index and graph included) and one draw.
@@ -153,7 +157,7 @@ pub fn measure(mut live: LiveSet, mut app: App, edit: Option<&Path>) -> DeltaRep
     app.update(Action::Loaded(Box::new(Dataset::new(
         live.inventory().clone(),
     ))));
-    let mut steps: [Vec<Duration>; 7] = Default::default();
+    let mut steps: [Vec<Duration>; 9] = Default::default();
     for round in 0..ROUNDS {
         let Some(new_text) = edit_text(&path, &text, &format!("edit-{round}")) else {
             report.skipped = Some(format!("{}: no object to edit", path.display()));
@@ -197,20 +201,32 @@ pub fn measure(mut live: LiveSet, mut app: App, edit: Option<&Path>) -> DeltaRep
             }
             PatchOutcome::Rebuilt(why) => format!("rebuilt: {why}"),
         };
-        let parts = [parse, apply, handoff, index_time, graph_time, frame];
+        let cost = app.last_apply;
+        let parts = [
+            parse,
+            apply,
+            handoff,
+            index_time,
+            graph_time,
+            cost.problems,
+            cost.table,
+            frame,
+        ];
         for (v, d) in steps.iter_mut().zip(parts) {
             v.push(d);
         }
-        // Index and graph are inside the frame step.
-        steps[6].push(parse + apply + handoff + frame);
+        // Index, graph, problems and table are inside the frame step.
+        steps[8].push(parse + apply + handoff + frame);
     }
-    let [parse, apply, handoff, index, graph, frame, total] = steps.map(median);
+    let [parse, apply, handoff, index, graph, problems, table, frame, total] = steps.map(median);
     DeltaReport {
         parse,
         apply,
         handoff,
         index,
         graph,
+        problems,
+        table,
         frame,
         total,
         ..report

@@ -73,6 +73,7 @@ impl Report {
                 "parse_ms": round3(d.parse),
                 "apply_ms": round3(d.apply), "handoff_ms": round3(d.handoff),
                 "index_ms": round3(d.index), "graph_ms": round3(d.graph),
+                "problems_ms": round3(d.problems), "table_ms": round3(d.table),
                 "graph_outcome": d.graph_outcome,
                 "frame_ms": round3(d.frame), "total_ms": round3(d.total), "skipped": d.skipped,
             },
@@ -171,6 +172,8 @@ impl Report {
                     "    of which graph patch",
                     format!("{} ({})", t(d.graph), d.graph_outcome),
                 );
+                line("    of which problem rows", t(d.problems));
+                line("    of which table rows", t(d.table));
                 line("  total", t(d.total));
             }
         }
