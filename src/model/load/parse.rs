@@ -528,12 +528,7 @@ struct Lines<'a> {
 impl<'a> Lines<'a> {
     fn new(text: &'a str) -> Lines<'a> {
         let mut starts = vec![0];
-        starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter(|(_, b)| *b == b'\n')
-                .map(|(i, _)| i + 1),
-        );
+        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
         Lines {
             text,
             starts,
