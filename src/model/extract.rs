@@ -563,6 +563,18 @@ mod tests {
             bad(json!({"generation": 1.5})),
             go("number 1.5", &format!("{meta}.generation"), "int64")
         );
+        assert_eq!(
+            bad(json!({"generation": "1"})),
+            go("string", &format!("{meta}.generation"), "int64")
+        );
+        assert_eq!(
+            bad(json!({"deletionGracePeriodSeconds": true})),
+            go("bool", &format!("{meta}.deletionGracePeriodSeconds"), "int64")
+        );
+        assert_eq!(
+            bad(json!({"labels": {"a": {"b": "c"}}})),
+            go("object", &format!("{meta}.labels"), "string")
+        );
         // The first in key order, as the decoder meets them; unknown keys are ignored.
         assert_eq!(
             bad(json!({"ownerReferences": 1, "annotations": [], "labels": 2, "aaa": 1})),
