@@ -569,7 +569,11 @@ mod tests {
         );
         assert_eq!(
             bad(json!({"deletionGracePeriodSeconds": true})),
-            go("bool", &format!("{meta}.deletionGracePeriodSeconds"), "int64")
+            go(
+                "bool",
+                &format!("{meta}.deletionGracePeriodSeconds"),
+                "int64"
+            )
         );
         assert_eq!(
             bad(json!({"labels": {"a": {"b": "c"}}})),
