@@ -54,7 +54,7 @@ pub(crate) struct Snapshot {
     /// Per inventory object: a stale one.
     pub stale: Vec<bool>,
     /// Positions of each identity's definitions, ascending (the first is the effective one).
-    defs: FxHashMap<ObjectId, Vec<usize>>,
+    defs: FxHashMap<ObjectId, Defs>,
     slots: BTreeMap<PathBuf, Slot>,
     walk_problems: Vec<Diagnostic>,
     registry_problems: Vec<Diagnostic>,
@@ -97,7 +97,7 @@ impl Snapshot {
         let ids: Vec<ObjectId> = snap
             .defs
             .iter()
-            .filter(|(_, p)| p.len() > 1)
+            .filter(|(_, p)| p.as_slice().len() > 1)
             .map(|(id, _)| id.clone())
             .collect();
         snap.refresh_duplicates(&ids);
@@ -108,7 +108,10 @@ impl Snapshot {
     /// Deltas from `old` to `self`, comparing every identity.
     pub fn diff_all(&self, old: &Snapshot) -> Vec<Delta> {
         let first = |s: &Snapshot| -> delta::IdIndex {
-            s.defs.iter().map(|(id, p)| (id.clone(), p[0])).collect()
+            s.defs
+                .iter()
+                .filter_map(|(id, p)| Some((id.clone(), p.first()?)))
+                .collect()
         };
         delta::diff(
             &old.inventory.objects,
@@ -135,7 +138,7 @@ impl Snapshot {
 
     /// Index of the effective definition of `id`.
     pub fn index_of(&self, id: &ObjectId) -> Option<usize> {
-        self.defs.get(id).map(|p| p[0])
+        self.defs.get(id).and_then(Defs::first)
     }
 
     /// Replaces (or removes, with `None`) one file's contribution, records the touched
@@ -208,29 +211,30 @@ impl Snapshot {
     fn splice_defs(&mut self, at: usize, old_len: usize, new: &[Object]) {
         for o in &self.inventory.objects[at..at + old_len] {
             if let Some(p) = self.defs.get_mut(&o.id) {
-                p.retain(|&i| i < at || i >= at + old_len);
+                p.edit(|p| p.retain(|&i| i < at || i >= at + old_len));
             }
         }
         if new.len() != old_len {
             for p in self.defs.values_mut() {
-                for i in p.iter_mut().filter(|i| **i >= at + old_len) {
+                for i in p.as_mut_slice().iter_mut().filter(|i| **i >= at + old_len) {
                     *i = *i + new.len() - old_len;
                 }
             }
         }
         for (k, o) in new.iter().enumerate() {
             let p = self.defs.entry(o.id.clone()).or_default();
-            let pos = p.partition_point(|&i| i < at + k);
-            p.insert(pos, at + k);
+            let pos = p.as_slice().partition_point(|&i| i < at + k);
+            p.edit(|p| p.insert(pos, at + k));
         }
-        self.defs.retain(|_, p| !p.is_empty());
+        self.defs.retain(|_, p| !p.as_slice().is_empty());
     }
 
     /// Recomputes the duplicate warnings of `ids` from their current definitions.
     fn refresh_duplicates(&mut self, ids: &[ObjectId]) {
         for id in ids {
             let defs: Vec<Object> = self.defs.get(id).map_or(Vec::new(), |p| {
-                p.iter()
+                p.as_slice()
+                    .iter()
                     .map(|&i| self.inventory.objects[i].clone())
                     .collect()
             });
@@ -296,6 +300,65 @@ impl Snapshot {
     }
 }
 
+/// Positions of one identity's definitions, ascending. Nearly every identity has one, kept
+/// inline: a `Vec` per identity cost a million allocations on a million objects.
+#[derive(Clone, Debug, Default)]
+enum Defs {
+    #[default]
+    None,
+    One(usize),
+    Many(Vec<usize>),
+}
+
+impl Defs {
+    fn as_slice(&self) -> &[usize] {
+        match self {
+            Defs::None => &[],
+            Defs::One(i) => std::slice::from_ref(i),
+            Defs::Many(v) => v,
+        }
+    }
+
+    fn as_mut_slice(&mut self) -> &mut [usize] {
+        match self {
+            Defs::None => &mut [],
+            Defs::One(i) => std::slice::from_mut(i),
+            Defs::Many(v) => v,
+        }
+    }
+
+    /// The effective definition.
+    fn first(&self) -> Option<usize> {
+        self.as_slice().first().copied()
+    }
+
+    /// Adds a position after the others.
+    fn push(&mut self, i: usize) {
+        *self = match std::mem::take(self) {
+            Defs::None => Defs::One(i),
+            Defs::One(first) => Defs::Many(vec![first, i]),
+            Defs::Many(mut v) => {
+                v.push(i);
+                Defs::Many(v)
+            }
+        };
+    }
+
+    /// Changes the positions as a `Vec` (patches only: rare).
+    fn edit(&mut self, f: impl FnOnce(&mut Vec<usize>)) {
+        let mut v = match std::mem::take(self) {
+            Defs::Many(v) => v,
+            other => other.as_slice().to_vec(),
+        };
+        f(&mut v);
+        *self = match v.as_slice() {
+            [] => Defs::None,
+            [i] => Defs::One(*i),
+            _ => Defs::Many(v),
+        };
+    }
+}
+
 fn slot(f: &FileData<'_>, scope: Vec<Diagnostic>) -> Slot {
     let mut problems = f.problems.to_vec();
     problems.extend(scope);
@@ -328,6 +391,30 @@ mod tests {
     fn problem(path: &str, line: u32, column: u32, message: &str) -> Diagnostic {
         let path: Arc<Path> = Arc::from(Path::new(path));
         Diagnostic::new(&path, line, column, Severity::Error, "test", message)
+    }
+
+    /// Positions stay ascending and the first one is the effective definition, whether
+    /// held inline or in a list, through pushes, removals and inserts.
+    #[test]
+    fn definitions_keep_their_positions_inline_or_not() {
+        let mut d = Defs::default();
+        assert_eq!(d.first(), None);
+        d.push(3);
+        assert!(matches!(d, Defs::One(3)));
+        d.push(7);
+        d.push(9);
+        assert_eq!(d.as_slice(), [3, 7, 9]);
+        d.edit(|p| p.retain(|&i| i != 3));
+        assert_eq!(d.first(), Some(7));
+        d.as_mut_slice().iter_mut().for_each(|i| *i += 1);
+        assert_eq!(d.as_slice(), [8, 10]);
+        d.edit(|p| p.retain(|&i| i == 10));
+        assert!(matches!(d, Defs::One(10)));
+        let at = d.as_slice().partition_point(|&i| i < 4);
+        d.edit(|p| p.insert(at, 4));
+        assert_eq!(d.as_slice(), [4, 10]);
+        d.edit(Vec::clear);
+        assert!(d.as_slice().is_empty() && matches!(d, Defs::None));
     }
 
     /// Problems come out in the diagnostics' order (what sorting their concatenation gives),

@@ -25,27 +25,55 @@ pub enum NotAnObject {
     BadItems(String),
 }
 
+/// The top-level fields an object is read from, each the first entry of its key (as
+/// `RawObject::get` finds it), gathered in one pass over the document.
+#[derive(Clone, Copy, Default)]
+struct Top<'a> {
+    api_version: Option<RawRef<'a>>,
+    kind: Option<RawRef<'a>>,
+    items: Option<RawRef<'a>>,
+    metadata: Option<RawRef<'a>>,
+}
+
+impl<'a> Top<'a> {
+    fn read(map: RawObject<'a>) -> Top<'a> {
+        let mut top = Top::default();
+        for (key, v) in map.iter() {
+            let slot = match key {
+                "apiVersion" => &mut top.api_version,
+                "kind" => &mut top.kind,
+                "items" => &mut top.items,
+                "metadata" => &mut top.metadata,
+                _ => continue,
+            };
+            slot.get_or_insert(v);
+        }
+        top
+    }
+}
+
 /// Upstream's wording for missing type fields (`error validating data: [apiVersion not set,
 /// kind not set]`).
-fn missing_type_meta(map: RawObject<'_>) -> Option<String> {
-    let set = |k: &str| {
-        map.get(k)
-            .and_then(RawRef::as_str)
-            .is_some_and(|s| !s.is_empty())
-    };
+fn missing_type_meta(top: &Top<'_>) -> Option<String> {
+    let set = |v: Option<RawRef<'_>>| non_empty(v).is_some();
     let mut missing = Vec::new();
-    if !set("apiVersion") {
+    if !set(top.api_version) {
         missing.push("apiVersion not set");
     }
-    if !set("kind") {
+    if !set(top.kind) {
         missing.push("kind not set");
     }
     (!missing.is_empty()).then(|| missing.join(", "))
 }
 
-/// A `map[string]string` field (checked by [`go_type_error`] first; a null value is "").
-fn string_map(meta: RawObject<'_>, field: &str) -> Labels {
-    let Some(m) = meta.get(field).and_then(RawRef::as_object) else {
+/// The string `v` holds, unless it is missing, not a string or empty.
+fn non_empty(v: Option<RawRef<'_>>) -> Option<&str> {
+    v.and_then(RawRef::as_str).filter(|s| !s.is_empty())
+}
+
+/// A `map[string]string` field (checked by [`Meta::read`] first; a null value is "").
+fn string_map(v: Option<RawRef<'_>>) -> Labels {
+    let Some(m) = v.and_then(RawRef::as_object) else {
         return Labels::new();
     };
     m.iter()
@@ -94,72 +122,139 @@ const OWNER_REFERENCE: [(&str, GoType); 6] = [
 
 /// Go's `UnmarshalTypeError` text: `json: cannot unmarshal number into Go struct field
 /// ObjectMeta.metadata.name of type string`.
-fn unmarshal_error(value: &str, field: &str, go_type: &str) -> String {
+fn unmarshal_error(value: &str, field: impl std::fmt::Display, go_type: &str) -> String {
     format!("json: cannot unmarshal {value} into Go struct field {field} of type {go_type}")
 }
 
-/// The first value kubectl's decoder refuses in a document's `metadata`, worded as it
-/// words it; `None` when every field it reads has its type (null is always accepted).
-fn go_type_error(meta: RawObject<'_>) -> Option<String> {
-    meta.iter().find_map(|(key, v)| {
-        let (_, t) = OBJECT_META.iter().find(|(k, _)| *k == key)?;
-        field_error(v, *t, &format!("ObjectMeta.metadata.{key}"))
-    })
+/// A Go struct field as its decoder names it in errors: `Struct.path.to` and the key
+/// (`ObjectMeta.metadata` + `name`), joined only when an error is worded: checking every
+/// field of every object must not allocate.
+#[derive(Clone, Copy)]
+struct Field<'a> {
+    prefix: &'static str,
+    key: &'a str,
 }
 
-/// `v` decoded as `t` into the struct field `field` (`Struct.path.to.field`).
-fn field_error(v: RawRef<'_>, t: GoType, field: &str) -> Option<String> {
-    let found = raw_json_type(v);
-    let wrong = |go_type: &str| Some(unmarshal_error(found, field, go_type));
-    match (t, v.kind()) {
-        (_, RawKind::Null) => None,
-        (GoType::Str(_), RawKind::String(_)) | (GoType::Bool, RawKind::Bool(_)) => None,
-        (GoType::Str(go_type), _) => wrong(go_type),
-        (GoType::Bool, _) => wrong("bool"),
-        (GoType::Int64, RawKind::Number(n)) if n.is_i64() => None,
-        (GoType::Int64, RawKind::Number(n)) => {
-            Some(unmarshal_error(&format!("number {n}"), field, "int64"))
-        }
-        (GoType::Int64, _) => wrong("int64"),
-        (GoType::StrMap, RawKind::Object(m)) => m
-            .values()
-            .find_map(|v| field_error(v, GoType::Str("string"), field)),
-        (GoType::StrMap, _) => wrong("map[string]string"),
-        (GoType::StrList, RawKind::Array(a)) => a
-            .iter()
-            .find_map(|v| field_error(v, GoType::Str("string"), field)),
-        (GoType::StrList, _) => wrong("[]string"),
-        (GoType::OwnerRefs, RawKind::Array(a)) => a.iter().find_map(|r| owner_ref_error(r, field)),
-        (GoType::OwnerRefs, _) => wrong("[]v1.OwnerReference"),
+impl std::fmt::Display for Field<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.prefix, self.key)
     }
 }
 
-fn owner_ref_error(r: RawRef<'_>, field: &str) -> Option<String> {
-    let m = match r.kind() {
-        RawKind::Null => return None,
-        RawKind::Object(m) => m,
-        _ => {
-            return Some(unmarshal_error(
-                raw_json_type(r),
-                field,
-                "v1.OwnerReference",
-            ))
+/// The metadata fields an object keeps, each the first entry of its key (as
+/// `RawObject::get` finds it), gathered in one pass over `metadata`.
+#[derive(Clone, Copy, Default)]
+struct Meta<'a> {
+    name: Option<RawRef<'a>>,
+    generate_name: Option<RawRef<'a>>,
+    namespace: Option<RawRef<'a>>,
+    uid: Option<RawRef<'a>>,
+    labels: Option<RawRef<'a>>,
+    annotations: Option<RawRef<'a>>,
+    owner_refs: Option<RawRef<'a>>,
+    finalizers: Option<RawRef<'a>>,
+    created: Option<RawRef<'a>>,
+    deleted: Option<RawRef<'a>>,
+    grace: Option<RawRef<'a>>,
+}
+
+impl<'a> Meta<'a> {
+    /// The fields, or the first value kubectl's decoder refuses in `metadata`, worded as it
+    /// words it (in key order, as the decoder meets them; null is always accepted).
+    fn read(meta: RawObject<'a>) -> Result<Meta<'a>, String> {
+        let mut m = Meta::default();
+        for (key, v) in meta.iter() {
+            let Some(&(_, t)) = OBJECT_META.iter().find(|(k, _)| *k == key) else {
+                continue;
+            };
+            let field = Field {
+                prefix: "ObjectMeta.metadata",
+                key,
+            };
+            if let Some(e) = field_error(v, t, field) {
+                return Err(e);
+            }
+            let slot = match key {
+                "name" => &mut m.name,
+                "generateName" => &mut m.generate_name,
+                "namespace" => &mut m.namespace,
+                "uid" => &mut m.uid,
+                "labels" => &mut m.labels,
+                "annotations" => &mut m.annotations,
+                "ownerReferences" => &mut m.owner_refs,
+                "finalizers" => &mut m.finalizers,
+                "creationTimestamp" => &mut m.created,
+                "deletionTimestamp" => &mut m.deleted,
+                "deletionGracePeriodSeconds" => &mut m.grace,
+                _ => continue,
+            };
+            slot.get_or_insert(v);
         }
+        Ok(m)
+    }
+}
+
+/// `v` decoded as `t` into the struct field `field`. Types are told by the encoding's tag
+/// alone (a string's bytes are not decoded to check that it is a string).
+fn field_error(v: RawRef<'_>, t: GoType, field: Field<'_>) -> Option<String> {
+    if v.is_null() {
+        return None;
+    }
+    let wrong = |go_type: &str| Some(unmarshal_error(raw_json_type(v), field, go_type));
+    match t {
+        GoType::Str(_) if v.is_string() => None,
+        GoType::Str(go_type) => wrong(go_type),
+        GoType::Bool if v.is_boolean() => None,
+        GoType::Bool => wrong("bool"),
+        GoType::Int64 if v.is_i64() => None,
+        GoType::Int64 if v.is_number() => v
+            .as_number()
+            .map(|n| unmarshal_error(&format!("number {n}"), field, "int64")),
+        GoType::Int64 => wrong("int64"),
+        GoType::StrMap => match v.as_object() {
+            Some(m) => m
+                .values()
+                .find_map(|v| field_error(v, GoType::Str("string"), field)),
+            None => wrong("map[string]string"),
+        },
+        GoType::StrList => match v.as_array() {
+            Some(a) => a
+                .iter()
+                .find_map(|v| field_error(v, GoType::Str("string"), field)),
+            None => wrong("[]string"),
+        },
+        GoType::OwnerRefs => match v.as_array() {
+            Some(a) => a.iter().find_map(|r| owner_ref_error(r, field)),
+            None => wrong("[]v1.OwnerReference"),
+        },
+    }
+}
+
+fn owner_ref_error(r: RawRef<'_>, field: Field<'_>) -> Option<String> {
+    if r.is_null() {
+        return None;
+    }
+    let Some(m) = r.as_object() else {
+        return Some(unmarshal_error(
+            raw_json_type(r),
+            field,
+            "v1.OwnerReference",
+        ));
     };
     m.iter().find_map(|(key, v)| {
         let (_, t) = OWNER_REFERENCE.iter().find(|(k, _)| *k == key)?;
-        field_error(
-            v,
-            *t,
-            &format!("OwnerReference.metadata.ownerReferences.{key}"),
-        )
+        let field = Field {
+            prefix: "OwnerReference.metadata.ownerReferences",
+            key,
+        };
+        field_error(v, *t, field)
     })
 }
 
 /// What kubectl's decoder refuses before it looks at metadata: `items` that is not a
 /// list (apimachinery's `decodeToList`), `metadata` that is not an object.
-fn document_type_error(map: RawObject<'_>) -> Result<Option<RawObject<'_>>, NotAnObject> {
-    if let Some(items) = map.get("items") {
+fn document_type_error<'a>(top: &Top<'a>) -> Result<Option<RawObject<'a>>, NotAnObject> {
+    if let Some(items) = top.items {
         if !items.is_array() && !items.is_null() {
             return Err(NotAnObject::BadItems(unmarshal_error(
                 raw_json_type(items),
@@ -168,7 +263,7 @@ fn document_type_error(map: RawObject<'_>) -> Result<Option<RawObject<'_>>, NotA
             )));
         }
     }
-    match map.get("metadata").map(|m| (m, m.kind())) {
+    match top.metadata.map(|m| (m, m.kind())) {
         None | Some((_, RawKind::Null)) => Ok(None),
         Some((_, RawKind::Object(m))) => Ok(Some(m)),
         Some((m, _)) => Err(NotAnObject::BadMetadata(unmarshal_error(
@@ -203,24 +298,18 @@ pub fn raw_json_type(v: RawRef<'_>) -> &'static str {
     }
 }
 
-fn opt_str(map: RawObject<'_>, key: &str) -> Option<Str> {
-    map.get(key)
-        .and_then(RawRef::as_str)
-        .filter(|s| !s.is_empty())
-        .map(Str::from)
+fn opt_str(v: Option<RawRef<'_>>) -> Option<Str> {
+    non_empty(v).map(Str::from)
 }
 
 /// As [`opt_str`], shared with other objects carrying the same value.
-fn opt_interned(map: RawObject<'_>, key: &str) -> Option<Str> {
-    map.get(key)
-        .and_then(RawRef::as_str)
-        .filter(|s| !s.is_empty())
-        .map(intern)
+fn opt_interned(v: Option<RawRef<'_>>) -> Option<Str> {
+    non_empty(v).map(intern)
 }
 
-/// Owner references (checked by [`go_type_error`] first).
-fn owner_refs(meta: RawObject<'_>) -> Vec<OwnerRef> {
-    let Some(items) = meta.get("ownerReferences").and_then(RawRef::as_array) else {
+/// Owner references (checked by [`Meta::read`] first).
+fn owner_refs(v: Option<RawRef<'_>>) -> Vec<OwnerRef> {
+    let Some(items) = v.and_then(RawRef::as_array) else {
         return Vec::new();
     };
     // Sized exactly: collecting a filtered iterator reserves room for four (416 B) even for
@@ -255,21 +344,22 @@ impl Object {
         let Some(map) = raw.view().as_object() else {
             return Err(NotAnObject::NotAMapping);
         };
-        if let Some(missing) = missing_type_meta(map) {
+        let top = Top::read(map);
+        if let Some(missing) = missing_type_meta(&top) {
             return Err(NotAnObject::MissingTypeMeta(missing));
         }
-        let api_version = opt_interned(map, "apiVersion").unwrap_or_else(|| intern(""));
-        let kind = opt_interned(map, "kind").unwrap_or_else(|| intern(""));
-        let meta = document_type_error(map)?.unwrap_or_default();
-        if let Some(e) = go_type_error(meta) {
-            return Err(NotAnObject::BadMetadata(e));
-        }
-        let declared_namespace = opt_interned(meta, "namespace");
-        let finalizers = match meta.get("finalizers").and_then(RawRef::as_array) {
+        let api_version = opt_interned(top.api_version).unwrap_or_else(|| intern(""));
+        let kind = opt_interned(top.kind).unwrap_or_else(|| intern(""));
+        let meta = match document_type_error(&top)? {
+            Some(m) => Meta::read(m).map_err(NotAnObject::BadMetadata)?,
+            None => Meta::default(),
+        };
+        let declared_namespace = opt_interned(meta.namespace);
+        let finalizers = match meta.finalizers.and_then(RawRef::as_array) {
             Some(a) => a.iter().filter_map(RawRef::as_str).map(intern).collect(),
             None => Vec::new(),
         };
-        let (name, generated) = match (opt_str(meta, "name"), opt_str(meta, "generateName")) {
+        let (name, generated) = match (opt_str(meta.name), opt_str(meta.generate_name)) {
             (Some(name), _) => (name, None),
             (None, Some(prefix)) => {
                 let at = Generated {
@@ -294,16 +384,14 @@ impl Object {
             id,
             api_version,
             declared_namespace,
-            uid: opt_str(meta, "uid"),
-            labels: string_map(meta, "labels"),
-            annotations: string_map(meta, "annotations"),
-            owner_refs: owner_refs(meta),
+            uid: opt_str(meta.uid),
+            labels: string_map(meta.labels),
+            annotations: string_map(meta.annotations),
+            owner_refs: owner_refs(meta.owner_refs),
             finalizers,
-            creation_timestamp: opt_str(meta, "creationTimestamp"),
-            deletion_timestamp: opt_str(meta, "deletionTimestamp"),
-            deletion_grace_period_seconds: meta
-                .get("deletionGracePeriodSeconds")
-                .and_then(RawRef::as_i64),
+            creation_timestamp: opt_str(meta.created),
+            deletion_timestamp: opt_str(meta.deleted),
+            deletion_grace_period_seconds: meta.grace.and_then(RawRef::as_i64),
             namespaced: false,
             source,
             raw,
@@ -474,6 +562,22 @@ mod tests {
         assert_eq!(
             bad(json!({"generation": 1.5})),
             go("number 1.5", &format!("{meta}.generation"), "int64")
+        );
+        assert_eq!(
+            bad(json!({"generation": "1"})),
+            go("string", &format!("{meta}.generation"), "int64")
+        );
+        assert_eq!(
+            bad(json!({"deletionGracePeriodSeconds": true})),
+            go(
+                "bool",
+                &format!("{meta}.deletionGracePeriodSeconds"),
+                "int64"
+            )
+        );
+        assert_eq!(
+            bad(json!({"labels": {"a": {"b": "c"}}})),
+            go("object", &format!("{meta}.labels"), "string")
         );
         // The first in key order, as the decoder meets them; unknown keys are ignored.
         assert_eq!(

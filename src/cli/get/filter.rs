@@ -2,6 +2,7 @@
 //! namespace then name (the API server's list order), or by `--sort-by`.
 
 use std::cmp::Ordering;
+use std::collections::HashMap;
 
 use super::request::Requests;
 use crate::gocompat::quote::Quoted;
@@ -161,26 +162,38 @@ pub fn select(
 /// (what `kubectl get -f PATH` prints), each kind's table together; and the list errors
 /// of the kinds the field selector does not apply to.
 fn all_kinds(inv: &Inventory, query: &Filters) -> (Vec<usize>, Vec<String>) {
+    // One pass: each object's kind numbered by first appearance (a scan per kind compared
+    // every object's kind against each of dozens of kinds).
     let mut kinds: Vec<(&str, &str)> = Vec::new();
-    for o in &inv.objects {
-        let k = (&*o.id.group, &*o.id.kind);
-        if !kinds.contains(&k) {
-            kinds.push(k);
+    let mut number: HashMap<(&str, &str), usize> = HashMap::new();
+    let of_kind: Vec<usize> = inv
+        .objects
+        .iter()
+        .map(|o| {
+            let k = (&*o.id.group, &*o.id.kind);
+            *number.entry(k).or_insert_with(|| {
+                kinds.push(k);
+                kinds.len() - 1
+            })
+        })
+        .collect();
+    let allowed: Vec<bool> = kinds
+        .iter()
+        .map(|&(g, k)| query.check_kind(g, k).is_ok())
+        .collect();
+    let mut per_kind: Vec<Vec<usize>> = vec![Vec::new(); kinds.len()];
+    for (i, o) in inv.objects.iter().enumerate() {
+        if allowed[of_kind[i]] && query.matches(o) {
+            per_kind[of_kind[i]].push(i);
         }
     }
-    let mut out = Vec::new();
     let mut refused = Vec::new();
-    for (g, k) in kinds {
-        if let Err(e) = query.check_kind(g, k) {
+    for (&(g, k), ok) in kinds.iter().zip(&allowed) {
+        if let (false, Err(e)) = (ok, query.check_kind(g, k)) {
             refused.push(query.list_error(inv, g, k, &e));
-            continue;
         }
-        out.extend((0..inv.objects.len()).filter(|&i| {
-            let o = &inv.objects[i];
-            &*o.id.group == g && &*o.id.kind == k && query.matches(o)
-        }));
     }
-    (out, refused)
+    (per_kind.concat(), refused)
 }
 
 fn server_order(a: &Object, b: &Object) -> Ordering {

@@ -28,9 +28,10 @@ mod stdin;
 mod walk;
 mod yaml;
 
+use std::collections::HashSet;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::SystemTime;
 
 use rayon::prelude::*;
@@ -146,11 +147,43 @@ pub fn yaml_document_count(text: &str, saphyr_only: bool) -> usize {
     parse::count_documents(text, saphyr_only)
 }
 
-/// Walks, reads and parses everything under `paths` (files in parallel).
+/// Walks, reads and parses everything under `paths` (files in parallel, each read as soon
+/// as the walk finds it).
 pub fn load_paths(paths: &[PathBuf], opts: &LoadOptions) -> Inventory {
-    let (files, walk_problems) = discover(paths, opts);
-    let loads: Vec<FileLoad> = files.par_iter().map(|f| load_file(f, opts)).collect();
+    let (loads, walk_problems) = load_while_walking(paths, opts);
     Inventory::build(loads, walk_problems)
+}
+
+/// Every file under `paths`, loaded, in [`discover`]'s order (roots in order, each root's
+/// files sorted, a file under two roots once, at its first); and the walk problems. Reading
+/// starts while the walk still lists files: listing a big tree first left the cores idle.
+fn load_while_walking(paths: &[PathBuf], opts: &LoadOptions) -> (Vec<FileLoad>, Vec<Diagnostic>) {
+    let loads: Mutex<Vec<(usize, FileLoad)>> = Mutex::new(Vec::new());
+    let seen: Mutex<HashSet<PathBuf>> = Mutex::new(HashSet::new());
+    let mut problems = Vec::new();
+    rayon::in_place_scope(|pool| {
+        // Roots one after the other, as `discover` does: the first root a file is found
+        // under is the one it is listed with.
+        for (root, path) in paths.iter().enumerate() {
+            let (loads, seen) = (&loads, &seen);
+            let found = |batch: Vec<PathBuf>| {
+                let mut seen = seen.lock().unwrap_or_else(PoisonError::into_inner);
+                for file in batch.into_iter().filter(|f| seen.insert(f.clone())) {
+                    pool.spawn(move |_| {
+                        let load = load_file(&file, opts);
+                        loads
+                            .lock()
+                            .unwrap_or_else(PoisonError::into_inner)
+                            .push((root, load));
+                    });
+                }
+            };
+            problems.extend(walk::discover_streaming(std::slice::from_ref(path), &found));
+        }
+    });
+    let mut loads = loads.into_inner().unwrap_or_else(PoisonError::into_inner);
+    loads.par_sort_unstable_by(|(ra, a), (rb, b)| ra.cmp(rb).then_with(|| a.path.cmp(&b.path)));
+    (loads.into_iter().map(|(_, l)| l).collect(), problems)
 }
 
 /// Progressive: calls `sink` from worker threads with each file's result as it is parsed

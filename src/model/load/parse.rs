@@ -527,13 +527,11 @@ struct Lines<'a> {
 
 impl<'a> Lines<'a> {
     fn new(text: &'a str) -> Lines<'a> {
-        let mut starts = vec![0];
-        starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter(|(_, b)| *b == b'\n')
-                .map(|(i, _)| i + 1),
-        );
+        // Counted first (a SIMD pass) so the table is allocated once, not grown by copies.
+        let lines = memchr::memchr_iter(b'\n', text.as_bytes()).count();
+        let mut starts = Vec::with_capacity(lines + 1);
+        starts.push(0);
+        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
         Lines {
             text,
             starts,
