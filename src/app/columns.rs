@@ -78,14 +78,14 @@ impl Column {
             Column::Kind => obj.id.kind.to_string(),
             Column::Name => obj.id.name.to_string(),
             Column::Label(k) => obj
-                .labels
+                .labels()
                 .get(k.as_str())
                 .map(|v| v.to_string())
                 .unwrap_or_default(),
-            Column::Labels => format_labels(&obj.labels),
+            Column::Labels => format_labels(obj.labels()),
             Column::Status => status_text(obj, now),
             Column::Age => obj
-                .creation_timestamp
+                .creation_timestamp()
                 .as_deref()
                 .and_then(unix_seconds)
                 .map(|t| human_duration(now - t))
@@ -160,7 +160,7 @@ pub fn status_text(obj: &Object, now: i64) -> String {
     let status = crate::kinds::status(obj.as_view());
     let mut parts = Vec::new();
     let terminating = obj
-        .deletion_timestamp
+        .deletion_timestamp()
         .as_deref()
         .map(|ts| match unix_seconds(ts) {
             Some(t) => format!("Terminating {}", human_duration(now - t)),

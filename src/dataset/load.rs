@@ -198,7 +198,7 @@ pub fn first_load(
         && objects
             .iter()
             .zip(&in_load_order)
-            .all(|(a, b)| Object::ptr_eq(a, b) || a.labels == b.labels);
+            .all(|(a, b)| Object::ptr_eq(a, b) || a.labels() == b.labels());
     drop(in_load_order);
     let index = if same_labels {
         index

@@ -222,7 +222,7 @@ struct NamespaceLabels<'a>(&'a Object);
 
 impl LabelGet for NamespaceLabels<'_> {
     fn label(&self, key: &str) -> Option<&str> {
-        match self.0.labels.get(key) {
+        match self.0.labels().get(key) {
             Some(v) => Some(v),
             None if key == "kubernetes.io/metadata.name" => Some(self.0.name()),
             None => None,
@@ -299,7 +299,7 @@ enum JsonOrLabels<'a> {
 impl LabelGet for JsonOrLabels<'_> {
     fn label(&self, key: &str) -> Option<&str> {
         match self {
-            JsonOrLabels::Labels(o) => o.labels.get(key).map(|v| &**v),
+            JsonOrLabels::Labels(o) => o.labels().get(key),
             JsonOrLabels::Json(m) => m.and_then(|m| m.get(key)).and_then(RawRef::as_str),
         }
     }
@@ -310,7 +310,7 @@ impl<'a> Bucket<'a> {
         let pos = self.all.len();
         match labels {
             JsonOrLabels::Labels(o) => {
-                for (k, v) in &o.labels {
+                for (k, v) in &o.labels() {
                     self.postings.entry((k, v)).or_default().push(pos);
                 }
             }
@@ -657,10 +657,10 @@ fn pod_nodes<'a>(inv: &'a Inventory, pool: &Pool<'a>, i: usize, o: &'a Object, o
                 let node = &inv.objects[n];
                 node_selector
                     .as_ref()
-                    .is_none_or(|s| s.matches(&node.labels))
+                    .is_none_or(|s| s.matches(&node.labels()))
                     && affinity
                         .as_ref()
-                        .is_none_or(|a| a.matches(node.name(), &node.labels))
+                        .is_none_or(|a| a.matches(node.name(), &node.labels()))
             })
             .collect()
     });

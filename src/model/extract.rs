@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use std::sync::Arc;
 
-use super::object::{group_of, Generated, Labels, Object, ObjectData, ObjectId, OwnerRef};
+use super::object::{group_of, Generated, MetaAt, Object, ObjectData, ObjectId, OwnerRef};
 use super::object::{SourceSpan, Str, GENERATED};
 use crate::kinds::canonical_group;
 use crate::value::intern;
@@ -41,16 +41,6 @@ fn missing_type_meta(map: RawObject<'_>) -> Option<String> {
         missing.push("kind not set");
     }
     (!missing.is_empty()).then(|| missing.join(", "))
-}
-
-/// A `map[string]string` field (checked by [`go_type_error`] first; a null value is "").
-fn string_map(meta: RawObject<'_>, field: &str) -> Labels {
-    let Some(m) = meta.get(field).and_then(RawRef::as_object) else {
-        return Labels::new();
-    };
-    m.iter()
-        .map(|(k, v)| (intern(k), intern(v.as_str().unwrap_or(""))))
-        .collect()
 }
 
 /// Go's type of an ObjectMeta / OwnerReference field, as its JSON decoder names it.
@@ -294,13 +284,9 @@ impl Object {
             id,
             api_version,
             declared_namespace,
-            uid: opt_str(meta, "uid"),
-            labels: string_map(meta, "labels"),
-            annotations: string_map(meta, "annotations"),
+            meta: MetaAt::find(&raw),
             owner_refs: owner_refs(meta),
             finalizers,
-            creation_timestamp: opt_str(meta, "creationTimestamp"),
-            deletion_timestamp: opt_str(meta, "deletionTimestamp"),
             deletion_grace_period_seconds: meta
                 .get("deletionGracePeriodSeconds")
                 .and_then(RawRef::as_i64),
@@ -337,7 +323,7 @@ mod tests {
         let o = Object::from_value(v, span()).unwrap();
         assert_eq!(&*o.id.group, "apps");
         assert_eq!(&*o.id.namespace, "shop");
-        assert_eq!(o.labels.get("app").map(|s| &**s), Some("web"));
+        assert_eq!(o.labels().get("app"), Some("web"));
         assert!(o.is_terminating());
         assert_eq!(o.owner_refs[0].controller, Some(true));
         assert_eq!(o.owner_refs[0].uid, "");
@@ -512,9 +498,9 @@ mod tests {
         assert!(Raw::ptr_eq(&o.raw, &raw));
         assert_eq!(&*o.id.name, "g-<generated>");
         assert!(o.id.generated.is_some());
-        let labels: Vec<(&str, &str)> = o.labels.iter().map(|(k, v)| (&**k, &**v)).collect();
+        let labels: Vec<(&str, &str)> = o.labels().iter().collect();
         assert_eq!(labels, [("a", "1"), ("b", "")]);
-        assert!(o.annotations.is_empty() && o.owner_refs.is_empty());
+        assert!(o.annotations().is_empty() && o.owner_refs.is_empty());
         let finalizers: Vec<&str> = o.finalizers.iter().map(|f| &**f).collect();
         assert_eq!(finalizers, ["f", "g"]);
         assert_eq!(o.deletion_grace_period_seconds, None);
