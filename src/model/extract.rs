@@ -257,7 +257,7 @@ impl Object {
         let declared_namespace = opt_interned(meta, "namespace");
         let finalizers = match meta.get("finalizers").and_then(RawRef::as_array) {
             Some(a) => a.iter().filter_map(RawRef::as_str).map(intern).collect(),
-            None => Vec::new(),
+            None => Box::default(),
         };
         let (name, generated) = match (opt_str(meta, "name"), opt_str(meta, "generateName")) {
             (Some(name), _) => (name, None),
@@ -285,11 +285,8 @@ impl Object {
             api_version,
             declared_namespace,
             meta: MetaAt::find(&raw),
-            owner_refs: owner_refs(meta),
+            owner_refs: owner_refs(meta).into_boxed_slice(),
             finalizers,
-            deletion_grace_period_seconds: meta
-                .get("deletionGracePeriodSeconds")
-                .and_then(RawRef::as_i64),
             namespaced: false,
             source,
             raw,
@@ -503,7 +500,7 @@ mod tests {
         assert!(o.annotations().is_empty() && o.owner_refs.is_empty());
         let finalizers: Vec<&str> = o.finalizers.iter().map(|f| &**f).collect();
         assert_eq!(finalizers, ["f", "g"]);
-        assert_eq!(o.deletion_grace_period_seconds, None);
+        assert_eq!(o.deletion_grace_period_seconds(), None);
         assert_eq!(o.declared_namespace, None);
         assert_eq!(
             Object::from_raw(
