@@ -86,7 +86,6 @@ impl Column {
             Column::Status => status_text(obj, now),
             Column::Age => obj
                 .creation_timestamp()
-                .as_deref()
                 .and_then(unix_seconds)
                 .map(|t| human_duration(now - t))
                 .unwrap_or_else(|| "<unknown>".into()),
@@ -159,13 +158,10 @@ fn wide_kept(group: &str, kind: &str) -> usize {
 pub fn status_text(obj: &Object, now: i64) -> String {
     let status = crate::kinds::status(obj.as_view());
     let mut parts = Vec::new();
-    let terminating = obj
-        .deletion_timestamp()
-        .as_deref()
-        .map(|ts| match unix_seconds(ts) {
-            Some(t) => format!("Terminating {}", human_duration(now - t)),
-            None => "Terminating".to_string(),
-        });
+    let terminating = obj.deletion_timestamp().map(|ts| match unix_seconds(ts) {
+        Some(t) => format!("Terminating {}", human_duration(now - t)),
+        None => "Terminating".to_string(),
+    });
     match terminating {
         Some(t) if status == "Terminating" => parts.push(t),
         t => parts.extend([status].into_iter().filter(|s| !s.is_empty()).chain(t)),

@@ -449,7 +449,6 @@ fn sort_key(col: &Column, obj: &Object, now: i64) -> SortKey {
         // Oldest first, like `--sort-by=.metadata.creationTimestamp` reversed by age.
         Column::Age => SortKey::Num(
             obj.creation_timestamp()
-                .as_deref()
                 .and_then(super::columns::unix_seconds)
                 .map(|t| -t)
                 .unwrap_or(i64::MIN),

@@ -31,7 +31,7 @@ fn label<'a>(o: &'a Object, key: &str) -> &'a str {
 fn has_app_labels(o: &Object) -> bool {
     [PART_OF, NAME, INSTANCE, COMPONENT]
         .iter()
-        .any(|k| o.labels().contains_key(*k))
+        .any(|k| o.labels().contains_key(k))
 }
 
 /// Groups every object carrying at least one of part-of/name/instance/component.

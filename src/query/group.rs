@@ -103,7 +103,7 @@ fn token<'a>(group: &GroupBy, obj: &'a Object) -> Token<'a> {
         GroupBy::Label(k) => obj
             .labels()
             .get(k.as_str())
-            .map_or(Token::Missing, |v| Token::Text(v)),
+            .map_or(Token::Missing, Token::Text),
         GroupBy::Target => Token::Path(obj.source.target.as_deref()),
         GroupBy::Owner | GroupBy::Uses { .. } => Token::Key(group_key(group, obj)),
     }
