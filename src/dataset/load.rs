@@ -221,6 +221,7 @@ pub fn first_load(
         return Some((live, times));
     }
     let graph = Graph::build(live.inventory());
+    crate::alloc::keep_freed_memory();
     times.linked = started.elapsed();
     tracing::info!(elapsed_ms = times.linked.as_millis() as u64, "linked");
     if !send(Event::Linked(Box::new(graph))) {
