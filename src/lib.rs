@@ -5,6 +5,7 @@
 //! `cli` the headless commands.
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
+pub mod alloc;
 pub mod app;
 pub mod cli;
 pub mod dataset;

@@ -29,11 +29,8 @@ fn generated_corpus_loads_with_exact_counts() {
         assert!(kinds.get(k).copied().unwrap_or(0) > 0, "no {k}: {kinds:?}");
     }
     // Every Pod's owner is a ReplicaSet whose uid is in the corpus (unless its file was cut).
-    let uids: std::collections::HashSet<&str> = inv
-        .objects
-        .iter()
-        .filter_map(|o| o.uid.as_deref())
-        .collect();
+    let uids: std::collections::HashSet<&str> =
+        inv.objects.iter().filter_map(|o| o.uid()).collect();
     let pods: Vec<_> = inv.objects.iter().filter(|o| o.kind() == "Pod").collect();
     let linked = pods
         .iter()
@@ -44,9 +41,8 @@ fn generated_corpus_loads_with_exact_counts() {
         .objects
         .iter()
         .filter(|o| {
-            let part_of = o.labels.get("app.kubernetes.io/part-of").map(|v| &**v);
-            matches!(part_of, Some("shop" | "data"))
-                && o.labels.get("tier").map(|v| &**v) != Some("cache")
+            let part_of = o.labels().get("app.kubernetes.io/part-of");
+            matches!(part_of, Some("shop" | "data")) && o.labels().get("tier") != Some("cache")
         })
         .count();
     assert_eq!(matches, summary.default_selector_matches);

@@ -109,7 +109,7 @@ fn scalars_resolve_as_kubernetes_does() {
     let load = parse("c.yaml", text);
     assert!(load.problems.is_empty(), "{:#?}", load.problems);
     let o = &load.objects[0];
-    assert_eq!(o.labels.get("version").map(|s| &**s), Some("1.0"));
+    assert_eq!(o.labels().get("version"), Some("1.0"));
     assert_eq!(
         o.raw.get("data").map(|v| v.to_value()).unwrap_or_default(),
         json!({"a": true, "b": false, "c": 1, "d": 16, "e": null, "f": "2024-01-01", "g": "line\n",

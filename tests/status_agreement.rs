@@ -118,7 +118,7 @@ fn get_tree_and_ui_agree_on_every_status() {
             ui_cell.starts_with(&tree),
             "ui {ui_cell:?} vs tree {tree:?}"
         );
-        if o.deletion_timestamp.is_none() && o.finalizers.is_empty() {
+        if o.deletion_timestamp().is_none() && o.finalizers.is_empty() {
             assert_eq!(ui_cell, tree, "{name}");
         }
     }

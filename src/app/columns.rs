@@ -78,15 +78,14 @@ impl Column {
             Column::Kind => obj.id.kind.to_string(),
             Column::Name => obj.id.name.to_string(),
             Column::Label(k) => obj
-                .labels
+                .labels()
                 .get(k.as_str())
                 .map(|v| v.to_string())
                 .unwrap_or_default(),
-            Column::Labels => format_labels(&obj.labels),
+            Column::Labels => format_labels(obj.labels()),
             Column::Status => status_text(obj, now),
             Column::Age => obj
-                .creation_timestamp
-                .as_deref()
+                .creation_timestamp()
                 .and_then(unix_seconds)
                 .map(|t| human_duration(now - t))
                 .unwrap_or_else(|| "<unknown>".into()),
@@ -159,13 +158,10 @@ fn wide_kept(group: &str, kind: &str) -> usize {
 pub fn status_text(obj: &Object, now: i64) -> String {
     let status = crate::kinds::status(obj.as_view());
     let mut parts = Vec::new();
-    let terminating = obj
-        .deletion_timestamp
-        .as_deref()
-        .map(|ts| match unix_seconds(ts) {
-            Some(t) => format!("Terminating {}", human_duration(now - t)),
-            None => "Terminating".to_string(),
-        });
+    let terminating = obj.deletion_timestamp().map(|ts| match unix_seconds(ts) {
+        Some(t) => format!("Terminating {}", human_duration(now - t)),
+        None => "Terminating".to_string(),
+    });
     match terminating {
         Some(t) if status == "Terminating" => parts.push(t),
         t => parts.extend([status].into_iter().filter(|s| !s.is_empty()).chain(t)),

@@ -413,8 +413,8 @@ fn summary(data: &Dataset, index: usize, now: i64) -> Vec<TextLine> {
     };
     out.push(field("Kind:", kind));
     out.push(field("Status:", super::columns::status_text(obj, now)));
-    map_section(&mut out, "Labels", &obj.labels);
-    map_section(&mut out, "Annotations", &obj.annotations);
+    map_section(&mut out, "Labels", &obj.labels());
+    map_section(&mut out, "Annotations", &obj.annotations());
     out.push(TextLine::one(Tone::Title, "Finalizers:"));
     if obj.finalizers.is_empty() {
         out.push(TextLine::one(Tone::Dim, "  <none>"));
@@ -425,7 +425,7 @@ fn summary(data: &Dataset, index: usize, now: i64) -> Vec<TextLine> {
             out.push(TextLine::one(Tone::Dim, format!("    {why}")));
         }
     }
-    if let Some(ts) = &obj.deletion_timestamp {
+    if let Some(ts) = &obj.deletion_timestamp() {
         out.push(TextLine::one(
             Tone::Warning,
             format!("Terminating since {ts}"),

@@ -501,8 +501,7 @@ fn sort_key(col: &Column, obj: &Object, now: i64) -> SortKey {
     match col {
         // Oldest first, like `--sort-by=.metadata.creationTimestamp` reversed by age.
         Column::Age => SortKey::Num(
-            obj.creation_timestamp
-                .as_deref()
+            obj.creation_timestamp()
                 .and_then(super::columns::unix_seconds)
                 .map(|t| -t)
                 .unwrap_or(i64::MIN),

@@ -198,7 +198,7 @@ pub fn first_load(
         && objects
             .iter()
             .zip(&in_load_order)
-            .all(|(a, b)| Object::ptr_eq(a, b) || a.labels == b.labels);
+            .all(|(a, b)| Object::ptr_eq(a, b) || a.labels() == b.labels());
     drop(in_load_order);
     let index = if same_labels {
         index
@@ -221,6 +221,7 @@ pub fn first_load(
         return Some((live, times));
     }
     let graph = Graph::build(live.inventory());
+    crate::alloc::keep_freed_memory();
     times.linked = started.elapsed();
     tracing::info!(elapsed_ms = times.linked.as_millis() as u64, "linked");
     if !send(Event::Linked(Box::new(graph))) {

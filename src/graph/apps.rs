@@ -25,13 +25,13 @@ pub type Components = BTreeMap<String, Vec<usize>>;
 pub type AppGroups = BTreeMap<String, BTreeMap<String, BTreeMap<String, Components>>>;
 
 fn label<'a>(o: &'a Object, key: &str) -> &'a str {
-    o.labels.get(key).map_or("", |v| &**v)
+    o.labels().get(key).unwrap_or("")
 }
 
 fn has_app_labels(o: &Object) -> bool {
     [PART_OF, NAME, INSTANCE, COMPONENT]
         .iter()
-        .any(|k| o.labels.contains_key(*k))
+        .any(|k| o.labels().contains_key(k))
 }
 
 /// Groups every object carrying at least one of part-of/name/instance/component.
@@ -65,7 +65,7 @@ pub fn findings(inv: &Inventory) -> Vec<Diagnostic> {
 /// The application instance `o` belongs to: (part-of, name, instance), `""` for a missing
 /// label; `None` without a name or instance label.
 pub fn instance_of(o: &Object) -> Option<(&str, &str, &str)> {
-    (o.labels.contains_key(NAME) || o.labels.contains_key(INSTANCE))
+    (o.labels().contains_key(NAME) || o.labels().contains_key(INSTANCE))
         .then(|| (label(o, PART_OF), label(o, NAME), label(o, INSTANCE)))
 }
 
@@ -96,8 +96,8 @@ fn disagreements(
 ) -> Vec<Diagnostic> {
     let mut counts: HashMap<&str, usize> = HashMap::default();
     for &i in members {
-        if let Some(v) = inv.objects[i].labels.get(key) {
-            *counts.entry(&**v).or_default() += 1;
+        if let Some(v) = inv.objects[i].labels().get(key) {
+            *counts.entry(v).or_default() += 1;
         }
     }
     if counts.len() < 2 {
@@ -114,8 +114,8 @@ fn disagreements(
         .iter()
         .filter_map(|&i| {
             let o = &inv.objects[i];
-            let v = o.labels.get(key)?;
-            (**v != *major).then(|| {
+            let v = o.labels().get(key)?;
+            (v != major).then(|| {
                 o.finding(
                     i,
                     Severity::Warning,

@@ -160,7 +160,7 @@ impl Key {
             ns: scope_key(o),
             name: name_key(&o.id.kind, &o.id.name),
             ns_name: ns_name_key(&o.id.kind, &o.id.name, scope_ns(o)),
-            uid: o.uid.as_deref().map_or(0, uid_key),
+            uid: o.uid().map_or(0, uid_key),
             instance: instance_key(o),
             terminating_ns: if lifecycle::is_namespace(o) && lifecycle::namespace_terminating(o) {
                 ns_key(&o.id.name)

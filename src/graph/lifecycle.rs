@@ -99,8 +99,8 @@ pub fn lifecycle(obj: &Object) -> Lifecycle {
         }
     }
     Lifecycle {
-        terminating_since: obj.deletion_timestamp.clone(),
-        grace_period_seconds: obj.deletion_grace_period_seconds,
+        terminating_since: obj.deletion_timestamp().map(Str::from),
+        grace_period_seconds: obj.deletion_grace_period_seconds(),
         finalizers,
         policy: policy(obj),
     }
@@ -195,9 +195,9 @@ fn finalizer_conflict(i: usize, obj: &Object) -> Option<Diagnostic> {
 }
 
 fn terminating(i: usize, obj: &Object) -> Diagnostic {
-    let since = obj.deletion_timestamp.as_deref().unwrap_or_default();
+    let since = obj.deletion_timestamp().unwrap_or_default();
     let mut msg = format!("Terminating since {since}");
-    if let Some(g) = obj.deletion_grace_period_seconds {
+    if let Some(g) = obj.deletion_grace_period_seconds() {
         msg.push_str(&format!(" (deletionGracePeriodSeconds: {g})"));
     }
     let lc = lifecycle(obj);

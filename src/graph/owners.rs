@@ -111,7 +111,7 @@ impl<'a> Index<'a> {
         let mut by_id = HashMap::with_capacity_and_hasher(len, Default::default());
         let mut by_name_any_ns = HashMap::with_capacity_and_hasher(len, Default::default());
         for (i, o) in objects {
-            if let Some(uid) = &o.uid {
+            if let Some(uid) = &o.uid() {
                 by_uid.entry(&**uid).or_insert(i);
             }
             let id = &o.id;
@@ -288,7 +288,7 @@ fn by_uid_target(inv: &Inventory, dep: &Object, r: &OwnerRef, t: usize, ns: &str
 /// Found by name; when both sides carry uids they must agree (a recreated owner does not).
 fn by_name_target(inv: &Inventory, r: &OwnerRef, t: usize) -> Outcome {
     let owner = &inv.objects[t];
-    match &owner.uid {
+    match &owner.uid() {
         // The GC fetches by name and compares uids: a mismatch means this owner is gone
         // (typically deleted and recreated), so the reference is dangling.
         Some(uid) if !r.uid.is_empty() && **uid != *r.uid => Outcome::Dangling(format!(

@@ -140,7 +140,7 @@ impl SetKey {
         };
         match (&self.matcher, candidate(o)) {
             (Matcher::Labels(sel), Candidate::Pod) => {
-                self.class == Class::Pods && o.namespace() == &*self.ns && sel.matches(&o.labels)
+                self.class == Class::Pods && o.namespace() == &*self.ns && sel.matches(&o.labels())
             }
             (Matcher::Labels(sel), Candidate::Template(labels)) => {
                 self.class == Class::Templates
@@ -157,10 +157,12 @@ impl SetKey {
                 },
                 Candidate::Node,
             ) => {
-                node_selector.as_ref().is_none_or(|s| s.matches(&o.labels))
+                node_selector
+                    .as_ref()
+                    .is_none_or(|s| s.matches(&o.labels()))
                     && affinity
                         .as_ref()
-                        .is_none_or(|a| a.matches(o.name(), &o.labels))
+                        .is_none_or(|a| a.matches(o.name(), &o.labels()))
             }
             (Matcher::Id { group, kind, name }, _) => {
                 *o.id.group == **group
@@ -201,7 +203,7 @@ fn probes(o: &Object, mut add: impl FnMut(u64)) {
         }
     };
     match candidate(o) {
-        Candidate::Pod => labels(Class::Pods, ns, &mut o.labels.iter().map(str_pair)),
+        Candidate::Pod => labels(Class::Pods, ns, &mut o.labels().into_iter()),
         Candidate::Template(m) => labels(
             Class::Templates,
             ns,
@@ -211,20 +213,16 @@ fn probes(o: &Object, mut add: impl FnMut(u64)) {
                 .filter_map(|(k, v)| Some((k, v.as_str()?))),
         ),
         Candidate::Namespace => {
-            let named = (!o.labels.contains_key(NAME_LABEL)).then_some((NAME_LABEL, o.name()));
+            let named = (!o.labels().contains_key(NAME_LABEL)).then_some((NAME_LABEL, o.name()));
             labels(
                 Class::Namespaces,
                 "",
-                &mut o.labels.iter().map(str_pair).chain(named),
+                &mut o.labels().into_iter().chain(named),
             )
         }
         Candidate::Node => add(keys::hash(&(Class::Nodes, ""))),
         Candidate::None => {}
     }
-}
-
-fn str_pair<'a>((k, v): (&'a Str, &'a Str)) -> (&'a str, &'a str) {
-    (k, v)
 }
 
 /// The label the API server sets on every Namespace (since 1.21).
@@ -273,7 +271,7 @@ struct NamespaceLabels<'a>(&'a Object);
 
 impl LabelGet for NamespaceLabels<'_> {
     fn label(&self, key: &str) -> Option<&str> {
-        match self.0.labels.get(key) {
+        match self.0.labels().get(key) {
             Some(v) => Some(v),
             None if key == NAME_LABEL => Some(self.0.name()),
             None => None,
@@ -315,7 +313,7 @@ enum Labels<'a> {
 impl LabelGet for Labels<'_> {
     fn label(&self, key: &str) -> Option<&str> {
         match self {
-            Labels::Object(o) => o.labels.get(key).map(|v| &**v),
+            Labels::Object(o) => o.labels().get(key),
             Labels::Json(m) => m.and_then(|m| m.get(key)).and_then(RawRef::as_str),
         }
     }
@@ -326,7 +324,7 @@ impl<'a> Bucket<'a> {
         let pos = self.all.len();
         match labels {
             Labels::Object(o) => {
-                for (k, v) in &o.labels {
+                for (k, v) in o.labels() {
                     self.postings.entry((k, v)).or_default().push(pos);
                 }
             }

@@ -14,20 +14,11 @@ use crate::model::Object;
 
 use crate::value::Str;
 
-/// While building: value → (the value, ids carrying it in ascending order).
-type ValueIds<'a> = FxHashMap<&'a str, (&'a Str, Vec<u32>)>;
+/// While building: value → ids carrying it in ascending order.
+type ValueIds<'a> = FxHashMap<&'a str, Vec<u32>>;
 
-/// While building: key → (the key, its values).
-type KeyIds<'a> = FxHashMap<&'a str, (&'a Str, ValueIds<'a>)>;
-
-/// While building: a label string's address → (the string, what is collected for it).
-type ByAddress<'a, V> = FxHashMap<usize, (&'a Str, V)>;
-
-/// Where a string's text lives: equal for clones of one `Arc`, distinct for distinct live
-/// allocations (all borrowed from the objects while the index is built).
-fn address(s: &Str) -> usize {
-    s.as_ptr() as usize
-}
+/// While building: key → its values (texts borrowed from the objects).
+type KeyIds<'a> = FxHashMap<&'a str, ValueIds<'a>>;
 
 /// Objects carrying one label key, split by value.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -50,24 +41,16 @@ impl LabelIndex {
     /// Ids are collected per key and value first and each bitmap is built once from its
     /// sorted ids, instead of inserting id by id into the ordered maps (cheaper per label;
     /// see `benches/index.rs`). Runs of objects are collected in parallel, grouped by the
-    /// address of each label string (interned strings share one allocation, so a group is
-    /// found by hashing one word, not the text); groups are then merged by text.
+    /// text of each label (read in place from the objects); groups are then merged.
     pub fn build(objects: &[Object]) -> LabelIndex {
         const RUN: usize = 8192;
         let len = u32::try_from(objects.len()).unwrap_or(u32::MAX);
-        fn collect(base: usize, objs: &[Object]) -> ByAddress<'_, ByAddress<'_, Vec<u32>>> {
+        fn collect(base: usize, objs: &[Object]) -> KeyIds<'_> {
             let base = u32::try_from(base).unwrap_or(u32::MAX);
-            let mut ids = ByAddress::default();
+            let mut ids = KeyIds::default();
             for (i, obj) in (base..).zip(objs) {
-                for (k, v) in &obj.labels {
-                    let (_, values) = ids
-                        .entry(address(k))
-                        .or_insert_with(|| (k, ByAddress::default()));
-                    values
-                        .entry(address(v))
-                        .or_insert_with(|| (v, Vec::new()))
-                        .1
-                        .push(i);
+                for (k, v) in obj.labels() {
+                    ids.entry(k).or_default().entry(v).or_default().push(i);
                 }
             }
             ids
@@ -77,23 +60,19 @@ impl LabelIndex {
             .enumerate()
             .map(|(run, objs)| collect(run * RUN, objs))
             .collect();
-        // Runs in order, so ids stay ascending within one address group; equal texts at
-        // two addresses (interned on two threads) interleave and are sorted below.
+        // Runs in order, so ids stay ascending within one value.
         let mut ids: KeyIds<'_> = KeyIds::default();
         for run in runs {
-            for (_, (key, values)) in run {
-                let (_, all) = ids.entry(key).or_insert_with(|| (key, ValueIds::default()));
-                for (_, (value, more)) in values {
-                    all.entry(value)
-                        .or_insert_with(|| (value, Vec::new()))
-                        .1
-                        .extend(more);
+            for (key, values) in run {
+                let all = ids.entry(key).or_default();
+                for (value, more) in values {
+                    all.entry(value).or_default().extend(more);
                 }
             }
         }
         let mut keys: Vec<(Str, KeyEntry)> = ids
             .into_par_iter()
-            .map(|(_, (key, values))| (key.clone(), key_entry(values)))
+            .map(|(key, values)| (Str::from(key), key_entry(values)))
             .collect();
         keys.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         LabelIndex {
@@ -113,12 +92,12 @@ impl LabelIndex {
         }
         let changed = (at..)
             .zip(old.iter().zip(new))
-            .filter(|(_, (o, n))| o.labels != n.labels);
+            .filter(|(_, (o, n))| o.labels() != n.labels());
         for (id, (o, n)) in changed {
-            for (k, v) in &o.labels {
+            for (k, v) in &o.labels() {
                 self.remove_label(k, v, id);
             }
-            for (k, v) in &n.labels {
+            for (k, v) in &n.labels() {
                 self.add_label(k, v, id);
             }
         }
@@ -134,7 +113,7 @@ impl LabelIndex {
             return;
         }
         for (id, o) in (at..).zip(removed) {
-            for (k, v) in &o.labels {
+            for (k, v) in &o.labels() {
                 self.remove_label(k, v, id);
             }
         }
@@ -154,15 +133,29 @@ impl LabelIndex {
         }
         self.len = self.len - less + more;
         for (id, o) in (at..).zip(added) {
-            for (k, v) in &o.labels {
+            for (k, v) in &o.labels() {
                 self.add_label(k, v, id);
             }
         }
     }
 
-    fn add_label(&mut self, key: &Str, value: &Str, id: u32) {
-        let entry = self.keys.entry(key.clone()).or_default();
-        entry.values.entry(value.clone()).or_default().insert(id);
+    fn add_label(&mut self, key: &str, value: &str, id: u32) {
+        if !self.keys.contains_key(key) {
+            self.keys.insert(Str::from(key), KeyEntry::default());
+        }
+        let Some(entry) = self.keys.get_mut(key) else {
+            return;
+        };
+        match entry.values.get_mut(value) {
+            Some(ids) => {
+                ids.insert(id);
+            }
+            None => {
+                entry
+                    .values
+                    .insert(Str::from(value), RoaringBitmap::from([id]));
+            }
+        }
         entry.all.insert(id);
     }
 
@@ -281,7 +274,7 @@ impl LabelIndex {
 /// in hash order one by one into the ordered map was most of the build at 1M objects), and
 /// `all` is one union over every value instead of a union per value.
 fn key_entry(values: ValueIds<'_>) -> KeyEntry {
-    let mut values: Vec<(&Str, Vec<u32>)> = values.into_values().collect();
+    let mut values: Vec<(&str, Vec<u32>)> = values.into_iter().collect();
     // Rayon splits only large keys (a key per core is the common case).
     values.par_sort_unstable_by(|a, b| a.0.cmp(b.0));
     let values: Vec<(Str, RoaringBitmap)> = values
@@ -291,7 +284,7 @@ fn key_entry(values: ValueIds<'_>) -> KeyEntry {
                 ids.sort_unstable();
             }
             let bitmap = RoaringBitmap::from_sorted_iter(ids).unwrap_or_default();
-            (value.clone(), bitmap)
+            (Str::from(value), bitmap)
         })
         .collect();
     let all = values.iter().map(|(_, ids)| ids).union();

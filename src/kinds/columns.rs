@@ -9,7 +9,7 @@ use super::{builtin, ObjectView};
 use crate::print::age::{parse_time, translate_timestamp_since};
 use crate::print::human_duration;
 use crate::print::jsonpath;
-use crate::value::{RawArray, RawKind, RawRef, StrMap};
+use crate::value::{RawArray, RawKind, RawRef, StrMapRef};
 
 /// How `kubectl get` prints one kind: the columns after NAME, the ones `-o wide` appends,
 /// and the kind's status (the text of its STATUS or READY column, shared with `tree` and the
@@ -729,14 +729,14 @@ fn access_modes(v: Option<RawRef<'_>>) -> String {
 }
 
 /// Node ROLES from `node-role.kubernetes.io/<role>` and `kubernetes.io/role` labels.
-fn node_roles(labels: &StrMap) -> String {
+fn node_roles(labels: StrMapRef<'_>) -> String {
     let mut roles: Vec<&str> = Vec::new();
-    for (k, v) in labels {
+    for (k, v) in labels.iter() {
         if let Some(role) = k.strip_prefix("node-role.kubernetes.io/") {
             if !role.is_empty() {
                 roles.push(role);
             }
-        } else if &**k == "kubernetes.io/role" && !v.is_empty() {
+        } else if k == "kubernetes.io/role" && !v.is_empty() {
             roles.push(v);
         }
     }

@@ -16,7 +16,7 @@ mod table;
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
-use crate::value::{RawRef, Str, StrMap};
+use crate::value::{RawRef, Str, StrMapRef};
 
 pub use columns::{
     cells, crd_printer_columns, format_label_selector, headers, map_string, Printer, PrinterColumn,
@@ -31,7 +31,7 @@ pub struct ObjectView<'a> {
     pub group: &'a str,
     pub kind: &'a str,
     pub raw: RawRef<'a>,
-    pub labels: &'a StrMap,
+    pub labels: StrMapRef<'a>,
     pub creation_timestamp: Option<&'a str>,
     pub deletion_timestamp: Option<&'a str>,
 }
@@ -341,25 +341,17 @@ pub fn guess_plural(kind: &str) -> String {
 #[cfg(test)]
 pub(crate) mod testutil {
     use super::ObjectView;
-    use crate::value::{Raw, RawRef, StrMap};
+    use crate::value::{Raw, RawRef, StrMapRef};
 
     /// A manifest read as the loader reads one: labels and timestamps from its metadata.
     pub struct Manifest {
         raw: Raw,
-        labels: StrMap,
     }
 
     impl Manifest {
         pub fn new(v: serde_json::Value) -> Manifest {
-            let mut labels = StrMap::new();
-            if let Some(m) = v["metadata"]["labels"].as_object() {
-                for (k, v) in m {
-                    labels.insert(k.as_str().into(), v.as_str().unwrap_or("").into());
-                }
-            }
             Manifest {
                 raw: Raw::from_value(&v),
-                labels,
             }
         }
 
@@ -374,7 +366,7 @@ pub(crate) mod testutil {
                 group: api_version.rsplit_once('/').map_or("", |(g, _)| g),
                 kind: s(v.get("kind")).unwrap_or(""),
                 raw: v,
-                labels: &self.labels,
+                labels: StrMapRef::new(meta.and_then(|m| m.get("labels"))),
                 creation_timestamp: s(meta.and_then(|m| m.get("creationTimestamp"))),
                 deletion_timestamp: s(meta.and_then(|m| m.get("deletionTimestamp"))),
             }

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use std::sync::Arc;
 
-use super::object::{group_of, Generated, Labels, Object, ObjectData, ObjectId, OwnerRef};
+use super::object::{group_of, Generated, MetaAt, Object, ObjectData, ObjectId, OwnerRef};
 use super::object::{SourceSpan, Str, GENERATED};
 use crate::kinds::canonical_group;
 use crate::value::intern;
@@ -69,16 +69,6 @@ fn missing_type_meta(top: &Top<'_>) -> Option<String> {
 /// The string `v` holds, unless it is missing, not a string or empty.
 fn non_empty(v: Option<RawRef<'_>>) -> Option<&str> {
     v.and_then(RawRef::as_str).filter(|s| !s.is_empty())
-}
-
-/// A `map[string]string` field (checked by [`Meta::read`] first; a null value is "").
-fn string_map(v: Option<RawRef<'_>>) -> Labels {
-    let Some(m) = v.and_then(RawRef::as_object) else {
-        return Labels::new();
-    };
-    m.iter()
-        .map(|(k, v)| (intern(k), intern(v.as_str().unwrap_or(""))))
-        .collect()
 }
 
 /// Go's type of an ObjectMeta / OwnerReference field, as its JSON decoder names it.
@@ -357,7 +347,7 @@ impl Object {
         let declared_namespace = opt_interned(meta.namespace);
         let finalizers = match meta.finalizers.and_then(RawRef::as_array) {
             Some(a) => a.iter().filter_map(RawRef::as_str).map(intern).collect(),
-            None => Vec::new(),
+            None => Box::default(),
         };
         let (name, generated) = match (opt_str(meta.name), opt_str(meta.generate_name)) {
             (Some(name), _) => (name, None),
@@ -384,14 +374,9 @@ impl Object {
             id,
             api_version,
             declared_namespace,
-            uid: opt_str(meta.uid),
-            labels: string_map(meta.labels),
-            annotations: string_map(meta.annotations),
-            owner_refs: owner_refs(meta.owner_refs),
+            meta: MetaAt::find(&raw),
+            owner_refs: owner_refs(meta.owner_refs).into_boxed_slice(),
             finalizers,
-            creation_timestamp: opt_str(meta.created),
-            deletion_timestamp: opt_str(meta.deleted),
-            deletion_grace_period_seconds: meta.grace.and_then(RawRef::as_i64),
             namespaced: false,
             source,
             raw,
@@ -425,7 +410,7 @@ mod tests {
         let o = Object::from_value(v, span()).unwrap();
         assert_eq!(&*o.id.group, "apps");
         assert_eq!(&*o.id.namespace, "shop");
-        assert_eq!(o.labels.get("app").map(|s| &**s), Some("web"));
+        assert_eq!(o.labels().get("app"), Some("web"));
         assert!(o.is_terminating());
         assert_eq!(o.owner_refs[0].controller, Some(true));
         assert_eq!(o.owner_refs[0].uid, "");
@@ -616,12 +601,12 @@ mod tests {
         assert!(Raw::ptr_eq(&o.raw, &raw));
         assert_eq!(&*o.id.name, "g-<generated>");
         assert!(o.id.generated.is_some());
-        let labels: Vec<(&str, &str)> = o.labels.iter().map(|(k, v)| (&**k, &**v)).collect();
+        let labels: Vec<(&str, &str)> = o.labels().iter().collect();
         assert_eq!(labels, [("a", "1"), ("b", "")]);
-        assert!(o.annotations.is_empty() && o.owner_refs.is_empty());
+        assert!(o.annotations().is_empty() && o.owner_refs.is_empty());
         let finalizers: Vec<&str> = o.finalizers.iter().map(|f| &**f).collect();
         assert_eq!(finalizers, ["f", "g"]);
-        assert_eq!(o.deletion_grace_period_seconds, None);
+        assert_eq!(o.deletion_grace_period_seconds(), None);
         assert_eq!(o.declared_namespace, None);
         assert_eq!(
             Object::from_raw(

@@ -11,6 +11,8 @@ pub(crate) mod testutil;
 pub use extract::{json_type, NotAnObject};
 pub use inventory::{duplicates, registry_for, resolve_scope, Inventory, ObjectsAt};
 pub use object::GENERATED;
-pub use object::{group_of, Generated, Labels, Object, ObjectData, ObjectId, OwnerRef, SourceSpan};
+pub use object::{
+    group_of, Generated, Labels, MetaAt, Object, ObjectData, ObjectId, OwnerRef, SourceSpan,
+};
 #[cfg(test)]
 pub(crate) use testutil::test_inventory;

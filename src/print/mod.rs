@@ -10,7 +10,7 @@ pub mod yaml;
 pub use age::{human_duration, translate_timestamp_since};
 pub use table::Table;
 
-use crate::value::StrMap;
+use crate::value::StrMapRef;
 
 /// `1 error`, `2 errors`: a count with its noun in the right number (regular plurals).
 pub fn count(n: usize, noun: &str) -> String {
@@ -23,7 +23,7 @@ pub fn count(n: usize, noun: &str) -> String {
 
 /// `labels.FormatLabels`: `k=v,k2=v2` sorted by key, `<none>` when there are no labels
 /// (`kubectl get --show-labels`).
-pub fn format_labels(labels: &StrMap) -> String {
+pub fn format_labels(labels: StrMapRef<'_>) -> String {
     if labels.is_empty() {
         return "<none>".to_owned();
     }

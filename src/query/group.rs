@@ -79,7 +79,7 @@ pub fn group_key(group: &GroupBy, obj: &Object) -> String {
             .map_or_else(|| "(not rendered)".into(), |t| t.display().to_string()),
         GroupBy::Uses { group, kind } => super::refs::group_key(group, kind, obj),
         GroupBy::Label(k) => obj
-            .labels
+            .labels()
             .get(k.as_str())
             .map(|v| format!("{k}={v}"))
             .unwrap_or_else(|| format!("({k} not set)")),
@@ -101,9 +101,9 @@ fn token<'a>(group: &GroupBy, obj: &'a Object) -> Token<'a> {
         GroupBy::Namespace => Token::Text(&obj.id.namespace),
         GroupBy::Kind => Token::Text(&obj.id.kind),
         GroupBy::Label(k) => obj
-            .labels
+            .labels()
             .get(k.as_str())
-            .map_or(Token::Missing, |v| Token::Text(v)),
+            .map_or(Token::Missing, Token::Text),
         GroupBy::Target => Token::Path(obj.source.target.as_deref()),
         GroupBy::Owner | GroupBy::Uses { .. } => Token::Key(group_key(group, obj)),
     }

@@ -301,7 +301,7 @@ fn label_operators_by_index_agree_with_the_selector() {
         let selector = crate::selector::parse_labels(sel).unwrap();
         let want: Vec<u32> = (0u32..)
             .zip(&objs)
-            .filter(|(_, o)| selector.matches(&o.labels))
+            .filter(|(_, o)| selector.matches(&o.labels()))
             .map(|(i, _)| i)
             .collect();
         assert_eq!(got, want, "{sel}");

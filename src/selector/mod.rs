@@ -48,6 +48,12 @@ impl LabelGet for BTreeMap<Arc<str>, Arc<str>> {
     }
 }
 
+impl LabelGet for crate::value::StrMapRef<'_> {
+    fn label(&self, key: &str) -> Option<&str> {
+        self.get(key)
+    }
+}
+
 impl LabelGet for crate::value::StrMap {
     fn label(&self, key: &str) -> Option<&str> {
         self.get(key).map(|v| &**v)

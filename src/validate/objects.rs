@@ -189,7 +189,7 @@ fn object_findings(i: usize, o: &Object, out: &mut Vec<Diagnostic>) {
             );
         }
     }
-    for (k, v) in &o.labels {
+    for (k, v) in &o.labels() {
         for msg in is_qualified_name(k) {
             push(
                 Severity::Error,
@@ -213,7 +213,7 @@ fn object_findings(i: usize, o: &Object, out: &mut Vec<Diagnostic>) {
         }
     }
     let mut annotation_bytes = 0usize;
-    for (k, v) in &o.annotations {
+    for (k, v) in &o.annotations() {
         annotation_bytes += k.len() + v.len();
         for msg in is_qualified_name(&k.to_lowercase()) {
             push(

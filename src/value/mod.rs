@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 pub use intern::intern;
 pub use raw::{BuildError, Raw, RawArray, RawBuilder, RawKind, RawObject, RawRef};
-pub use strmap::StrMap;
+pub use strmap::{StrMap, StrMapRef};
 
 /// A shared, cheaply cloned string (label keys/values, kinds, namespaces repeat a lot).
 pub type Str = Arc<str>;

@@ -343,6 +343,24 @@ impl Raw {
     pub fn ptr_eq(a: &Raw, b: &Raw) -> bool {
         Arc::ptr_eq(&a.0, &b.0)
     }
+
+    /// Where `value` starts in this buffer, for [`Raw::value_at`]; `None` when `value` is
+    /// not a view into this buffer (or the buffer is over 4 GiB).
+    pub fn offset_of(&self, value: RawRef<'_>) -> Option<u32> {
+        let base = self.0.as_ptr() as usize;
+        let at = (value.bytes.as_ptr() as usize).checked_sub(base)?;
+        let end = at.checked_add(value.bytes.len())?;
+        (end <= self.0.len()).then_some(())?;
+        u32::try_from(at).ok()
+    }
+
+    /// The value starting at byte `offset` (as [`Raw::offset_of`] gave it): a stored
+    /// position instead of a copy of a part of the value that is read often.
+    pub fn value_at(&self, offset: u32) -> Option<RawRef<'_>> {
+        let rest = self.0.get(usize::try_from(offset).ok()?..)?;
+        let (bytes, _) = split_value(rest)?;
+        Some(RawRef { bytes })
+    }
 }
 
 /// Encodes a container from its items' encoded bytes.

@@ -8,7 +8,8 @@
 use std::borrow::Borrow;
 use std::fmt;
 
-use super::Str;
+use super::raw::ObjectIter;
+use super::{RawObject, RawRef, Str};
 
 /// A map from label key to value, sorted by key; the read API mirrors `BTreeMap`'s.
 #[derive(Clone, Default, PartialEq, Eq, Hash)]
@@ -116,6 +117,106 @@ impl<'a> IntoIterator for &'a StrMap {
 }
 
 impl fmt::Debug for StrMap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+/// A `map[string]string` read in place from a [`super::Raw`] (an object's labels or
+/// annotations): the same answers as the [`StrMap`] of its entries, without a copy. Entries
+/// are in key order (a `Raw` object is sorted by key and has no repeated key); a value that
+/// is not a string (`null`) reads as `""`. `Default`: the empty map.
+#[derive(Clone, Copy, Default)]
+pub struct StrMapRef<'a>(RawObject<'a>);
+
+impl<'a> StrMapRef<'a> {
+    /// The map `value` holds; empty when it is not an object.
+    pub fn new(value: Option<RawRef<'a>>) -> StrMapRef<'a> {
+        StrMapRef(value.and_then(RawRef::as_object).unwrap_or_default())
+    }
+
+    pub fn get(self, key: &str) -> Option<&'a str> {
+        self.0.get(key).map(text)
+    }
+
+    pub fn contains_key(self, key: &str) -> bool {
+        self.0.contains_key(key)
+    }
+
+    pub fn len(self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Entries in key order.
+    pub fn iter(self) -> RefIter<'a> {
+        RefIter(self.0.iter())
+    }
+
+    pub fn keys(self) -> impl Iterator<Item = &'a str> {
+        self.0.keys()
+    }
+
+    pub fn values(self) -> impl Iterator<Item = &'a str> {
+        self.0.values().map(text)
+    }
+
+    /// A copy as a [`StrMap`].
+    pub fn to_map(self) -> StrMap {
+        self.iter()
+            .map(|(k, v)| (Str::from(k), Str::from(v)))
+            .collect()
+    }
+}
+
+/// Entries of a [`StrMapRef`] as `(key, value)`, in key order.
+#[derive(Clone)]
+pub struct RefIter<'a>(ObjectIter<'a>);
+
+impl<'a> Iterator for RefIter<'a> {
+    type Item = (&'a str, &'a str);
+
+    fn next(&mut self) -> Option<(&'a str, &'a str)> {
+        self.0.next().map(|(k, v)| (k, text(v)))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
+    }
+}
+
+impl<'a> IntoIterator for StrMapRef<'a> {
+    type Item = (&'a str, &'a str);
+    type IntoIter = RefIter<'a>;
+    fn into_iter(self) -> RefIter<'a> {
+        self.iter()
+    }
+}
+
+impl<'a> IntoIterator for &StrMapRef<'a> {
+    type Item = (&'a str, &'a str);
+    type IntoIter = RefIter<'a>;
+    fn into_iter(self) -> RefIter<'a> {
+        self.iter()
+    }
+}
+
+fn text(v: RawRef<'_>) -> &str {
+    v.as_str().unwrap_or("")
+}
+
+impl PartialEq for StrMapRef<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for StrMapRef<'_> {}
+
+impl fmt::Debug for StrMapRef<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_map().entries(self.iter()).finish()
     }

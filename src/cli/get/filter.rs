@@ -86,7 +86,7 @@ impl Filters {
             }
         }
         if let Some(sel) = &self.labels {
-            if !sel.matches(&obj.labels) {
+            if !sel.matches(&obj.labels()) {
                 return false;
             }
         }

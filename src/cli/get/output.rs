@@ -278,13 +278,13 @@ fn one_table(
             );
         }
         row.extend(opts.label_columns.iter().map(|k| {
-            o.labels
+            o.labels()
                 .get(k.as_str())
                 .map(|v| v.to_string())
                 .unwrap_or_default()
         }));
         if opts.show_labels {
-            row.push(format_labels(&o.labels));
+            row.push(format_labels(o.labels()));
         }
         table.rows.push(row);
     }

@@ -41,7 +41,7 @@ pub fn provides(o: &Object) -> [u64; 2] {
     let id = &o.id;
     let extra = match (&*id.group, &*id.kind) {
         ("discovery.k8s.io", "EndpointSlice") => o
-            .labels
+            .labels()
             .get("kubernetes.io/service-name")
             .map_or(0, |svc| slices_key(&id.namespace, svc)),
         ("rbac.authorization.k8s.io", "ClusterRole") => AGGREGATION,

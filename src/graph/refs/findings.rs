@@ -338,7 +338,7 @@ fn token_like(secret: &Object) -> bool {
         .get_str("type")
         .is_some_and(|t| UNREFERENCED_SECRET_TYPES.contains(&t))
         || secret
-            .annotations
+            .annotations()
             .get("kubernetes.io/service-account.name")
             .is_some()
 }

@@ -55,7 +55,7 @@ impl<'a> Lookup<'a> {
                 .or_insert(i);
             match (&*id.group, &*id.kind) {
                 ("discovery.k8s.io", "EndpointSlice") => {
-                    if let Some(svc) = o.labels.get("kubernetes.io/service-name") {
+                    if let Some(svc) = o.labels().get("kubernetes.io/service-name") {
                         slices.entry((&id.namespace, svc)).or_default().push(i);
                     }
                 }
@@ -488,7 +488,7 @@ fn selections(
                     continue;
                 }
                 for &c in &lookup.cluster_roles {
-                    if sel.matches(&inv.objects[c].labels) {
+                    if sel.matches(&inv.objects[c].labels()) {
                         out.add(c, "aggregation");
                     }
                 }

@@ -275,3 +275,25 @@ proptest! {
         prop_assert!(ra == Raw::from_value(&a));
     }
 }
+
+#[test]
+fn a_value_is_found_again_at_its_offset() {
+    let raw = Raw::from_value(&serde_json::json!({"a": {"b": [1, "x"]}, "c": "d"}));
+    let b = raw.pointer("/a/b").expect("b");
+    let at = raw.offset_of(b).expect("inside");
+    assert!(at > 0);
+    assert_eq!(
+        raw.value_at(at).map(|v| v.to_value()),
+        Some(serde_json::json!([1, "x"]))
+    );
+    let c = raw.get("c").expect("c");
+    assert_eq!(
+        raw.value_at(raw.offset_of(c).expect("c"))
+            .and_then(|v| v.as_str()),
+        Some("d")
+    );
+    // A view of another buffer has no offset here; an offset past the end reads nothing.
+    let other = Raw::from_value(&serde_json::json!({"c": "d"}));
+    assert_eq!(raw.offset_of(other.view()), None);
+    assert!(raw.value_at(u32::MAX).is_none());
+}

@@ -1,0 +1,48 @@
+//! The process allocator's memory policy (mimalloc is installed in `main.rs`).
+//!
+//! While the first load runs, freed memory goes back to the OS 10 ms after it is freed: the
+//! parse and the graph build leave hundreds of megabytes of temporaries behind (at 1M objects
+//! ≈ 0.45 GB of the peak was freed memory that was never returned). Per-file parse buffers
+//! are reused within microseconds, so they are not purged and re-zeroed. Once the first graph
+//! is built, freed memory is kept: an edit's patch then reuses it instead of faulting in
+//! fresh pages, which made a one-file edit ≈ 30 ms slower (BENCHMARKS.md, "mem3").
+//!
+//! `MIMALLOC_PURGE_DELAY`, when set, wins over both. Under the system allocator (tests) the
+//! options are set in a mimalloc that allocates nothing: harmless.
+
+use std::ffi::c_long;
+
+/// `mi_option_purge_delay` in mimalloc v3's `mi_option_e` (the version libmimalloc-sys
+/// 0.1.49 builds; `main.rs`'s test checks it still reads as that option's default, 1000 ms).
+const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+
+/// Purge delay while the first load runs.
+pub const LOADING_PURGE_DELAY_MS: c_long = 10;
+
+/// Never purge (mimalloc's value for it).
+pub const KEEP: c_long = -1;
+
+fn set_purge_delay(ms: c_long) {
+    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_some() {
+        return;
+    }
+    // SAFETY: sets a process-wide mimalloc option; mimalloc reads options atomically and
+    // the value is valid for this option (milliseconds, or -1 for never).
+    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, ms) };
+}
+
+/// Returns freed memory to the OS shortly after it is freed (the first load).
+pub fn purge_while_loading() {
+    set_purge_delay(LOADING_PURGE_DELAY_MS);
+}
+
+/// Keeps freed memory for reuse from now on (after the first graph is built).
+pub fn keep_freed_memory() {
+    set_purge_delay(KEEP);
+}
+
+/// The purge delay in force (milliseconds; -1: never).
+pub fn purge_delay() -> c_long {
+    // SAFETY: reads a process-wide mimalloc option.
+    unsafe { libmimalloc_sys::mi_option_get(MI_OPTION_PURGE_DELAY) }
+}
