@@ -294,20 +294,10 @@ pub(super) fn namespace_finding(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::SourceSpan;
     use serde_json::{json, Value};
-    use std::path::Path;
-    use std::sync::Arc;
 
     fn obj(v: Value) -> Object {
-        let span = SourceSpan {
-            path: Arc::from(Path::new("t.yaml")),
-            line: 1,
-            start: 0,
-            end: 0,
-            target: None,
-        };
-        Object::from_value(v, span).unwrap()
+        crate::model::test_object(v)
     }
 
     #[test]

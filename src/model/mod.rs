@@ -15,4 +15,4 @@ pub use object::{
     group_of, Generated, Labels, MetaAt, Object, ObjectData, ObjectId, OwnerRef, SourceSpan,
 };
 #[cfg(test)]
-pub(crate) use testutil::test_inventory;
+pub(crate) use testutil::{test_inventory, test_object};

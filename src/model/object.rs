@@ -354,7 +354,6 @@ impl ObjectData {
 
 #[cfg(test)]
 mod tests {
-    use std::path::Path;
 
     use proptest::prelude::*;
     use serde_json::{json, Map, Value};
@@ -362,14 +361,7 @@ mod tests {
     use super::*;
 
     fn object(v: Value) -> Object {
-        let span = SourceSpan {
-            path: Arc::from(Path::new("t.yaml")),
-            line: 1,
-            start: 0,
-            end: 0,
-            target: None,
-        };
-        Object::from_value(v, span).expect("an object")
+        crate::model::test_object(v)
     }
 
     fn pairs(m: &Map<String, Value>) -> Vec<(String, String)> {

@@ -2,6 +2,21 @@
 
 use crate::model::Inventory;
 
+/// One object from JSON, on line 1 of `t.yaml` (scope not resolved), for unit tests.
+pub(crate) fn test_object(v: serde_json::Value) -> crate::model::Object {
+    use crate::model::{Object, SourceSpan};
+    use std::path::Path;
+    use std::sync::Arc;
+    let span = SourceSpan {
+        path: Arc::from(Path::new("t.yaml")),
+        line: 1,
+        start: 0,
+        end: 0,
+        target: None,
+    };
+    Object::from_value(v, span).expect("test object")
+}
+
 /// Builds an inventory from JSON objects (one per line of `t.yaml`) for unit tests.
 pub(crate) fn test_inventory(docs: &[serde_json::Value]) -> Inventory {
     test_inventory_files(&[("t.yaml", docs)])
