@@ -288,6 +288,11 @@ pub fn build(inv: &Inventory) -> (RefGraph, Vec<Diagnostic>, Declared<'_>) {
         })
         .collect();
     let (mut linked, mut declared) = (Linked::default(), Declared::default());
+    // Reserved once: appending part by part would regrow (and copy) them at each doubling.
+    let total = |len: fn(&Linked) -> usize| parts.iter().map(|(l, _)| len(l)).sum::<usize>();
+    linked.edges.reserve_exact(total(|l| l.edges.len()));
+    linked.dangling.reserve_exact(total(|l| l.dangling.len()));
+    linked.findings.reserve_exact(total(|l| l.findings.len()));
     for (l, d) in parts {
         linked.append(l);
         declared.append(d);

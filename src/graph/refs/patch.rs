@@ -25,7 +25,7 @@ use super::deps::{self, KeySet};
 use super::link::{self, assemble, is_service, link_sources, target_ports, Lookup};
 use super::{findings, merge, merge_by, RefGraph};
 use crate::diagnostic::Diagnostic;
-use crate::graph::Graph;
+use crate::graph::{Adjacency, Edge, Graph};
 use crate::model::{Inventory, Object};
 
 /// What changed, as the reference patch needs it (made by the graph patch).
@@ -87,7 +87,8 @@ impl Graph {
         }
 
         let RefGraph {
-            uses,
+            mut uses,
+            mut used_by,
             deps: mut dep_keys,
             provided: mut answers,
             dangling: old_dangling,
@@ -121,42 +122,65 @@ impl Graph {
             .findings
             .extend(target_ports(inv, &self, ports.iter().copied(), None));
 
+        let mut dangling = old_dangling;
+        let in_place = in_place(&change.runs, &used_by, &relinked);
         // What a relinked or removed object named before, and what a relinked one names now.
         let mut named: Vec<usize> = Vec::new();
-        let mut edges = uses.edges;
-        edges.retain_mut(|e| match (shift(e.from), shift(e.to)) {
-            (Some(from), Some(to)) if !relinked[from] => {
-                (e.from, e.to) = (from, to);
-                true
-            }
-            (_, Some(to)) => {
-                named.push(to);
-                false
-            }
-            (_, None) => false,
-        });
-        named.extend(linked.edges.iter().map(|e| e.to));
-        let edges = splice_sorted(
-            edges,
-            linked.edges,
-            |a, b| a.from < b.from,
-            |a, b| merge_by(a, b, |e| e.from),
-        );
-        let mut dangling = old_dangling;
-        dangling.retain_mut(|d| match shift(d.from).filter(|&f| !relinked[f]) {
-            Some(from) => {
-                d.from = from;
-                true
-            }
-            None => false,
-        });
+        if in_place {
+            // No position moved: only the relinked objects' groups and their targets' change.
+            dangling.retain(|d| !relinked[d.from]);
+            relink_in_place(&mut uses, &mut used_by, &sources, &linked.edges, &mut named);
+            named.retain(|&t| shift(t).is_some());
+            named.extend(linked.edges.iter().map(|e| e.to));
+        }
+        let edges = if in_place {
+            Vec::new()
+        } else {
+            let mut edges = std::mem::take(&mut uses.edges);
+            edges.retain_mut(|e| match (shift(e.from), shift(e.to)) {
+                (Some(from), Some(to)) if !relinked[from] => {
+                    (e.from, e.to) = (from, to);
+                    true
+                }
+                (_, Some(to)) => {
+                    named.push(to);
+                    false
+                }
+                (_, None) => false,
+            });
+            named.extend(linked.edges.iter().map(|e| e.to));
+            let edges = splice_sorted(
+                edges,
+                linked.edges,
+                |a, b| a.from < b.from,
+                |a, b| merge_by(a, b, |e| e.from),
+            );
+            dangling.retain_mut(|d| match shift(d.from).filter(|&f| !relinked[f]) {
+                Some(from) => {
+                    d.from = from;
+                    true
+                }
+                None => false,
+            });
+            edges
+        };
         let dangling = splice_sorted(
             dangling,
             linked.dangling,
             |a, b| a.from < b.from,
             |a, b| merge_by(a, b, |d| d.from),
         );
-        let refs = assemble(n, edges, dangling, dep_keys, answers);
+        let refs = if in_place {
+            RefGraph {
+                uses,
+                used_by,
+                dangling,
+                deps: dep_keys,
+                provided: answers,
+            }
+        } else {
+            assemble(n, edges, dangling, dep_keys, answers)
+        };
 
         let noted = noted(inv, &refs, &added, &named, removed().chain(added_objects()));
         let mut found = linked.findings;
@@ -253,6 +277,113 @@ fn splice_provided(
     for (gone, new) in runs.iter().rev() {
         let fresh = new.clone().map(|i| deps::provides(&inv.objects[i]));
         answers.splice(gone.clone(), fresh);
+    }
+}
+
+/// Whether the edges can be patched where they are: every run keeps its length (no
+/// position moves) and only relinked objects used a replaced one.
+fn in_place(runs: &[(Range<usize>, Range<usize>)], used_by: &Adjacency, relinked: &[bool]) -> bool {
+    runs.iter().all(|(gone, new)| gone == new)
+        && runs
+            .iter()
+            .flat_map(|(gone, _)| gone.clone())
+            .all(|t| used_by.get(t).iter().all(|e| relinked[e.from]))
+}
+
+/// Replaces the edges of the relinked `sources` (ascending) by `linked` (theirs, grouped
+/// by source), in `uses` and in `used_by` for every target of their old or new edges;
+/// pushes those old targets to `named`. Positions must not have moved.
+fn relink_in_place(
+    uses: &mut Adjacency,
+    used_by: &mut Adjacency,
+    sources: &[usize],
+    linked: &[Edge],
+    named: &mut Vec<usize>,
+) {
+    let mut targets: Vec<usize> = Vec::new();
+    let mut groups: Vec<(usize, Vec<Edge>)> = Vec::with_capacity(sources.len());
+    let mut rest = linked;
+    for &i in sources {
+        targets.extend(uses.get(i).iter().map(|e| e.to));
+        let k = rest.partition_point(|e| e.from <= i);
+        groups.push((i, rest[..k].to_vec()));
+        rest = &rest[k..];
+    }
+    named.extend_from_slice(&targets);
+    replace_groups(uses, groups);
+
+    targets.extend(linked.iter().map(|e| e.to));
+    targets.sort_unstable();
+    targets.dedup();
+    let mut incoming: Vec<Edge> = linked.to_vec();
+    // Stable: each target's new edges stay in source order.
+    incoming.sort_by_key(|e| e.to);
+    let mut rest = &incoming[..];
+    let groups = targets
+        .iter()
+        .map(|&t| {
+            let from = rest.partition_point(|e| e.to < t);
+            let to = rest.partition_point(|e| e.to <= t);
+            let new = rest[from..to].to_vec();
+            rest = &rest[to..];
+            let kept = used_by
+                .get(t)
+                .iter()
+                .filter(|e| sources.binary_search(&e.from).is_err())
+                .copied()
+                .collect();
+            (t, merge_by(kept, new, |e| e.from))
+        })
+        .collect();
+    replace_groups(used_by, groups);
+}
+
+/// More resized groups than this are rebuilt in one pass rather than spliced one by one
+/// (each splice moves every later edge).
+const SPLICES_MAX: usize = 4;
+
+/// Replaces the edges of each object of `groups` (ascending) in `adj`.
+fn replace_groups(adj: &mut Adjacency, groups: Vec<(usize, Vec<Edge>)>) {
+    let deltas: Vec<(usize, isize)> = groups
+        .iter()
+        .map(|(i, new)| (*i, new.len() as isize - adj.get(*i).len() as isize))
+        .filter(|&(_, d)| d != 0)
+        .collect();
+    if deltas.len() > SPLICES_MAX {
+        let len = adj
+            .edges
+            .len()
+            .wrapping_add_signed(deltas.iter().map(|d| d.1).sum());
+        let mut edges = Vec::with_capacity(len);
+        let mut at = 0;
+        for (i, new) in groups {
+            edges.extend_from_slice(&adj.edges[adj.offsets[at]..adj.offsets[i]]);
+            edges.extend(new);
+            at = i + 1;
+        }
+        edges.extend_from_slice(&adj.edges[adj.offsets[at]..]);
+        adj.edges = edges;
+    } else {
+        for (i, new) in groups.into_iter().rev() {
+            let range = adj.offsets[i]..adj.offsets[i + 1];
+            if range.len() == new.len() {
+                adj.edges[range].copy_from_slice(&new);
+            } else {
+                adj.edges.splice(range, new);
+            }
+        }
+    }
+    let mut shift = 0isize;
+    for (k, &(i, d)) in deltas.iter().enumerate() {
+        shift += d;
+        let end = deltas
+            .get(k + 1)
+            .map_or(adj.offsets.len() - 1, |next| next.0);
+        if shift != 0 {
+            for o in &mut adj.offsets[i + 1..=end] {
+                *o = o.wrapping_add_signed(shift);
+            }
+        }
     }
 }
 
