@@ -1,6 +1,8 @@
 //! Owner tree view: its state (the tree around one object, selection and scroll) and its
 //! key handling.
 
+use std::collections::{HashMap, HashSet};
+
 use super::scroll::follow;
 use super::{Action, App, Mode};
 use crate::graph::hierarchy::{Direction, Tree, TreeOptions};
@@ -19,6 +21,9 @@ pub struct TreeState {
     /// Position among the visible nodes.
     pub selected: usize,
     pub offset: usize,
+    /// Owner-reference finding codes of the tree's objects (`owner-…`), joined by `, `:
+    /// worked out once when the tree opens, so a frame does not scan every finding per row.
+    pub owner_problems: HashMap<usize, String>,
 }
 
 impl TreeState {
@@ -41,6 +46,7 @@ impl TreeState {
             .visible()
             .position(|i| tree.node(i).is_some_and(|n| n.obj == object as usize))
             .unwrap_or(0);
+        let owner_problems = owner_problems(graph, &tree);
         TreeState {
             object,
             tree,
@@ -48,6 +54,7 @@ impl TreeState {
             refs,
             selected,
             offset: 0,
+            owner_problems,
         }
     }
 
@@ -71,6 +78,26 @@ impl TreeState {
             .min(len.saturating_sub(1));
         self.offset = follow(self.selected, self.offset, len, height);
     }
+}
+
+/// The owner finding codes (in the findings' order) of each object shown in `tree`.
+fn owner_problems(graph: &Graph, tree: &Tree) -> HashMap<usize, String> {
+    let shown: HashSet<usize> = tree.nodes().iter().map(|n| n.obj).collect();
+    let mut out: HashMap<usize, String> = HashMap::new();
+    for f in graph.findings() {
+        let Some(obj) = f.object.map(|o| o as usize) else {
+            continue;
+        };
+        if !f.code.starts_with("owner") || !shown.contains(&obj) {
+            continue;
+        }
+        let codes = out.entry(obj).or_default();
+        if !codes.is_empty() {
+            codes.push_str(", ");
+        }
+        codes.push_str(f.code);
+    }
+    out
 }
 
 impl App {

@@ -51,19 +51,8 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         if node.cycle {
             spans.push(Span::styled("  ↻ cycle", theme.error));
         }
-        let owner_problems: Vec<&str> = app
-            .data
-            .graph
-            .findings()
-            .iter()
-            .filter(|p| p.object == Some(node.obj as u32) && p.code.starts_with("owner"))
-            .map(|p| p.code)
-            .collect();
-        if !owner_problems.is_empty() {
-            spans.push(Span::styled(
-                format!("  ⚠ {}", owner_problems.join(", ")),
-                theme.error,
-            ));
+        if let Some(codes) = t.owner_problems.get(&node.obj) {
+            spans.push(Span::styled(format!("  ⚠ {codes}"), theme.error));
         }
         let mut line = Line::from(spans);
         if t.offset + row == t.selected {
