@@ -301,9 +301,10 @@ pub(super) struct Pool<'a> {
 #[derive(Default)]
 struct Bucket<'a> {
     all: Vec<(u32, Labels<'a>)>,
-    /// (hash of a label's key and value, position in `all`), sorted: a label's posting list
-    /// is a run (one flat array instead of a map of vectors: a third of the memory).
-    postings: Vec<(u64, u32)>,
+    /// (32-bit hash of a label's key and value, position in `all`), sorted: a label's
+    /// posting list is a run (one flat array instead of a map of vectors: a fifth of the
+    /// memory). Labels sharing a hash share a run; the whole selector tells them apart.
+    postings: Vec<(u32, u32)>,
 }
 
 /// Where a candidate's labels live.
@@ -323,8 +324,8 @@ impl LabelGet for Labels<'_> {
 }
 
 /// The hash a label is posted under.
-fn label_hash(key: &str, value: &str) -> u64 {
-    keys::hash(&(key, value))
+fn label_hash(key: &str, value: &str) -> u32 {
+    (keys::hash(&(key, value)) >> 32) as u32
 }
 
 impl<'a> Bucket<'a> {
@@ -358,19 +359,22 @@ impl<'a> Bucket<'a> {
     }
 
     /// Candidates matching `sel`: through the posting list of its first equality
-    /// requirement when it has one (a label sharing its hash fails the whole selector),
-    /// else by scanning the namespace.
+    /// requirement when it has one (a label sharing its hash fails the whole selector, and
+    /// a candidate with two labels sharing it is taken once), else by scanning the
+    /// namespace.
     fn select(&self, sel: &Selector) -> Vec<usize> {
         let check = |&(i, labels): &(u32, Labels<'a>)| sel.matches(&labels).then_some(i as usize);
         match first_equality(sel) {
             Some((k, v)) => {
                 let h = label_hash(k, v);
                 let from = self.postings.partition_point(|&(p, _)| p < h);
-                self.postings[from..]
+                let mut out: Vec<usize> = self.postings[from..]
                     .iter()
                     .take_while(|&&(p, _)| p == h)
                     .filter_map(|&(_, pos)| check(&self.all[pos as usize]))
-                    .collect()
+                    .collect();
+                out.dedup();
+                out
             }
             None => self.all.iter().filter_map(check).collect(),
         }
