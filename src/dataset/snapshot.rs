@@ -468,6 +468,26 @@ mod tests {
         assert!(d.as_slice().is_empty() && matches!(d, Defs::None));
     }
 
+    /// Definitions are kept by identity hash: identities sharing one are told apart by the
+    /// objects, each with its first position and count.
+    #[test]
+    fn identities_sharing_a_hash_are_told_apart() {
+        let cm = |name: &str| {
+            serde_json::json!({"apiVersion": "v1", "kind": "ConfigMap",
+                "metadata": {"name": name, "namespace": "a"}})
+        };
+        let inv = crate::model::test_inventory(&[cm("x"), cm("y"), cm("x"), cm("y"), cm("z")]);
+        let found = |positions: &[usize]| {
+            let mut out = Vec::new();
+            identities(&inv.objects, positions, |i, n| out.push((i, n)));
+            out
+        };
+        assert_eq!(found(&[0, 1, 2, 3, 4]), vec![(0, 2), (1, 2), (4, 1)]);
+        assert_eq!(found(&[0, 2]), vec![(0, 2)]);
+        assert_eq!(found(&[3]), vec![(3, 1)]);
+        assert!(found(&[]).is_empty());
+    }
+
     /// Problems come out in the diagnostics' order (what sorting their concatenation gives),
     /// also for walk problems at paths of no file, between files, before the first and after
     /// the last, and for problems of a file that name another path.
