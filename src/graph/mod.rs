@@ -151,8 +151,10 @@ impl Graph {
     /// name/label/annotation/ownerReference validation from `validate`), in the
     /// diagnostics' order.
     pub fn build(inv: &Inventory) -> Graph {
+        // The keys are made after `compute` has freed its lookup tables, not beside them:
+        // the build's peak memory is reached while selectors are resolved.
         let (((parts, owners_of, dependents_of), keys), refs) = rayon::join(
-            || rayon::join(|| compute(inv), || keys::Keys::build(&inv.objects)),
+            || (compute(inv), keys::Keys::build(&inv.objects)),
             || refs::build(inv),
         );
         let n = inv.objects.len();

@@ -145,7 +145,7 @@ pub struct Declared<'a> {
     /// Position of the first object of `spans`.
     first: usize,
     /// Per object from `first`: its names are `names[a..b]`; none for other kinds.
-    spans: Vec<Option<(usize, usize)>>,
+    spans: Vec<Option<(u32, u32)>>,
     names: Vec<&'a str>,
 }
 
@@ -163,14 +163,14 @@ impl<'a> Declared<'a> {
         let start = self.names.len();
         if extract_declaring(o, out, Some(&mut self.names)) {
             if let Some(span) = self.spans.get_mut(i - self.first) {
-                *span = Some((start, self.names.len()));
+                *span = Some((to_u32(start), to_u32(self.names.len())));
             }
         }
     }
 
     /// Those of the objects that follow (`next` starts where these end).
     fn append(&mut self, next: Declared<'a>) {
-        let shift = self.names.len();
+        let shift = to_u32(self.names.len());
         self.spans.extend(
             next.spans
                 .into_iter()
@@ -186,8 +186,13 @@ impl<'a> Declared<'a> {
             .get(i.checked_sub(self.first)?)
             .copied()
             .flatten()?;
-        Some(self.names[a..b].contains(&name))
+        Some(self.names[a as usize..b as usize].contains(&name))
     }
+}
+
+/// A position in `Declared::names` (fewer than 2^32 port names).
+fn to_u32(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
 }
 
 impl Linked {
@@ -303,6 +308,10 @@ pub fn build(inv: &Inventory) -> (RefGraph, Vec<Diagnostic>, Declared<'_>) {
     linked.edges.reserve_exact(total(|l| l.edges.len()));
     linked.dangling.reserve_exact(total(|l| l.dangling.len()));
     linked.findings.reserve_exact(total(|l| l.findings.len()));
+    declared.spans.reserve_exact(n);
+    declared
+        .names
+        .reserve_exact(parts.iter().map(|(_, d)| d.names.len()).sum());
     for (l, d) in parts {
         linked.append(l);
         declared.append(d);
