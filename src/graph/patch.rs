@@ -459,7 +459,6 @@ impl Plan {
             looked_at: owner_candidates.len() + scanned + found.inside.len() + found.members.len(),
         };
         let parts = Parts {
-            owner_edges: Vec::new(),
             selections: merged,
             findings,
             app_findings: Vec::new(),
