@@ -45,32 +45,22 @@ impl LabelIndex {
     pub fn build(objects: &[Object]) -> LabelIndex {
         const RUN: usize = 8192;
         let len = u32::try_from(objects.len()).unwrap_or(u32::MAX);
-        fn collect(base: usize, objs: &[Object]) -> KeyIds<'_> {
-            let base = u32::try_from(base).unwrap_or(u32::MAX);
-            let mut ids = KeyIds::default();
-            for (i, obj) in (base..).zip(objs) {
-                for (k, v) in obj.labels() {
-                    ids.entry(k).or_default().entry(v).or_default().push(i);
-                }
-            }
-            ids
-        }
-        let runs: Vec<_> = objects
+        let runs: Vec<KeyIds<'_>> = objects
             .par_chunks(RUN)
             .enumerate()
             .map(|(run, objs)| collect(run * RUN, objs))
             .collect();
-        // Runs in order, so ids stay ascending within one value.
-        let mut ids: KeyIds<'_> = KeyIds::default();
+        // Each key's values from every run, runs in order (ids stay ascending within one
+        // value); a key with a value per object holds about as many values as objects, and
+        // hashing them all again into one map was a serial tail of the 1M load: the values
+        // are sorted (in parallel, stably) by `key_entry` instead, which merges equal ones.
+        let mut by_key: FxHashMap<&str, Vec<(&str, Vec<u32>)>> = FxHashMap::default();
         for run in runs {
             for (key, values) in run {
-                let all = ids.entry(key).or_default();
-                for (value, more) in values {
-                    all.entry(value).or_default().extend(more);
-                }
+                by_key.entry(key).or_default().extend(values);
             }
         }
-        let mut keys: Vec<(Str, KeyEntry)> = ids
+        let mut keys: Vec<(Str, KeyEntry)> = by_key
             .into_par_iter()
             .map(|(key, values)| (Str::from(key), key_entry(values)))
             .collect();
@@ -78,6 +68,37 @@ impl LabelIndex {
         LabelIndex {
             keys: keys.into_iter().collect(),
             len,
+        }
+    }
+
+    /// Appends the labels of `objects` as ids `len()..`: what a partial batch of a load
+    /// adds. Labels are grouped by key and value first, so each key and value is looked up
+    /// in the ordered maps once per batch (not once per label) and each bitmap grows by one
+    /// sorted run.
+    fn append(&mut self, objects: &[Object]) {
+        let base = self.len;
+        let ids = collect(usize::try_from(base).unwrap_or(usize::MAX), objects);
+        self.len = base.saturating_add(u32::try_from(objects.len()).unwrap_or(u32::MAX));
+        for (key, values) in ids {
+            if !self.keys.contains_key(key) {
+                self.keys.insert(Str::from(key), KeyEntry::default());
+            }
+            let Some(entry) = self.keys.get_mut(key) else {
+                continue;
+            };
+            let mut all: Vec<u32> = Vec::new();
+            for (value, ids) in values {
+                all.extend_from_slice(&ids);
+                match entry.values.get_mut(value) {
+                    Some(bitmap) => append_sorted(bitmap, ids),
+                    None => {
+                        let bitmap = RoaringBitmap::from_sorted_iter(ids).unwrap_or_default();
+                        entry.values.insert(Str::from(value), bitmap);
+                    }
+                }
+            }
+            all.sort_unstable();
+            append_sorted(&mut entry.all, all);
         }
     }
 
@@ -109,6 +130,10 @@ impl LabelIndex {
     /// of `removed` and `added`, plus, when the lengths differ, one pass over the ids above
     /// `at` (no label is hashed again).
     pub fn splice(&mut self, at: u32, removed: &[Object], added: &[Object]) {
+        if removed.is_empty() && at == self.len {
+            self.append(added);
+            return;
+        }
         if self.replace(at, removed, added) {
             return;
         }
@@ -267,17 +292,45 @@ impl LabelIndex {
     }
 }
 
+/// The labels of `objs` (ids from `base` on) grouped by key and value, ids ascending.
+fn collect(base: usize, objs: &[Object]) -> KeyIds<'_> {
+    let base = u32::try_from(base).unwrap_or(u32::MAX);
+    let mut ids = KeyIds::default();
+    for (i, obj) in (base..).zip(objs) {
+        for (k, v) in obj.labels() {
+            ids.entry(k).or_default().entry(v).or_default().push(i);
+        }
+    }
+    ids
+}
+
+/// Adds ascending `ids`, all above those of `bitmap` (appended without a search when they
+/// are; inserted one by one otherwise).
+fn append_sorted(bitmap: &mut RoaringBitmap, ids: Vec<u32>) {
+    if bitmap.append(ids.iter().copied()).is_err() {
+        bitmap.extend(ids);
+    }
+}
+
 /// One key's entry from its values' ids.
 ///
 /// The values are sorted first and the maps built from sorted runs (a key with a value per
 /// object, such as an instance name, has about as many values as objects: inserting them
 /// in hash order one by one into the ordered map was most of the build at 1M objects), and
 /// `all` is one union over every value instead of a union per value.
-fn key_entry(values: ValueIds<'_>) -> KeyEntry {
-    let mut values: Vec<(&str, Vec<u32>)> = values.into_iter().collect();
-    // Rayon splits only large keys (a key per core is the common case).
-    values.par_sort_unstable_by(|a, b| a.0.cmp(b.0));
-    let values: Vec<(Str, RoaringBitmap)> = values
+fn key_entry(values: Vec<(&str, Vec<u32>)>) -> KeyEntry {
+    let mut values = values;
+    // Stable: a value met in several runs keeps its runs in order (ids ascending). Rayon
+    // splits only large keys (a key per core is the common case).
+    values.par_sort_by(|a, b| a.0.cmp(b.0));
+    let mut merged: Vec<(&str, Vec<u32>)> = Vec::with_capacity(values.len());
+    for (value, ids) in values {
+        match merged.last_mut() {
+            Some((last, all)) if *last == value => all.extend(ids),
+            _ => merged.push((value, ids)),
+        }
+    }
+    let values: Vec<(Str, RoaringBitmap)> = merged
         .into_par_iter()
         .map(|(value, mut ids)| {
             if !ids.is_sorted() {
