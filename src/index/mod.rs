@@ -21,6 +21,9 @@ type ValueIds<'a> = FxHashMap<&'a str, Vec<u32>>;
 /// While building: key → its values (texts borrowed from the objects).
 type KeyIds<'a> = FxHashMap<&'a str, ValueIds<'a>>;
 
+/// One run's keys, each once, with their values.
+type Grouped<'a> = Vec<(&'a str, ValueIds<'a>)>;
+
 /// Objects carrying one label key, split by value.
 #[derive(Clone, Debug, Default, PartialEq)]
 struct KeyEntry {
@@ -46,7 +49,7 @@ impl LabelIndex {
     pub fn build(objects: &[Object]) -> LabelIndex {
         const RUN: usize = 8192;
         let len = u32::try_from(objects.len()).unwrap_or(u32::MAX);
-        let runs: Vec<_> = objects
+        let runs: Vec<Grouped<'_>> = objects
             .par_chunks(RUN)
             .enumerate()
             .map(|(run, objs)| collect(run * RUN, objs))
@@ -300,15 +303,33 @@ impl LabelIndex {
 }
 
 /// The labels of `objs` (ids from `base` on) grouped by key and value, ids ascending.
-fn collect(base: usize, objs: &[Object]) -> KeyIds<'_> {
+///
+/// Keys are looked up by address first among the first [`BY_ADDRESS`] met: a key of the key
+/// table (`value::keys`) is one text at one address however many objects carry it, and a
+/// folder has a few dozen label keys, so most labels skip hashing their key.
+fn collect(base: usize, objs: &[Object]) -> Grouped<'_> {
+    const BY_ADDRESS: usize = 16;
     let base = u32::try_from(base).unwrap_or(u32::MAX);
-    let mut ids = KeyIds::default();
+    let mut keys: Grouped<'_> = Vec::new();
+    let mut by_text: FxHashMap<&str, usize> = FxHashMap::default();
     for (i, obj) in (base..).zip(objs) {
         for (k, v) in obj.labels() {
-            ids.entry(k).or_default().entry(v).or_default().push(i);
+            let found = keys
+                .iter()
+                .take(BY_ADDRESS)
+                .position(|(have, _)| std::ptr::eq(*have, k));
+            let at = found.unwrap_or_else(|| {
+                *by_text.entry(k).or_insert_with(|| {
+                    keys.push((k, ValueIds::default()));
+                    keys.len() - 1
+                })
+            });
+            if let Some((_, values)) = keys.get_mut(at) {
+                values.entry(v).or_default().push(i);
+            }
         }
     }
-    ids
+    keys
 }
 
 /// Adds ascending `ids`, all above those of `bitmap` (appended without a search when they
