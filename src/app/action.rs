@@ -182,6 +182,21 @@ impl From<Event> for Action {
     }
 }
 
+/// The actions of one burst (everything queued when the UI gets to them) worth applying,
+/// in order: partial batches that a whole table later in the same burst replaces are left
+/// out. Nothing was drawn between them and `Loaded`, which replaces what they appended, so
+/// applying them (label index, table rows) only delayed the full table.
+pub fn superseded_left_out(burst: Vec<Action>) -> impl Iterator<Item = Action> {
+    let last_loaded = burst.iter().rposition(|a| matches!(a, Action::Loaded(_)));
+    burst
+        .into_iter()
+        .enumerate()
+        .filter(move |(i, a)| {
+            !(matches!(a, Action::Partial(_)) && last_loaded.is_some_and(|l| *i < l))
+        })
+        .map(|(_, a)| a)
+}
+
 impl Action {
     /// One-line description for the help overlay.
     pub fn describe(&self) -> &'static str {

@@ -27,7 +27,7 @@ use std::sync::Arc;
 
 use roaring::RoaringBitmap;
 
-pub use action::Action;
+pub use action::{superseded_left_out, Action};
 pub use bar::{text_width, BarState, Completion, ErrorRow, PROMPT_WIDTH};
 pub use changes::{ApplyCost, LastChange, FLASH_SECONDS};
 pub use columns::{titles, Column};

@@ -279,6 +279,65 @@ fn partial_batches_append_rows_as_a_rebuild_would_show_them() {
 }
 
 #[test]
+fn partial_batches_the_whole_table_replaces_in_one_burst_are_left_out() {
+    let text: String = (0..30)
+        .map(|i| {
+            format!(
+                "apiVersion: v1\nkind: Pod\nmetadata: {{name: p{i:02}, namespace: ns{}}}\n---\n",
+                i % 2
+            )
+        })
+        .collect();
+    let all = parse_text(&Arc::from(Path::new("x.yaml")), &text).objects;
+    let inventory = |r: std::ops::Range<usize>| crate::model::Inventory {
+        objects: all[r].to_vec(),
+        ..Default::default()
+    };
+    let burst = || {
+        vec![
+            Action::Partial(Box::new(inventory(0..10))),
+            Action::LoadProgress {
+                files_done: 1,
+                files_total: 2,
+            },
+            Action::Partial(Box::new(inventory(10..20))),
+            Action::Loaded(Box::new(crate::dataset::Dataset::new(inventory(0..30)))),
+            Action::Notice("after".into()),
+        ]
+    };
+    let kept: Vec<Action> = superseded_left_out(burst()).collect();
+    assert!(matches!(
+        kept.as_slice(),
+        [
+            Action::LoadProgress { .. },
+            Action::Loaded(_),
+            Action::Notice(_)
+        ]
+    ));
+    // Without a whole table in the burst, partial batches stay.
+    let partials = vec![
+        Action::Partial(Box::new(inventory(0..10))),
+        Action::Partial(Box::new(inventory(10..20))),
+    ];
+    assert_eq!(superseded_left_out(partials).count(), 2);
+    // Applying what is kept shows exactly what applying everything shows.
+    let shown = |actions: Vec<Action>| {
+        let mut app = App::new(Keymap::load(None).unwrap(), Options::default(), 0);
+        app.update(Action::Resize(120, 30));
+        for a in actions {
+            app.update(a);
+        }
+        (
+            visible_names(&app),
+            app.data.inventory.objects.len(),
+            app.status.clone(),
+        )
+    };
+    assert_eq!(shown(kept), shown(burst()));
+    assert_eq!(shown(burst()).1, 30);
+}
+
+#[test]
 fn detail_requests_source_and_copy_path() {
     let mut app = app();
     app.update(Action::Down);

@@ -16,7 +16,7 @@ use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 use tokio::sync::oneshot;
 
 use super::{files, term};
-use crate::app::{Action, App, Effect, Input};
+use crate::app::{superseded_left_out, Action, App, Effect, Input};
 use crate::dataset::{self, Follow};
 use crate::model::load::{is_stdin, LoadOptions};
 
@@ -89,10 +89,12 @@ async fn event_loop(
             reader.stop().await;
             return Ok(exit_code);
         }
+        // Data actions are applied after the keys of the same burst, all at once (below).
+        let mut queued: Vec<Action> = Vec::new();
         let action = tokio::select! {
             Some(ev) = ev_rx.recv() => map_event(app, ev),
             _ = tick.tick() => Some(Action::Tick(chrono::Utc::now().timestamp())),
-            Some(a) = rx.recv() => Some(a),
+            Some(a) = rx.recv() => { queued.push(a); None }
             _ = sigterm.recv() => { exit_code = 143; Some(Action::Quit) }
             _ = sigint.recv() => { exit_code = 130; Some(Action::Quit) }
             _ = sighup.recv() => { exit_code = 129; Some(Action::Quit) }
@@ -106,7 +108,8 @@ async fn event_loop(
                 app.update(a);
             }
         }
-        while let Ok(a) = rx.try_recv() {
+        queued.extend(std::iter::from_fn(|| rx.try_recv().ok()));
+        for a in superseded_left_out(queued) {
             app.update(a);
         }
         for effect in app.take_effects() {

@@ -12,7 +12,7 @@ use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 
 use super::{HEIGHT, WIDTH};
-use crate::app::{Action, App, Effect, Keymap, Options};
+use crate::app::{superseded_left_out, Action, App, Effect, Keymap, Options};
 use crate::dataset::{first_load, LiveSet, Pacing};
 use crate::model::load::{load_file_timed, FileLoad, LoadOptions, YamlStats};
 
@@ -204,7 +204,9 @@ fn ui_side(
         let mut linked = false;
         let mut partial = false;
         let burst = Instant::now();
-        for a in std::iter::once(first).chain(rx.try_iter()) {
+        // As the event loop does: partial batches the whole table replaces are left out.
+        let queued: Vec<Action> = std::iter::once(first).chain(rx.try_iter()).collect();
+        for a in superseded_left_out(queued) {
             let t = Instant::now();
             match a {
                 Action::Partial(_) => {
