@@ -42,9 +42,10 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::keys::{self, Key, Keys, RefKey};
 use super::owners::{self, OwnerStats};
+use super::selsets::SelectorEdges;
 use super::setkeys::{self, Class};
-use super::{apps, cycles, lifecycle, selectors, Edge, Graph, Parts};
-use crate::diagnostic::Diagnostic;
+use super::{apps, cycles, lifecycle, selectors, Adjacency, Edge, Graph, Parts};
+use crate::diagnostic::{self, Diagnostic};
 use crate::model::{Inventory, Object};
 
 /// One run of objects replaced by a change (typically one file's objects).
@@ -97,6 +98,7 @@ impl Graph {
         let mut old = self;
         // The keys are spliced in place into the new graph's (a rebuild makes its own).
         let keys = std::mem::take(&mut old.keys);
+        super::prof::lap("start");
         match Plan::new(old.len, keys, inv, replaced) {
             Ok(plan) => plan.apply(old, inv, replaced),
             Err(reason) => (Graph::build(inv), PatchOutcome::Rebuilt(reason)),
@@ -165,6 +167,9 @@ struct Plan {
     terminating: Vec<usize>,
     /// Where the `owned` objects' owners can be (ascending).
     owner_candidates: Vec<usize>,
+    /// Per new position: whether an ownerReference did not resolve before the change (an
+    /// added object: no).
+    unresolved: Vec<bool>,
 }
 
 impl Plan {
@@ -185,8 +190,10 @@ impl Plan {
             .map(|(r, a)| (r.at..r.at + r.removed.len(), a.clone()))
             .collect();
         let old_unresolved = std::mem::take(&mut keys.unresolved);
+        super::prof::lap("position_map");
         keys.splice(&runs, &inv.objects);
         let mut changed = Changed::default();
+        super::prof::lap("keys.splice");
         for o in replaced.iter().flat_map(|r| r.removed.iter()) {
             changed.add(o);
         }
@@ -203,6 +210,7 @@ impl Plan {
             }
         }
         let (mut owned, mut terminating) = (Vec::new(), Vec::new());
+        super::prof::lap("marks+unresolved");
         for (i, k) in keys.objects.iter().enumerate() {
             let mut m = marks[i];
             if m == 0 {
@@ -223,6 +231,7 @@ impl Plan {
             }
         }
         // Whatever an ownerReference of the recomputed objects can name.
+        super::prof::lap("named_by scan");
         let mut context = Names::default();
         for &i in &owned {
             for r in keys.refs(i) {
@@ -235,6 +244,7 @@ impl Plan {
             let named = |(i, k): (usize, &Key)| context.has(k.name, k.uid).then_some(i);
             keys.objects.iter().enumerate().filter_map(named).collect()
         };
+        super::prof::lap("owner_candidates");
         Ok(Plan {
             map,
             added,
@@ -244,6 +254,7 @@ impl Plan {
             owned,
             terminating,
             owner_candidates,
+            unresolved,
         })
     }
 
@@ -263,39 +274,61 @@ impl Plan {
             owned,
             terminating,
             owner_candidates,
+            mut unresolved,
         } = self;
         let n = inv.objects.len();
         let shift = |old: usize| shifted(&map, old);
         let old_at = |new: usize| unshifted(replaced, &added, new);
         let ref_change = refs_scope(&old, replaced, &added, &shift);
+        super::prof::lap("refs_scope");
         let added_at = || added.iter().flat_map(Range::clone);
         let removed = || replaced.iter().flat_map(|r| r.removed.iter());
 
         // Owner edges belong to their dependent: kept edges of kept objects (shifted), then
-        // the recomputed objects' edges.
+        // the recomputed objects' edges. When no position moves (every run keeps its
+        // length: the usual edit), the recomputed objects' groups are replaced in place.
         let (new_edges, mut findings, new_stats) =
             owners::resolve_among(inv, owned.iter().copied(), owner_candidates.iter().copied());
-        let kept_edges = old.owners_of.all().iter().filter_map(|e| {
-            let (from, to) = (shift(e.from)?, shift(e.to)?);
-            (marks[to] & OWNED == 0).then_some(Edge { from, to, ..*e })
-        });
-        let edges: Vec<Edge> = kept_edges.chain(new_edges).collect();
-        let (owners_of, dependents_of) = super::owner_adjacency(n, edges);
+        let no_move = replaced
+            .iter()
+            .zip(&added)
+            .all(|(r, a)| r.removed.len() == a.len());
+        // Old owner edges of the recomputed and the removed objects, by old position.
+        let removed_at = || replaced.iter().flat_map(|r| r.at..r.at + r.removed.len());
+        let old_owner_edges: FxHashMap<usize, Vec<Edge>> = owned
+            .iter()
+            .filter_map(|&i| old_at(i))
+            .chain(removed_at())
+            .map(|o| (o, old.owners_of.get(o).to_vec()))
+            .collect();
+        let (owners_of, dependents_of) = if no_move {
+            let mut adjacency = (
+                std::mem::take(&mut old.owners_of),
+                std::mem::take(&mut old.dependents_of),
+            );
+            owner_edges_in_place(&mut adjacency, &map, &owned, new_edges, &marks);
+            adjacency
+        } else {
+            let kept_edges = old.owners_of.all().iter().filter_map(|e| {
+                let (from, to) = (shift(e.from)?, shift(e.to)?);
+                (marks[to] & OWNED == 0).then_some(Edge { from, to, ..*e })
+            });
+            let edges: Vec<Edge> = kept_edges.chain(new_edges).collect();
+            super::owner_adjacency(n, edges)
+        };
+        super::prof::lap("owner edges+adj");
 
         // Owners whose dependents changed (old or new edges): their lifecycle findings list
         // them, and a workload's selection leaves out the Pods it owns, directly or through
         // an owner it owns.
-        let removed_at = replaced.iter().flat_map(|r| r.at..r.at + r.removed.len());
         let mut owners: Vec<usize> = owned
             .iter()
             .flat_map(|&i| owners_of.get(i))
             .map(|e| e.from)
             .chain(
-                owned
-                    .iter()
-                    .filter_map(|&i| old_at(i))
-                    .chain(removed_at)
-                    .flat_map(|o| old.owners_of.get(o))
+                old_owner_edges
+                    .values()
+                    .flatten()
                     .filter_map(|e| shift(e.from)),
             )
             .collect();
@@ -311,50 +344,43 @@ impl Plan {
             }
         }
 
-        // Selector sets, each brought up to date with the changed objects. Selections are
-        // recomputed for the added objects, the owners above (a workload leaves out the Pods
-        // it owns), and the objects whose findings count what a key matches when that count
-        // went to or from zero (or the Nodes changed in number); the others are kept.
-        let mut sets = std::mem::take(&mut old.selectors).into_selections();
-        let added_list: Vec<usize> = added_at().collect();
-        let flipped = setkeys::patch_sets(inv, &keys, &mut sets, shift, &added_list);
-        let is_node = |o: &Object| o.id.group.is_empty() && &*o.id.kind == "Node";
-        let nodes = (sets.nodes
-            + added_list
-                .iter()
-                .filter(|&&i| is_node(&inv.objects[i]))
-                .count())
-        .saturating_sub(removed().filter(|o| is_node(o)).count());
-        let recount = nodes != sets.nodes;
-        sets.nodes = nodes;
-        for s in &sets.list {
-            let k = s.key as usize;
-            if !flipped[k] && !recount {
-                continue;
+        // Selector sets, each brought up to date with the changed objects. When every
+        // replaced object is a member of the same sets as the one before it (same identity
+        // and labels at the same position), no set changes: the selections are kept where
+        // they are unless one of the recomputed ones differs.
+        let same_sets = no_move
+            && replaced.iter().zip(&added).all(|(r, a)| {
+                r.removed
+                    .iter()
+                    .zip(a.clone())
+                    .all(|(o, i)| setkeys::same_membership(o, &inv.objects[i]))
+            });
+        let kept = if same_sets {
+            selecting.sort_unstable();
+            selecting.dedup();
+            keep_selections(inv, &old.selectors, &owners_of, &dependents_of, &selecting)
+        } else {
+            None
+        };
+        let (selectors, sel_findings, scanned) = match kept {
+            Some(found) => (std::mem::take(&mut old.selectors), found, 0),
+            None => {
+                let old_selectors = std::mem::take(&mut old.selectors);
+                let removed_objects: Vec<&Object> = removed().collect();
+                patch_selections(
+                    inv,
+                    &keys,
+                    old_selectors,
+                    &shift,
+                    &added_at().collect::<Vec<usize>>(),
+                    &removed_objects,
+                    (&mut marks, selecting),
+                    (&owners_of, &dependents_of),
+                )
             }
-            let class = sets.keys[k].key.class();
-            let Some(i) = shift(s.from).filter(|&i| marks[i] & SEL == 0) else {
-                continue;
-            };
-            if (flipped[k] || (recount && class == Class::Nodes))
-                && selectors::counts_matches(&inv.objects[i], class)
-            {
-                marks[i] |= SEL;
-                selecting.push(i);
-            }
-        }
-        selecting.sort_unstable();
-        selecting.dedup();
-        sets.move_selections(|f| shift(f).filter(|&i| marks[i] & SEL == 0), shift);
-        let (merged, sel_findings, scanned) = selectors::resolve_patched(
-            inv,
-            &keys,
-            &owners_of,
-            &dependents_of,
-            selecting.iter().copied(),
-            sets,
-        );
+        };
         findings.extend(sel_findings);
+        super::prof::lap("selectors");
 
         // Old findings: kept unless recomputed.
         let mut old_ref_findings = Vec::new();
@@ -362,37 +388,55 @@ impl Plan {
         // Old position → dangling references, of the objects whose counts are redone.
         let mut dangling: FxHashMap<usize, usize> = FxHashMap::default();
         let in_instance = |i: usize| changed.instances.contains(&keys.objects[i].instance);
-        let mut kept = Vec::with_capacity(old.findings.len());
-        for f in std::mem::take(&mut old.findings) {
-            if super::refs::is_ref_finding(f.code) {
-                old_ref_findings.push(f);
-                continue;
-            }
-            let Some(o) = f.object_index() else { continue };
+        // The new position of an old finding's object if the finding stays.
+        let mut stays = |f: &Diagnostic| -> Option<usize> {
+            let o = f.object_index()?;
             let new = shift(o);
             if f.code == owners::DANGLING && new.is_none_or(|i| marks[i] & OWNED != 0) {
                 *dangling.entry(o).or_default() += 1;
             }
-            let Some(i) = new else { continue };
+            let i = new?;
             if f.code == cycles::CODE {
                 in_cycles.push(i);
+                None
             } else if f.code == apps::DISAGREEMENT {
-                if !in_instance(i) {
+                (!in_instance(i)).then_some(i)
+            } else {
+                (marks[i] == 0 || !recomputed_by(f.code, marks[i])).then_some(i)
+            }
+        };
+        let mut old_findings = std::mem::take(&mut old.findings);
+        let mut kept = Vec::new();
+        // Positions in `old_findings` of those that go (when they stay where they are).
+        let mut dropped: Vec<usize> = Vec::new();
+        if no_move {
+            // Reference findings are left to `patch_refs`.
+            for (k, f) in old_findings.iter().enumerate() {
+                if !super::refs::is_ref_finding(f.code) && stays(f).is_none() {
+                    dropped.push(k);
+                }
+            }
+        } else {
+            kept.reserve(old_findings.len());
+            for f in std::mem::take(&mut old_findings) {
+                if super::refs::is_ref_finding(f.code) {
+                    old_ref_findings.push(f);
+                } else if let Some(i) = stays(&f) {
                     kept.push(f.about(i));
                 }
-            } else if marks[i] == 0 || !recomputed_by(f.code, marks[i]) {
-                kept.push(f.about(i));
             }
         }
 
         // Reference counts by namespace: the recomputed objects' old counts out, new in.
+        super::prof::lap("old findings filter");
         let mut stats = std::mem::take(&mut old.stats_by_ns);
         let mut take_away = |o: usize, obj: &Object| {
             if obj.owner_refs.is_empty() {
                 return;
             }
             let d = dangling.get(&o).copied().unwrap_or(0);
-            let s = OwnerStats::of_object(old.owners_of.get(o), d, obj.owner_refs.len());
+            let edges = old_owner_edges.get(&o).map_or(&[][..], Vec::as_slice);
+            let s = OwnerStats::of_object(edges, d, obj.owner_refs.len());
             if let Some(e) = stats.get_mut(&owners::stats_ns(obj)) {
                 *e = e.minus(&s);
             }
@@ -414,6 +458,7 @@ impl Plan {
         stats.retain(|_, s| !s.is_zero());
 
         // Lifecycle, cycles.
+        super::prof::lap("stats");
         let mut life: Vec<usize> = added_at().chain(owners.iter().copied()).collect();
         life.sort_unstable();
         life.dedup();
@@ -430,6 +475,7 @@ impl Plan {
         ));
 
         // What Terminating Namespaces and app instances hold.
+        super::prof::lap("life+cycles");
         let terminating: Vec<usize> = terminating
             .into_iter()
             .filter(|&i| {
@@ -442,6 +488,7 @@ impl Plan {
             scope.inside.insert(keys::ns_key(&inv.objects[i].id.name));
         }
         let found = scope.find(&keys, &changed.instances);
+        super::prof::lap("scope.find");
 
         for &i in &terminating {
             let inside = found.inside.iter().copied();
@@ -451,29 +498,252 @@ impl Plan {
             findings.extend(apps::findings_among(inv, found.members.iter().copied()));
         }
         findings.extend(validation(inv, added_at()));
-        findings.append(&mut kept);
+        super::prof::lap("apps+validation");
 
-        let recomputed: Vec<bool> = marks.iter().map(|&m| m != 0).collect();
         let outcome = PatchOutcome::Patched {
-            objects: recomputed.iter().filter(|&&r| r).count(),
+            objects: marks.iter().filter(|&&m| m != 0).count(),
             looked_at: owner_candidates.len() + scanned + found.inside.len() + found.members.len(),
         };
-        let parts = Parts {
-            owner_edges: Vec::new(),
-            selections: merged,
-            findings,
-            app_findings: Vec::new(),
-            stats_by_ns: stats,
-        };
         let old_refs = std::mem::take(&mut old.refs);
-        let graph = Graph::assemble_with(n, parts, keys, owners_of, dependents_of).patch_refs(
-            inv,
-            old_refs,
-            old_ref_findings,
-            &ref_change,
-        );
+        let graph = if no_move {
+            // The old findings where they are, the recomputed ones taken out, the new put in.
+            diagnostic::sort(&mut findings);
+            for &i in &owned {
+                unresolved[i] = false;
+            }
+            for f in &findings {
+                if let (Some(i), owners::DANGLING | owners::OTHER_NAMESPACE) =
+                    (f.object_index(), f.code)
+                {
+                    unresolved[i] = true;
+                }
+            }
+            splice_findings(&mut old_findings, &dropped, findings);
+            let mut keys = keys;
+            keys.unresolved = unresolved;
+            Graph {
+                len: n,
+                owners_of,
+                dependents_of,
+                selectors,
+                findings: old_findings,
+                stats_by_ns: stats,
+                keys,
+                refs: super::refs::RefGraph::default(),
+            }
+        } else {
+            findings.append(&mut kept);
+            let parts = Parts {
+                owner_edges: Vec::new(),
+                selections: Default::default(),
+                findings,
+                app_findings: Vec::new(),
+                stats_by_ns: stats,
+            };
+            Graph::assemble_with(n, parts, keys, (owners_of, dependents_of), selectors)
+        };
+        super::prof::lap("outcome+findings");
+        let graph = graph.patch_refs(inv, old_refs, old_ref_findings, &ref_change);
         (graph, outcome)
     }
+}
+
+/// Replaces, in place, the owner edges of the `owned` objects (ascending) by `new` (theirs,
+/// grouped by dependent, ascending), and drops the edges from replaced owners (`map`: old →
+/// new position, which must be the identity outside the replaced runs): what a rebuild of
+/// the adjacency from the kept and the new edges gives when no position moves.
+fn owner_edges_in_place(
+    (owners_of, dependents_of): &mut (Adjacency, Adjacency),
+    map: &[u32],
+    owned: &[usize],
+    new: Vec<Edge>,
+    marks: &[u8],
+) {
+    let replaced = |i: usize| map.get(i).is_none_or(|&m| m == REMOVED);
+    let recomputed = |i: usize| marks[i] & OWNED != 0;
+    let kept = |e: &&Edge| !recomputed(e.to) && !replaced(e.from);
+    // Dependents whose group changes: the recomputed ones, and those of a replaced owner.
+    let mut dependents: Vec<usize> = owned.to_vec();
+    for (i, _) in map.iter().enumerate().filter(|(_, &m)| m == REMOVED) {
+        dependents.extend(dependents_of.get(i).iter().map(|e| e.to));
+    }
+    dependents.sort_unstable();
+    dependents.dedup();
+    // Owners whose group changes: of the old edges of those dependents, and of the new.
+    let mut owners: Vec<usize> = dependents
+        .iter()
+        .flat_map(|&i| owners_of.get(i))
+        .map(|e| e.from)
+        .chain(new.iter().map(|e| e.from))
+        .collect();
+    owners.sort_unstable();
+    owners.dedup();
+    // Stable: each owner's new edges stay by dependent, in ownerReference order.
+    let mut by_owner = new.clone();
+    by_owner.sort_by_key(|e| e.from);
+    let mut rest = &by_owner[..];
+    let groups = owners
+        .iter()
+        .map(|&w| {
+            let k = rest.partition_point(|e| e.from <= w);
+            let fresh = rest[..k].to_vec();
+            rest = &rest[k..];
+            let old: Vec<Edge> = dependents_of.get(w).iter().filter(kept).copied().collect();
+            (w, merge_by(old, fresh, |e| e.to))
+        })
+        .collect();
+    dependents_of.replace_groups(groups);
+    let mut rest = &new[..];
+    let groups = dependents
+        .iter()
+        .map(|&i| {
+            let group = if recomputed(i) {
+                let k = rest.partition_point(|e| e.to <= i);
+                let g = rest[..k].to_vec();
+                rest = &rest[k..];
+                g
+            } else {
+                owners_of.get(i).iter().filter(kept).copied().collect()
+            };
+            (i, group)
+        })
+        .collect();
+    owners_of.replace_groups(groups);
+}
+
+/// `a` and `b` (each ascending by `key`, no key in both) as one list ascending by `key`.
+fn merge_by<T>(a: Vec<T>, b: Vec<T>, key: impl Fn(&T) -> usize) -> Vec<T> {
+    if b.is_empty() {
+        return a;
+    }
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
+    while let (Some(x), Some(y)) = (a.peek(), b.peek()) {
+        let next = if key(y) < key(x) { b.next() } else { a.next() };
+        out.extend(next);
+    }
+    out.extend(a);
+    out.extend(b);
+    out
+}
+
+/// The selector findings of `selecting` (ascending) when their fields, matched again
+/// against the keys they matched before, select what they did (no set changed, no
+/// position moved): then `old` stays as it is. `None` when one differs.
+fn keep_selections(
+    inv: &Inventory,
+    old: &SelectorEdges,
+    owners_of: &Adjacency,
+    dependents_of: &Adjacency,
+    selecting: &[usize],
+) -> Option<Vec<Diagnostic>> {
+    let (known, ids) = old.known(selecting);
+    let (found, findings) = selectors::resolve_known(
+        inv,
+        owners_of,
+        dependents_of,
+        selecting.iter().copied(),
+        known,
+    )?;
+    let mut rest = &found.list[..];
+    for &i in selecting {
+        let k = rest.partition_point(|s| s.from <= i);
+        if !old.same_as(i, &rest[..k], &ids) {
+            return None;
+        }
+        rest = &rest[k..];
+    }
+    rest.is_empty().then_some(findings)
+}
+
+/// Selector sets, each brought up to date with the changed objects. Selections are
+/// recomputed for `selecting` (the added objects, and the owners whose dependents changed:
+/// a workload leaves out the Pods it owns), and the objects whose findings count what a key
+/// matches when that count went to or from zero (or the Nodes changed in number), marked
+/// `SEL` here; the others are kept. Also returns the selector findings of the recomputed
+/// objects and how many objects the scans for new keys collected.
+#[allow(clippy::too_many_arguments)]
+fn patch_selections(
+    inv: &Inventory,
+    keys: &Keys,
+    old: SelectorEdges,
+    shift: &dyn Fn(usize) -> Option<usize>,
+    added: &[usize],
+    removed: &[&Object],
+    (marks, mut selecting): (&mut [u8], Vec<usize>),
+    (owners_of, dependents_of): (&Adjacency, &Adjacency),
+) -> (SelectorEdges, Vec<Diagnostic>, usize) {
+    let mut sets = old.into_selections();
+    let flipped = setkeys::patch_sets(inv, keys, &mut sets, shift, added);
+    let is_node = |o: &Object| o.id.group.is_empty() && &*o.id.kind == "Node";
+    let nodes = (sets.nodes + added.iter().filter(|&&i| is_node(&inv.objects[i])).count())
+        .saturating_sub(removed.iter().filter(|o| is_node(o)).count());
+    let recount = nodes != sets.nodes;
+    sets.nodes = nodes;
+    for s in &sets.list {
+        let k = s.key as usize;
+        if !flipped[k] && !recount {
+            continue;
+        }
+        let class = sets.keys[k].key.class();
+        let Some(i) = shift(s.from).filter(|&i| marks[i] & SEL == 0) else {
+            continue;
+        };
+        if (flipped[k] || (recount && class == Class::Nodes))
+            && selectors::counts_matches(&inv.objects[i], class)
+        {
+            marks[i] |= SEL;
+            selecting.push(i);
+        }
+    }
+    selecting.sort_unstable();
+    selecting.dedup();
+    sets.move_selections(|f| shift(f).filter(|&i| marks[i] & SEL == 0), shift);
+    let (merged, findings, scanned) = selectors::resolve_patched(
+        inv,
+        keys,
+        owners_of,
+        dependents_of,
+        selecting.iter().copied(),
+        sets,
+    );
+    (
+        SelectorEdges::build(inv.objects.len(), merged),
+        findings,
+        scanned,
+    )
+}
+
+/// Takes the findings at positions `dropped` (ascending) out of the sorted `findings` and
+/// puts the sorted `new` in, touching only the stretch between the first and the last
+/// place that changes (usually one file's findings): nothing else moves unless the count
+/// changes.
+pub(super) fn splice_findings(
+    findings: &mut Vec<Diagnostic>,
+    dropped: &[usize],
+    new: Vec<Diagnostic>,
+) {
+    let (mut lo, mut hi) = match (dropped.first(), dropped.last()) {
+        (Some(&a), Some(&b)) => (a, b + 1),
+        _ => (usize::MAX, 0),
+    };
+    if let (Some(first), Some(last)) = (new.first(), new.last()) {
+        lo = lo.min(findings.partition_point(|f| f < first));
+        hi = hi.max(findings.partition_point(|f| f <= last));
+    }
+    if lo > hi {
+        return;
+    }
+    let mut gone = dropped.iter().peekable();
+    let mut window: Vec<Diagnostic> = Vec::with_capacity(hi - lo + new.len());
+    for (k, f) in findings[lo..hi].iter().enumerate() {
+        if gone.next_if(|&&d| d == lo + k).is_none() {
+            window.push(f.clone());
+        }
+    }
+    window.extend(new);
+    diagnostic::sort(&mut window);
+    findings.splice(lo..hi, window);
 }
 
 /// Whether a finding with `code` about an object with marks `m` is recomputed.
@@ -514,6 +784,10 @@ fn refs_scope<'a>(
 ) -> super::refs::RefChange<'a> {
     let removed_at = replaced.iter().flat_map(|r| r.at..r.at + r.removed.len());
     super::refs::RefChange {
+        findings_in_place: replaced
+            .iter()
+            .zip(added)
+            .all(|(r, a)| r.removed.len() == a.len()),
         runs: replaced
             .iter()
             .zip(added)

@@ -23,7 +23,7 @@ use std::ops::Range;
 
 use super::deps::{self, KeySet};
 use super::link::{self, assemble, is_service, link_sources, target_ports, Lookup};
-use super::{findings, merge, merge_by, RefGraph};
+use super::{findings, is_ref_finding, merge, merge_by, RefGraph};
 use crate::diagnostic::Diagnostic;
 use crate::graph::{Adjacency, Edge, Graph};
 use crate::model::{Inventory, Object};
@@ -36,6 +36,9 @@ pub(in crate::graph) struct RefChange<'a> {
     pub removed: Vec<&'a [Object]>,
     /// New positions of the kept objects that selected a removed object.
     pub selected_removed: Vec<usize>,
+    /// No position moved, and the old reference findings are still among the graph's (not
+    /// in `old_findings`): they are taken out where they are.
+    pub findings_in_place: bool,
 }
 
 /// The kinds the unused notes are about.
@@ -63,6 +66,7 @@ impl Graph {
             return self.with_refs(inv, built);
         }
 
+        crate::graph::prof::lap("r: crd check");
         // What the replaced and the added objects answer.
         let mut changed = KeySet::default();
         for o in removed().chain(added_objects()) {
@@ -81,6 +85,7 @@ impl Graph {
         sources.extend_from_slice(&added);
         sources.sort_unstable();
         sources.dedup();
+        crate::graph::prof::lap("r: having+added_deps");
         let mut relinked = vec![false; n];
         for &i in &sources {
             relinked[i] = true;
@@ -100,9 +105,12 @@ impl Graph {
         for &i in &sources {
             dep_keys.get(i).iter().for_each(|&k| wanted.insert(k));
         }
+        crate::graph::prof::lap("r: splices+wanted");
         let lookup = Lookup::build(inv, deps::providing(&answers, &wanted).into_iter());
         let mut linked = link_sources(inv, &lookup, sources.iter().copied(), None);
+        crate::graph::prof::lap("r: lookup build");
 
+        crate::graph::prof::lap("r: link_sources");
         // The Services whose selection or selected objects can differ.
         let mut ports: Vec<usize> = change
             .selected_removed
@@ -122,6 +130,7 @@ impl Graph {
             .findings
             .extend(target_ports(inv, &self, ports.iter().copied(), None));
 
+        crate::graph::prof::lap("r: target ports");
         let mut dangling = old_dangling;
         let in_place = in_place(&change.runs, &used_by, &relinked);
         // What a relinked or removed object named before, and what a relinked one names now.
@@ -182,7 +191,9 @@ impl Graph {
             assemble(n, edges, dangling, dep_keys, answers)
         };
 
+        crate::graph::prof::lap("r: edges");
         let noted = noted(inv, &refs, &added, &named, removed().chain(added_objects()));
+        crate::graph::prof::lap("r: noted");
         let mut found = linked.findings;
         found.extend(findings::unused(
             inv,
@@ -195,6 +206,7 @@ impl Graph {
             },
         ));
         crate::diagnostic::sort(&mut found);
+        crate::graph::prof::lap("r: unused");
 
         let mark = |at: &[usize]| {
             let mut marked = vec![false; n];
@@ -202,22 +214,40 @@ impl Graph {
             marked
         };
         let (noted, ports) = (mark(&noted), mark(&ports));
+        let redone = |code: &str, i: usize| match code {
+            findings::UNUSED => noted[i],
+            findings::TARGET_PORT => ports[i],
+            _ => relinked[i],
+        };
+        let mut graph = self;
+        graph.refs = refs;
+        if change.findings_in_place {
+            let dropped: Vec<usize> = graph
+                .findings
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| is_ref_finding(f.code))
+                .filter(|(_, f)| {
+                    f.object_index()
+                        .and_then(shift)
+                        .is_none_or(|i| redone(f.code, i))
+                })
+                .map(|(k, _)| k)
+                .collect();
+            crate::graph::patch::splice_findings(&mut graph.findings, &dropped, found);
+            return graph;
+        }
         // Old findings stay sorted when their positions shift (the order is kept).
         let mut kept = old_findings;
         kept.retain_mut(|f| {
             let Some(i) = f.object_index().and_then(shift) else {
                 return false;
             };
-            let redone = match f.code {
-                findings::UNUSED => noted[i],
-                findings::TARGET_PORT => ports[i],
-                _ => relinked[i],
-            };
+            let redo = redone(f.code, i);
             f.object = u32::try_from(i).ok();
-            !redone
+            !redo
         });
-        let mut graph = self;
-        graph.refs = refs;
+        crate::graph::prof::lap("r: kept retain");
         let found = splice_sorted(kept, found, |a, b| a < b, merge);
         graph.findings = splice_sorted(
             std::mem::take(&mut graph.findings),
@@ -225,6 +255,7 @@ impl Graph {
             |a, b| a < b,
             merge,
         );
+        crate::graph::prof::lap("r: findings merge");
         graph
     }
 }
@@ -310,7 +341,7 @@ fn relink_in_place(
         rest = &rest[k..];
     }
     named.extend_from_slice(&targets);
-    replace_groups(uses, groups);
+    uses.replace_groups(groups);
 
     targets.extend(linked.iter().map(|e| e.to));
     targets.sort_unstable();
@@ -335,56 +366,7 @@ fn relink_in_place(
             (t, merge_by(kept, new, |e| e.from))
         })
         .collect();
-    replace_groups(used_by, groups);
-}
-
-/// More resized groups than this are rebuilt in one pass rather than spliced one by one
-/// (each splice moves every later edge).
-const SPLICES_MAX: usize = 4;
-
-/// Replaces the edges of each object of `groups` (ascending) in `adj`.
-fn replace_groups(adj: &mut Adjacency, groups: Vec<(usize, Vec<Edge>)>) {
-    let deltas: Vec<(usize, isize)> = groups
-        .iter()
-        .map(|(i, new)| (*i, new.len() as isize - adj.get(*i).len() as isize))
-        .filter(|&(_, d)| d != 0)
-        .collect();
-    if deltas.len() > SPLICES_MAX {
-        let len = adj
-            .edges
-            .len()
-            .wrapping_add_signed(deltas.iter().map(|d| d.1).sum());
-        let mut edges = Vec::with_capacity(len);
-        let mut at = 0;
-        for (i, new) in groups {
-            edges.extend_from_slice(&adj.edges[adj.offsets[at]..adj.offsets[i]]);
-            edges.extend(new);
-            at = i + 1;
-        }
-        edges.extend_from_slice(&adj.edges[adj.offsets[at]..]);
-        adj.edges = edges;
-    } else {
-        for (i, new) in groups.into_iter().rev() {
-            let range = adj.offsets[i]..adj.offsets[i + 1];
-            if range.len() == new.len() {
-                adj.edges[range].copy_from_slice(&new);
-            } else {
-                adj.edges.splice(range, new);
-            }
-        }
-    }
-    let mut shift = 0isize;
-    for (k, &(i, d)) in deltas.iter().enumerate() {
-        shift += d;
-        let end = deltas
-            .get(k + 1)
-            .map_or(adj.offsets.len() - 1, |next| next.0);
-        if shift != 0 {
-            for o in &mut adj.offsets[i + 1..=end] {
-                *o = o.wrapping_add_signed(shift);
-            }
-        }
-    }
+    used_by.replace_groups(groups);
 }
 
 /// Old position → new position (none for a replaced object), from the replaced runs: a
