@@ -447,6 +447,7 @@ impl LiveSet {
     }
 
     fn patch(&mut self, updates: BTreeMap<PathBuf, Option<FileEntry>>) -> Vec<Delta> {
+        crate::graph::prof::lap("L: start");
         let mut before = HashMap::new();
         let mut splices = Vec::with_capacity(updates.len());
         for (path, entry) in updates {
@@ -460,7 +461,10 @@ impl LiveSet {
             };
         }
         self.last_patch = Some(splices);
-        self.snap.finish_patch(before)
+        crate::graph::prof::lap("L: snap.patch");
+        let d = self.snap.finish_patch(before);
+        crate::graph::prof::lap("L: finish_patch");
+        d
     }
 
     fn build(&self) -> Snapshot {
