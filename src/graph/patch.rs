@@ -38,10 +38,11 @@
 
 use std::ops::Range;
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 use super::keys::{self, Key, Keys, RefKey};
 use super::owners::{self, OwnerStats};
+use super::refs::KeySet;
 use super::selsets::SelectorEdges;
 use super::setkeys::{self, Class};
 use super::{apps, cycles, lifecycle, selectors, Adjacency, Edge, Graph, Parts};
@@ -110,15 +111,15 @@ impl Graph {
 #[derive(Default)]
 struct Changed {
     /// Kind and name in their scope, in any namespace; uids.
-    here: FxHashSet<u64>,
-    anywhere: FxHashSet<u64>,
-    uids: FxHashSet<u64>,
+    here: KeySet,
+    anywhere: KeySet,
+    uids: KeySet,
     /// Namespaces of the changed namespaced objects.
-    namespaces: FxHashSet<u64>,
+    namespaces: KeySet,
     /// Whether a cluster-scoped object changed.
     cluster: bool,
     /// App instances of the changed objects.
-    instances: FxHashSet<u64>,
+    instances: KeySet,
 }
 
 impl Changed {
@@ -143,10 +144,10 @@ impl Changed {
     /// where an owner of that name is).
     fn named_by(&self, refs: &[RefKey], anywhere: bool) -> bool {
         refs.iter().any(|r| {
-            self.here.contains(&r.here)
-                || self.here.contains(&r.cluster)
-                || (r.uid != 0 && self.uids.contains(&r.uid))
-                || (anywhere && self.anywhere.contains(&r.anywhere))
+            self.here.contains(r.here)
+                || self.here.contains(r.cluster)
+                || (r.uid != 0 && self.uids.contains(r.uid))
+                || (anywhere && self.anywhere.contains(r.anywhere))
         })
     }
 }
@@ -218,7 +219,7 @@ impl Plan {
                 if !refs.is_empty() && changed.named_by(refs, unresolved[i] || k.ns == 0) {
                     m |= OWNED;
                 }
-                if k.terminating_ns != 0 && changed.namespaces.contains(&k.terminating_ns) {
+                if k.terminating_ns != 0 && changed.namespaces.contains(k.terminating_ns) {
                     m |= TERM;
                 }
                 marks[i] = m;
@@ -279,7 +280,7 @@ impl Plan {
         let n = inv.objects.len();
         let shift = |old: usize| shifted(&map, old);
         let old_at = |new: usize| unshifted(replaced, &added, new);
-        let ref_change = refs_scope(&old, replaced, &added, &shift);
+        let mut ref_change = refs_scope(&old, replaced, &added, &shift);
         super::prof::lap("refs_scope");
         let added_at = || added.iter().flat_map(Range::clone);
         let removed = || replaced.iter().flat_map(|r| r.removed.iter());
@@ -362,6 +363,12 @@ impl Plan {
         } else {
             None
         };
+        #[cfg(test)]
+        PATHS.with(|p| {
+            let mut c = p.get();
+            c[usize::from(no_move) + usize::from(kept.is_some())] += 1;
+            p.set(c);
+        });
         let (selectors, sel_findings, scanned) = match kept {
             Some(found) => (std::mem::take(&mut old.selectors), found, 0),
             None => {
@@ -387,7 +394,7 @@ impl Plan {
         let mut in_cycles = Vec::new();
         // Old position → dangling references, of the objects whose counts are redone.
         let mut dangling: FxHashMap<usize, usize> = FxHashMap::default();
-        let in_instance = |i: usize| changed.instances.contains(&keys.objects[i].instance);
+        let in_instance = |i: usize| changed.instances.contains(keys.objects[i].instance);
         // The new position of an old finding's object if the finding stays.
         let mut stays = |f: &Diagnostic| -> Option<usize> {
             let o = f.object_index()?;
@@ -409,10 +416,14 @@ impl Plan {
         let mut kept = Vec::new();
         // Positions in `old_findings` of those that go (when they stay where they are).
         let mut dropped: Vec<usize> = Vec::new();
+        // Positions of the reference findings (when they stay where they are).
+        let mut ref_findings_at: Vec<usize> = Vec::new();
         if no_move {
             // Reference findings are left to `patch_refs`.
             for (k, f) in old_findings.iter().enumerate() {
-                if !super::refs::is_ref_finding(f.code) && stays(f).is_none() {
+                if super::refs::is_ref_finding(f.code) {
+                    ref_findings_at.push(k);
+                } else if stays(f).is_none() {
                     dropped.push(k);
                 }
             }
@@ -518,7 +529,12 @@ impl Plan {
                     unresolved[i] = true;
                 }
             }
-            splice_findings(&mut old_findings, &dropped, findings);
+            // Spliced in with the reference findings' changes by `patch_refs`.
+            ref_change.findings = Some(super::refs::FindingsChange {
+                dropped,
+                new: findings,
+                refs_at: ref_findings_at,
+            });
             let mut keys = keys;
             keys.unresolved = unresolved;
             Graph {
@@ -543,7 +559,7 @@ impl Plan {
             Graph::assemble_with(n, parts, keys, (owners_of, dependents_of), selectors)
         };
         super::prof::lap("outcome+findings");
-        let graph = graph.patch_refs(inv, old_refs, old_ref_findings, &ref_change);
+        let graph = graph.patch_refs(inv, old_refs, old_ref_findings, ref_change);
         (graph, outcome)
     }
 }
@@ -784,10 +800,7 @@ fn refs_scope<'a>(
 ) -> super::refs::RefChange<'a> {
     let removed_at = replaced.iter().flat_map(|r| r.at..r.at + r.removed.len());
     super::refs::RefChange {
-        findings_in_place: replaced
-            .iter()
-            .zip(added)
-            .all(|(r, a)| r.removed.len() == a.len()),
+        findings: None,
         runs: replaced
             .iter()
             .zip(added)
@@ -805,7 +818,7 @@ fn refs_scope<'a>(
 #[derive(Default)]
 struct Scope {
     /// Namespaces whose contents a Terminating Namespace's finding lists.
-    inside: FxHashSet<u64>,
+    inside: KeySet,
 }
 
 /// What [`Scope::find`] found, each ascending.
@@ -817,16 +830,16 @@ struct Found {
 }
 
 impl Scope {
-    fn find(&self, keys: &Keys, instances: &FxHashSet<u64>) -> Found {
+    fn find(&self, keys: &Keys, instances: &KeySet) -> Found {
         let mut found = Found::default();
         if self.inside.is_empty() && instances.is_empty() {
             return found;
         }
         for (i, k) in keys.objects.iter().enumerate() {
-            if k.ns != 0 && !self.inside.is_empty() && self.inside.contains(&k.ns) {
+            if k.ns != 0 && !self.inside.is_empty() && self.inside.contains(k.ns) {
                 found.inside.push(i);
             }
-            if k.instance != 0 && instances.contains(&k.instance) {
+            if k.instance != 0 && instances.contains(k.instance) {
                 found.members.push(i);
             }
         }
@@ -896,8 +909,8 @@ fn position_map(
 /// Name keys and uid keys (see `keys.rs`), to find ownerReferences between objects.
 #[derive(Default)]
 struct Names {
-    names: FxHashSet<u64>,
-    uids: FxHashSet<u64>,
+    names: KeySet,
+    uids: KeySet,
 }
 
 impl Names {
@@ -909,12 +922,19 @@ impl Names {
     }
 
     fn has(&self, name: u64, uid: u64) -> bool {
-        self.names.contains(&name) || (uid != 0 && self.uids.contains(&uid))
+        self.names.contains(name) || (uid != 0 && self.uids.contains(uid))
     }
 
     fn is_empty(&self) -> bool {
         self.names.is_empty() && self.uids.is_empty()
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Patches by path taken: positions moved; none moved, selections redone; none moved,
+    /// selections kept where they were.
+    static PATHS: std::cell::Cell<[usize; 3]> = const { std::cell::Cell::new([0; 3]) };
 }
 
 /// The runs a change of whole files makes (tests): file `f` of `before` — files of
@@ -1453,6 +1473,60 @@ mod tests {
             out += "keys differ\n";
         }
         out
+    }
+
+    /// Edits that move positions and edits that do not (where owner edges, selections and
+    /// findings are patched in place, the selections kept when no set changed) are both
+    /// patched, and each patch equals a full build.
+    #[test]
+    fn patches_in_place_and_with_moves_equal_a_build() {
+        PATHS.with(|p| p.set([0; 3]));
+        for seed in 1..1500u64 {
+            let (outcome, patched, built) =
+                patched_and_built_in(seed * 104_729, scenario_of(seed));
+            assert!(patched == built, "seed {seed}: {outcome:?}\n{}", diff(&patched, &built));
+        }
+        let [moved, redone, kept] = PATHS.with(|p| p.get());
+        assert!(moved > 300, "only {moved} patches moved positions");
+        assert!(redone > 100, "only {redone} in-place patches redid selections");
+        assert!(kept > 100, "only {kept} in-place patches kept the selections");
+    }
+
+    /// Takes findings out and puts others in like filtering and sorting all of them.
+    #[test]
+    fn findings_spliced_in_place_equal_filtered_and_sorted() {
+        let d = |path: &str, line: u32| {
+            Diagnostic::new(
+                &std::sync::Arc::from(std::path::Path::new(path)),
+                line,
+                1,
+                crate::diagnostic::Severity::Warning,
+                "x",
+                "m",
+            )
+        };
+        let mut rng = Rng(7);
+        for _ in 0..500 {
+            let mut all: Vec<Diagnostic> = (0..rng.below(12))
+                .map(|_| d(rng.pick(&["a", "b", "c"]), rng.below(5) as u32))
+                .collect();
+            diagnostic::sort(&mut all);
+            let dropped: Vec<usize> = (0..all.len()).filter(|_| rng.chance(30)).collect();
+            let mut new: Vec<Diagnostic> = (0..rng.below(4))
+                .map(|_| d(rng.pick(&["a", "b", "c", "d"]), rng.below(5) as u32))
+                .collect();
+            diagnostic::sort(&mut new);
+            let mut want: Vec<Diagnostic> = all
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| !dropped.contains(k))
+                .map(|(_, f)| f.clone())
+                .chain(new.iter().cloned())
+                .collect();
+            diagnostic::sort(&mut want);
+            splice_findings(&mut all, &dropped, new);
+            assert_eq!(all, want);
+        }
     }
 
     /// Many more scenarios than the proptest: `cargo test --release -- --ignored patch`.

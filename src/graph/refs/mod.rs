@@ -32,7 +32,8 @@ use std::sync::Arc;
 pub use extract::extract;
 pub use findings::is_ref_finding;
 pub(super) use link::build;
-pub(super) use patch::RefChange;
+pub(super) use deps::KeySet;
+pub(super) use patch::{FindingsChange, RefChange};
 
 use rayon::prelude::*;
 

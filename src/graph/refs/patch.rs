@@ -23,7 +23,7 @@ use std::ops::Range;
 
 use super::deps::{self, KeySet};
 use super::link::{self, assemble, is_service, link_sources, target_ports, Lookup};
-use super::{findings, is_ref_finding, merge, merge_by, RefGraph};
+use super::{findings, merge, merge_by, Dangling, RefGraph};
 use crate::diagnostic::Diagnostic;
 use crate::graph::{Adjacency, Edge, Graph};
 use crate::model::{Inventory, Object};
@@ -36,9 +36,20 @@ pub(in crate::graph) struct RefChange<'a> {
     pub removed: Vec<&'a [Object]>,
     /// New positions of the kept objects that selected a removed object.
     pub selected_removed: Vec<usize>,
-    /// No position moved, and the old reference findings are still among the graph's (not
-    /// in `old_findings`): they are taken out where they are.
-    pub findings_in_place: bool,
+    /// When no position moved: how the graph patch changes the findings, which are still
+    /// the old ones, the reference findings among them (not in `old_findings`); the
+    /// reference findings' changes are added and all are spliced in at once.
+    pub findings: Option<FindingsChange>,
+}
+
+/// Changes to the old findings, in place (see [`RefChange::findings`]).
+pub(in crate::graph) struct FindingsChange {
+    /// Positions of the findings that go, ascending.
+    pub dropped: Vec<usize>,
+    /// The findings that come, sorted.
+    pub new: Vec<Diagnostic>,
+    /// Positions of the reference findings, ascending.
+    pub refs_at: Vec<usize>,
 }
 
 /// The kinds the unused notes are about.
@@ -52,8 +63,9 @@ impl Graph {
         inv: &Inventory,
         old: RefGraph,
         old_findings: Vec<Diagnostic>,
-        change: &RefChange<'_>,
+        mut change: RefChange<'_>,
     ) -> Graph {
+        let in_place_findings = change.findings.take();
         let runs = Shift(&change.runs);
         let shift = |old: usize| runs.get(old);
         let n = inv.objects.len();
@@ -137,7 +149,8 @@ impl Graph {
         let mut named: Vec<usize> = Vec::new();
         if in_place {
             // No position moved: only the relinked objects' groups and their targets' change.
-            dangling.retain(|d| !relinked[d.from]);
+            let fresh = std::mem::take(&mut linked.dangling);
+            dangling = replace_sources(dangling, &sources, &relinked, fresh);
             relink_in_place(&mut uses, &mut used_by, &sources, &linked.edges, &mut named);
             named.retain(|&t| shift(t).is_some());
             named.extend(linked.edges.iter().map(|e| e.to));
@@ -221,20 +234,22 @@ impl Graph {
         };
         let mut graph = self;
         graph.refs = refs;
-        if change.findings_in_place {
-            let dropped: Vec<usize> = graph
-                .findings
-                .iter()
-                .enumerate()
-                .filter(|(_, f)| is_ref_finding(f.code))
-                .filter(|(_, f)| {
-                    f.object_index()
-                        .and_then(shift)
-                        .is_none_or(|i| redone(f.code, i))
-                })
-                .map(|(k, _)| k)
-                .collect();
-            crate::graph::patch::splice_findings(&mut graph.findings, &dropped, found);
+        if let Some(FindingsChange {
+            mut dropped,
+            mut new,
+            refs_at,
+        }) = in_place_findings
+        {
+            dropped.extend(refs_at.into_iter().filter(|&k| {
+                let f = &graph.findings[k];
+                f.object_index()
+                    .and_then(shift)
+                    .is_none_or(|i| redone(f.code, i))
+            }));
+            dropped.sort_unstable();
+            new.extend(found);
+            crate::diagnostic::sort(&mut new);
+            crate::graph::patch::splice_findings(&mut graph.findings, &dropped, new);
             return graph;
         }
         // Old findings stay sorted when their positions shift (the order is kept).
@@ -309,6 +324,29 @@ fn splice_provided(
         let fresh = new.clone().map(|i| deps::provides(&inv.objects[i]));
         answers.splice(gone.clone(), fresh);
     }
+}
+
+/// `dangling` (grouped by referencing object, ascending) with the references of the
+/// relinked `sources` (ascending) replaced by `new` (theirs, grouped alike): only the
+/// stretch from the first source's group to the last's is rebuilt.
+fn replace_sources(
+    mut dangling: Vec<Dangling>,
+    sources: &[usize],
+    relinked: &[bool],
+    new: Vec<Dangling>,
+) -> Vec<Dangling> {
+    let (Some(&first), Some(&last)) = (sources.first(), sources.last()) else {
+        return dangling;
+    };
+    let lo = dangling.partition_point(|d| d.from < first);
+    let hi = dangling.partition_point(|d| d.from <= last);
+    let kept: Vec<Dangling> = dangling[lo..hi]
+        .iter()
+        .filter(|d| !relinked[d.from])
+        .cloned()
+        .collect();
+    dangling.splice(lo..hi, merge_by(kept, new, |d| d.from));
+    dangling
 }
 
 /// Whether the edges can be patched where they are: every run keeps its length (no
