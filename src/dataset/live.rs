@@ -447,7 +447,6 @@ impl LiveSet {
     }
 
     fn patch(&mut self, updates: BTreeMap<PathBuf, Option<FileEntry>>) -> Vec<Delta> {
-        crate::graph::prof::lap("L: start");
         let mut before = HashMap::new();
         let mut splices = Vec::with_capacity(updates.len());
         for (path, entry) in updates {
@@ -461,10 +460,7 @@ impl LiveSet {
             };
         }
         self.last_patch = Some(splices);
-        crate::graph::prof::lap("L: snap.patch");
-        let d = self.snap.finish_patch(before);
-        crate::graph::prof::lap("L: finish_patch");
-        d
+        self.snap.finish_patch(before)
     }
 
     fn build(&self) -> Snapshot {

@@ -170,9 +170,7 @@ impl Snapshot {
                 before.insert(id.clone(), now);
             }
         }
-        crate::graph::prof::lap("S: touched");
         self.splice_defs(at, old_len, &new_objs);
-        crate::graph::prof::lap("S: splice_defs");
         let stale = file.as_ref().map_or(Vec::new(), |f| {
             (0..f.objects.len()).map(|i| i >= f.fresh).collect()
         });
@@ -191,16 +189,13 @@ impl Snapshot {
                 self.slots.remove(path);
             }
         }
-        crate::graph::prof::lap("S: splices");
         self.refresh_duplicates(&touched);
-        crate::graph::prof::lap("S: refresh_duplicates");
         splice
     }
 
     /// Deltas for the identities in `before`, after patching; then re-assembles the totals.
     pub fn finish_patch(&mut self, before: HashMap<ObjectId, Option<Object>>) -> Vec<Delta> {
         self.finish();
-        crate::graph::prof::lap("S: finish");
         let mut out: Vec<Delta> = before
             .into_iter()
             .filter_map(|(id, old)| {
@@ -233,7 +228,11 @@ impl Snapshot {
         }
         // Only a replaced object's identity can have lost its last definition.
         for o in &self.inventory.objects[at..at + old_len] {
-            if self.defs.get(&o.id).is_some_and(|p| p.as_slice().is_empty()) {
+            if self
+                .defs
+                .get(&o.id)
+                .is_some_and(|p| p.as_slice().is_empty())
+            {
                 self.defs.remove(&o.id);
             }
         }

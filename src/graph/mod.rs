@@ -14,7 +14,6 @@ mod keys;
 pub mod lifecycle;
 pub mod owners;
 mod patch;
-pub(crate) mod prof;
 pub mod refs;
 pub mod selectors;
 mod selsets;
@@ -228,9 +227,7 @@ impl Graph {
     ) -> Graph {
         let mut findings = parts.findings;
         findings.append(&mut parts.app_findings);
-        prof::lap("asm: append");
         diagnostic::sort(&mut findings);
-        prof::lap("asm: sort findings");
         keys.unresolved = vec![false; n];
         for f in &findings {
             if let (Some(i), owners::DANGLING | owners::OTHER_NAMESPACE) =
@@ -241,7 +238,6 @@ impl Graph {
                 }
             }
         }
-        prof::lap("asm: unresolved");
         Graph {
             len: n,
             owners_of,

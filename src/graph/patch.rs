@@ -31,6 +31,14 @@
 //! Cluster-scoped objects (Nodes, Namespaces, ClusterRoles, PVs, CRs …) are handled like any
 //! other: by key, not by namespace. Every other result is kept, its positions shifted.
 //!
+//! When no position moves (every run keeps its length: the usual edit), nothing is shifted
+//! or re-indexed: the recomputed objects' owner edge groups are replaced in place, the old
+//! findings are scanned once for those that go and the new ones spliced in where they
+//! belong (with the reference findings, in `patch_refs`), and the selector edges are kept
+//! as they are when every replaced object is a member of the same sets as the one before it
+//! and the recomputed selections match what they matched before (else they are patched as
+//! above).
+//!
 //! It rebuilds only when the input is inconsistent: `replaced` does not describe the new
 //! inventory (runs out of order or out of range, counts that do not add up), the graph has
 //! no keys for its objects, or there are more than `u32::MAX` objects. The result of a patch
@@ -99,7 +107,6 @@ impl Graph {
         let mut old = self;
         // The keys are spliced in place into the new graph's (a rebuild makes its own).
         let keys = std::mem::take(&mut old.keys);
-        super::prof::lap("start");
         match Plan::new(old.len, keys, inv, replaced) {
             Ok(plan) => plan.apply(old, inv, replaced),
             Err(reason) => (Graph::build(inv), PatchOutcome::Rebuilt(reason)),
@@ -163,11 +170,13 @@ struct Plan {
     changed: Changed,
     /// Per new position: what is recomputed (bits of `marks`).
     marks: Vec<u8>,
-    /// New positions marked `OWNED`, `TERM`, ascending.
+    /// New positions marked `OWNED`, ascending.
     owned: Vec<usize>,
+    /// New positions marked `TERM` that are Terminating Namespaces, ascending.
     terminating: Vec<usize>,
-    /// Where the `owned` objects' owners can be (ascending).
-    owner_candidates: Vec<usize>,
+    /// Where the `owned` objects' owners can be, what the `terminating` Namespaces hold,
+    /// the members of the changed app instances.
+    found: Found,
     /// Per new position: whether an ownerReference did not resolve before the change (an
     /// added object: no).
     unresolved: Vec<bool>,
@@ -191,10 +200,8 @@ impl Plan {
             .map(|(r, a)| (r.at..r.at + r.removed.len(), a.clone()))
             .collect();
         let old_unresolved = std::mem::take(&mut keys.unresolved);
-        super::prof::lap("position_map");
         keys.splice(&runs, &inv.objects);
         let mut changed = Changed::default();
-        super::prof::lap("keys.splice");
         for o in replaced.iter().flat_map(|r| r.removed.iter()) {
             changed.add(o);
         }
@@ -211,7 +218,6 @@ impl Plan {
             }
         }
         let (mut owned, mut terminating) = (Vec::new(), Vec::new());
-        super::prof::lap("marks+unresolved");
         for (i, k) in keys.objects.iter().enumerate() {
             let mut m = marks[i];
             if m == 0 {
@@ -232,20 +238,24 @@ impl Plan {
             }
         }
         // Whatever an ownerReference of the recomputed objects can name.
-        super::prof::lap("named_by scan");
         let mut context = Names::default();
         for &i in &owned {
             for r in keys.refs(i) {
                 context.add(r.anywhere, r.uid);
             }
         }
-        let owner_candidates = if context.is_empty() {
-            Vec::new()
-        } else {
-            let named = |(i, k): (usize, &Key)| context.has(k.name, k.uid).then_some(i);
-            keys.objects.iter().enumerate().filter_map(named).collect()
-        };
-        super::prof::lap("owner_candidates");
+        // Of those, the Terminating Namespaces: their finding lists what they hold.
+        terminating.retain(|&i| {
+            let o = &inv.objects[i];
+            lifecycle::is_namespace(o) && lifecycle::namespace_terminating(o)
+        });
+        let mut scope = Scope::default();
+        for &i in &terminating {
+            scope.inside.insert(keys::ns_key(&inv.objects[i].id.name));
+        }
+        // One more pass: the owners those references can name, what the Terminating
+        // Namespaces hold, and the members of the changed app instances.
+        let found = scope.find(&keys, &changed.instances, &context);
         Ok(Plan {
             map,
             added,
@@ -254,7 +264,7 @@ impl Plan {
             marks,
             owned,
             terminating,
-            owner_candidates,
+            found,
             unresolved,
         })
     }
@@ -274,14 +284,13 @@ impl Plan {
             mut marks,
             owned,
             terminating,
-            owner_candidates,
+            found,
             mut unresolved,
         } = self;
         let n = inv.objects.len();
         let shift = |old: usize| shifted(&map, old);
         let old_at = |new: usize| unshifted(replaced, &added, new);
         let mut ref_change = refs_scope(&old, replaced, &added, &shift);
-        super::prof::lap("refs_scope");
         let added_at = || added.iter().flat_map(Range::clone);
         let removed = || replaced.iter().flat_map(|r| r.removed.iter());
 
@@ -289,7 +298,7 @@ impl Plan {
         // the recomputed objects' edges. When no position moves (every run keeps its
         // length: the usual edit), the recomputed objects' groups are replaced in place.
         let (new_edges, mut findings, new_stats) =
-            owners::resolve_among(inv, owned.iter().copied(), owner_candidates.iter().copied());
+            owners::resolve_among(inv, owned.iter().copied(), found.owners.iter().copied());
         let no_move = replaced
             .iter()
             .zip(&added)
@@ -317,7 +326,6 @@ impl Plan {
             let edges: Vec<Edge> = kept_edges.chain(new_edges).collect();
             super::owner_adjacency(n, edges)
         };
-        super::prof::lap("owner edges+adj");
 
         // Owners whose dependents changed (old or new edges): their lifecycle findings list
         // them, and a workload's selection leaves out the Pods it owns, directly or through
@@ -387,7 +395,6 @@ impl Plan {
             }
         };
         findings.extend(sel_findings);
-        super::prof::lap("selectors");
 
         // Old findings: kept unless recomputed.
         let mut old_ref_findings = Vec::new();
@@ -439,7 +446,6 @@ impl Plan {
         }
 
         // Reference counts by namespace: the recomputed objects' old counts out, new in.
-        super::prof::lap("old findings filter");
         let mut stats = std::mem::take(&mut old.stats_by_ns);
         let mut take_away = |o: usize, obj: &Object| {
             if obj.owner_refs.is_empty() {
@@ -469,7 +475,6 @@ impl Plan {
         stats.retain(|_, s| !s.is_zero());
 
         // Lifecycle, cycles.
-        super::prof::lap("stats");
         let mut life: Vec<usize> = added_at().chain(owners.iter().copied()).collect();
         life.sort_unstable();
         life.dedup();
@@ -486,21 +491,6 @@ impl Plan {
         ));
 
         // What Terminating Namespaces and app instances hold.
-        super::prof::lap("life+cycles");
-        let terminating: Vec<usize> = terminating
-            .into_iter()
-            .filter(|&i| {
-                let o = &inv.objects[i];
-                lifecycle::is_namespace(o) && lifecycle::namespace_terminating(o)
-            })
-            .collect();
-        let mut scope = Scope::default();
-        for &i in &terminating {
-            scope.inside.insert(keys::ns_key(&inv.objects[i].id.name));
-        }
-        let found = scope.find(&keys, &changed.instances);
-        super::prof::lap("scope.find");
-
         for &i in &terminating {
             let inside = found.inside.iter().copied();
             findings.push(lifecycle::namespace_finding(inv, i, inside));
@@ -509,11 +499,10 @@ impl Plan {
             findings.extend(apps::findings_among(inv, found.members.iter().copied()));
         }
         findings.extend(validation(inv, added_at()));
-        super::prof::lap("apps+validation");
 
         let outcome = PatchOutcome::Patched {
             objects: marks.iter().filter(|&&m| m != 0).count(),
-            looked_at: owner_candidates.len() + scanned + found.inside.len() + found.members.len(),
+            looked_at: found.owners.len() + scanned + found.inside.len() + found.members.len(),
         };
         let old_refs = std::mem::take(&mut old.refs);
         let graph = if no_move {
@@ -558,7 +547,6 @@ impl Plan {
             };
             Graph::assemble_with(n, parts, keys, (owners_of, dependents_of), selectors)
         };
-        super::prof::lap("outcome+findings");
         let graph = graph.patch_refs(inv, old_refs, old_ref_findings, ref_change);
         (graph, outcome)
     }
@@ -824,19 +812,26 @@ struct Scope {
 /// What [`Scope::find`] found, each ascending.
 #[derive(Default)]
 struct Found {
+    /// Objects an ownerReference of the recomputed objects can name.
+    owners: Vec<usize>,
     inside: Vec<usize>,
     /// Members of the changed app instances.
     members: Vec<usize>,
 }
 
 impl Scope {
-    fn find(&self, keys: &Keys, instances: &KeySet) -> Found {
+    /// In one pass over the keys: what the Terminating Namespaces hold, the members of
+    /// `instances`, and the objects `names` can name.
+    fn find(&self, keys: &Keys, instances: &KeySet, names: &Names) -> Found {
         let mut found = Found::default();
-        if self.inside.is_empty() && instances.is_empty() {
+        if self.inside.is_empty() && instances.is_empty() && names.is_empty() {
             return found;
         }
         for (i, k) in keys.objects.iter().enumerate() {
-            if k.ns != 0 && !self.inside.is_empty() && self.inside.contains(k.ns) {
+            if names.has(k.name, k.uid) {
+                found.owners.push(i);
+            }
+            if k.ns != 0 && self.inside.contains(k.ns) {
                 found.inside.push(i);
             }
             if k.instance != 0 && instances.contains(k.instance) {
@@ -1482,14 +1477,23 @@ mod tests {
     fn patches_in_place_and_with_moves_equal_a_build() {
         PATHS.with(|p| p.set([0; 3]));
         for seed in 1..1500u64 {
-            let (outcome, patched, built) =
-                patched_and_built_in(seed * 104_729, scenario_of(seed));
-            assert!(patched == built, "seed {seed}: {outcome:?}\n{}", diff(&patched, &built));
+            let (outcome, patched, built) = patched_and_built_in(seed * 104_729, scenario_of(seed));
+            assert!(
+                patched == built,
+                "seed {seed}: {outcome:?}\n{}",
+                diff(&patched, &built)
+            );
         }
         let [moved, redone, kept] = PATHS.with(|p| p.get());
         assert!(moved > 300, "only {moved} patches moved positions");
-        assert!(redone > 100, "only {redone} in-place patches redid selections");
-        assert!(kept > 100, "only {kept} in-place patches kept the selections");
+        assert!(
+            redone > 100,
+            "only {redone} in-place patches redid selections"
+        );
+        assert!(
+            kept > 100,
+            "only {kept} in-place patches kept the selections"
+        );
     }
 
     /// Takes findings out and puts others in like filtering and sorting all of them.

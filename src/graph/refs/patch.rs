@@ -78,7 +78,6 @@ impl Graph {
             return self.with_refs(inv, built);
         }
 
-        crate::graph::prof::lap("r: crd check");
         // What the replaced and the added objects answer.
         let mut changed = KeySet::default();
         for o in removed().chain(added_objects()) {
@@ -97,7 +96,6 @@ impl Graph {
         sources.extend_from_slice(&added);
         sources.sort_unstable();
         sources.dedup();
-        crate::graph::prof::lap("r: having+added_deps");
         let mut relinked = vec![false; n];
         for &i in &sources {
             relinked[i] = true;
@@ -117,12 +115,9 @@ impl Graph {
         for &i in &sources {
             dep_keys.get(i).iter().for_each(|&k| wanted.insert(k));
         }
-        crate::graph::prof::lap("r: splices+wanted");
         let lookup = Lookup::build(inv, deps::providing(&answers, &wanted).into_iter());
         let mut linked = link_sources(inv, &lookup, sources.iter().copied(), None);
-        crate::graph::prof::lap("r: lookup build");
 
-        crate::graph::prof::lap("r: link_sources");
         // The Services whose selection or selected objects can differ.
         let mut ports: Vec<usize> = change
             .selected_removed
@@ -142,7 +137,6 @@ impl Graph {
             .findings
             .extend(target_ports(inv, &self, ports.iter().copied(), None));
 
-        crate::graph::prof::lap("r: target ports");
         let mut dangling = old_dangling;
         let in_place = in_place(&change.runs, &used_by, &relinked);
         // What a relinked or removed object named before, and what a relinked one names now.
@@ -204,9 +198,7 @@ impl Graph {
             assemble(n, edges, dangling, dep_keys, answers)
         };
 
-        crate::graph::prof::lap("r: edges");
         let noted = noted(inv, &refs, &added, &named, removed().chain(added_objects()));
-        crate::graph::prof::lap("r: noted");
         let mut found = linked.findings;
         found.extend(findings::unused(
             inv,
@@ -219,7 +211,6 @@ impl Graph {
             },
         ));
         crate::diagnostic::sort(&mut found);
-        crate::graph::prof::lap("r: unused");
 
         let mark = |at: &[usize]| {
             let mut marked = vec![false; n];
@@ -262,7 +253,6 @@ impl Graph {
             f.object = u32::try_from(i).ok();
             !redo
         });
-        crate::graph::prof::lap("r: kept retain");
         let found = splice_sorted(kept, found, |a, b| a < b, merge);
         graph.findings = splice_sorted(
             std::mem::take(&mut graph.findings),
@@ -270,7 +260,6 @@ impl Graph {
             |a, b| a < b,
             merge,
         );
-        crate::graph::prof::lap("r: findings merge");
         graph
     }
 }
