@@ -218,10 +218,11 @@ pub(super) struct Keys {
 
 impl Keys {
     pub fn build(objects: &[Object]) -> Keys {
+        let refs = objects.iter().map(|o| o.owner_refs.len()).sum();
         let mut keys = Keys {
             objects: Vec::with_capacity(objects.len()),
             ref_offsets: Vec::with_capacity(objects.len() + 1),
-            refs: Vec::new(),
+            refs: Vec::with_capacity(refs),
             unresolved: Vec::new(),
         };
         keys.ref_offsets.push(0);

@@ -9,6 +9,7 @@
 pub mod apps;
 mod cycles;
 pub mod findings;
+mod firsts;
 pub mod hierarchy;
 mod keys;
 pub mod lifecycle;
@@ -74,16 +75,17 @@ impl Adjacency {
         for i in 0..n {
             offsets[i + 1] += offsets[i];
         }
-        let mut next = offsets.clone();
-        let mut placed: Vec<Option<Edge>> = vec![None; edges.len()];
+        let mut next = offsets[..n].to_vec();
+        // Every slot is written once below: the copy only gives the vector its length.
+        let mut placed = edges.to_vec();
         for e in edges {
             let k = key(e);
-            placed[next[k]] = Some(*e);
+            placed[next[k]] = *e;
             next[k] += 1;
         }
         Adjacency {
             offsets,
-            edges: placed.into_iter().flatten().collect(),
+            edges: placed,
         }
     }
 
@@ -181,11 +183,10 @@ pub struct Graph {
     refs: refs::RefGraph,
 }
 
-/// What computing a graph yields before it is assembled (see [`Graph::assemble`]).
+/// What computing a graph yields before it is assembled (see [`Graph::assemble_with`]),
+/// but the owner edges.
 #[derive(Default)]
 struct Parts {
-    /// Grouped by dependent (`to`), in ownerReference order within one dependent.
-    owner_edges: Vec<Edge>,
     /// Selector fields and what they matched, grouped by selecting object.
     selections: selsets::Selections,
     /// Every finding except the app-label ones, unsorted.
@@ -200,24 +201,23 @@ impl Graph {
     /// name/label/annotation/ownerReference validation from `validate`), in the
     /// diagnostics' order.
     pub fn build(inv: &Inventory) -> Graph {
-        let ((parts, keys), refs) = rayon::join(
-            || rayon::join(|| compute(inv), || keys::Keys::build(&inv.objects)),
+        // The keys are made after `compute` has freed its lookup tables, not beside them:
+        // the build's peak memory is reached while selectors are resolved.
+        let (((parts, owners_of, dependents_of), keys), refs) = rayon::join(
+            || (compute(inv), keys::Keys::build(&inv.objects)),
             || refs::build(inv),
         );
-        Graph::assemble(inv.objects.len(), parts, keys).with_refs(inv, refs)
-    }
-
-    /// Sorts the parts into adjacency arrays and the finding order. A full build and a
-    /// patch (see `patch.rs`) both end here, so both order edges and findings alike: edges
-    /// of one object in the order they were found, findings in the diagnostics' order.
-    fn assemble(n: usize, mut parts: Parts, keys: keys::Keys) -> Graph {
-        let (owners_of, dependents_of) = owner_adjacency(n, std::mem::take(&mut parts.owner_edges));
+        let n = inv.objects.len();
+        let mut parts = parts;
         let selectors = selsets::SelectorEdges::build(n, std::mem::take(&mut parts.selections));
         Graph::assemble_with(n, parts, keys, (owners_of, dependents_of), selectors)
+            .with_refs(inv, refs)
     }
 
-    /// [`Graph::assemble`] with the owner edges already in adjacency arrays and the
-    /// selections indexed (`parts` has neither).
+    /// Sorts the parts into the finding order, with the owner edges already in adjacency
+    /// arrays and the selections indexed (`parts` has neither). A full build and a patch (see `patch.rs`) both end here,
+    /// so both order edges and findings alike: edges of one object in the order they were
+    /// found (see [`owner_adjacency`]), findings in the diagnostics' order.
     fn assemble_with(
         n: usize,
         mut parts: Parts,
@@ -317,12 +317,13 @@ fn owner_adjacency(n: usize, mut edges: Vec<Edge>) -> (Adjacency, Adjacency) {
     (Adjacency::from_grouped(n, edges, |e| e.to), dependents_of)
 }
 
-/// Every edge and finding of `inv`, unsorted.
-fn compute(inv: &Inventory) -> Parts {
+/// Every edge and finding of `inv`, unsorted, and the owner edges by dependent and by owner.
+fn compute(inv: &Inventory) -> (Parts, Adjacency, Adjacency) {
     let n = inv.objects.len();
     let (owner_edges, mut findings, stats_by_ns) = owners::resolve(inv);
-    let owners_of = Adjacency::build(n, &owner_edges, |e| e.to);
+    // `resolve` finds them by dependent, ascending: as `owner_adjacency` orders them.
     let dependents_of = Adjacency::build(n, &owner_edges, |e| e.from);
+    let owners_of = Adjacency::from_grouped(n, owner_edges, |e| e.to);
     // Everything below depends only on the owner edges: run it on all cores.
     let ((cyc, life), ((selections, sel_findings), (app, valid))) = rayon::join(
         || {
@@ -347,13 +348,13 @@ fn compute(inv: &Inventory) -> Parts {
     findings.extend(life);
     findings.extend(sel_findings);
     findings.extend(valid);
-    Parts {
-        owner_edges,
+    let parts = Parts {
         selections,
         findings,
         app_findings: app,
         stats_by_ns,
-    }
+    };
+    (parts, owners_of, dependents_of)
 }
 
 #[cfg(test)]

@@ -12,6 +12,8 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap as HashMap;
 
+use super::firsts::{id_hash, is_id, Firsts};
+use super::keys::hash;
 use super::{Edge, EdgeKind};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::gocompat::quote::Quoted;
@@ -96,37 +98,64 @@ impl OwnerStats {
     }
 }
 
-/// Lookup tables over the inventory.
+/// Lookup tables over the inventory (first positions by key, see `firsts.rs`).
 struct Index<'a> {
-    by_uid: HashMap<&'a str, usize>,
-    by_id: HashMap<(&'a str, &'a str, &'a str, &'a str), usize>,
+    objects: &'a [Object],
+    by_uid: Firsts,
+    by_id: Firsts,
     /// (group, kind, name) → first object in any namespace, for the cross-namespace hint.
-    by_name_any_ns: HashMap<(&'a str, &'a str, &'a str), usize>,
+    by_name_any_ns: Firsts,
 }
 
 impl<'a> Index<'a> {
-    /// Over `objects` (positions ascending, so the first of equal keys is the first loaded).
-    fn build(len: usize, objects: impl Iterator<Item = (usize, &'a Object)>) -> Index<'a> {
-        let mut by_uid = HashMap::with_capacity_and_hasher(len, Default::default());
-        let mut by_id = HashMap::with_capacity_and_hasher(len, Default::default());
-        let mut by_name_any_ns = HashMap::with_capacity_and_hasher(len, Default::default());
-        for (i, o) in objects {
-            if let Some(uid) = &o.uid() {
-                by_uid.entry(&**uid).or_insert(i);
+    /// Over the objects at `positions` (ascending, so the first of equal keys is the first
+    /// loaded).
+    fn build(objects: &'a [Object], positions: impl ExactSizeIterator<Item = usize>) -> Index<'a> {
+        let len = positions.len();
+        let mut by_uid = Firsts::with_capacity(len);
+        let mut by_id = Firsts::with_capacity(len);
+        let mut by_name_any_ns = Firsts::with_capacity(len);
+        for i in positions {
+            let o = &objects[i];
+            if let Some(uid) = o.uid() {
+                by_uid.insert(hash(uid), i, |j| objects[j].uid() == Some(uid));
             }
             let id = &o.id;
-            by_id
-                .entry((&*id.group, &*id.kind, &*id.namespace, &*id.name))
-                .or_insert(i);
-            by_name_any_ns
-                .entry((&*id.group, &*id.kind, &*id.name))
-                .or_insert(i);
+            let (g, k, ns, name) = (&*id.group, &*id.kind, &*id.namespace, &*id.name);
+            by_id.insert(id_hash(g, k, ns, name), i, |j| {
+                is_id(&objects[j].id, g, k, ns, name)
+            });
+            by_name_any_ns.insert(hash(&(g, k, name)), i, |j| {
+                is_id(&objects[j].id, g, k, &objects[j].id.namespace, name)
+            });
         }
         Index {
+            objects,
             by_uid,
             by_id,
             by_name_any_ns,
         }
+    }
+
+    /// The first object with this uid.
+    fn uid(&self, uid: &str) -> Option<usize> {
+        self.by_uid
+            .get(hash(uid), |i| self.objects[i].uid() == Some(uid))
+    }
+
+    /// The first object with this identity.
+    fn id(&self, group: &str, kind: &str, ns: &str, name: &str) -> Option<usize> {
+        self.by_id.get(id_hash(group, kind, ns, name), |i| {
+            is_id(&self.objects[i].id, group, kind, ns, name)
+        })
+    }
+
+    /// The first object with this group, kind and name in any namespace.
+    fn name_any_ns(&self, group: &str, kind: &str, name: &str) -> Option<usize> {
+        self.by_name_any_ns.get(hash(&(group, kind, name)), |i| {
+            let id = &self.objects[i].id;
+            is_id(id, group, kind, &id.namespace, name)
+        })
     }
 }
 
@@ -152,8 +181,7 @@ pub(super) fn resolve_among(
     dependents: impl Iterator<Item = usize>,
     candidates: impl ExactSizeIterator<Item = usize>,
 ) -> (Vec<Edge>, Vec<Diagnostic>, HashMap<Str, OwnerStats>) {
-    let len = candidates.len();
-    let index = Index::build(len, candidates.map(|i| (i, &inv.objects[i])));
+    let index = Index::build(&inv.objects, candidates);
     let mut edges = Vec::new();
     let mut findings = Vec::new();
     let mut by_ns: HashMap<Str, OwnerStats> = HashMap::default();
@@ -243,15 +271,12 @@ fn resolve_one(inv: &Inventory, index: &Index<'_>, dep: &Object, r: &OwnerRef) -
         dep.namespace()
     };
     if !r.uid.is_empty() {
-        if let Some(&t) = index.by_uid.get(r.uid.as_str()) {
+        if let Some(t) = index.uid(r.uid.as_str()) {
             return by_uid_target(inv, dep, r, t, lookup_ns);
         }
     }
-    match index
-        .by_id
-        .get(&(group, r.kind.as_str(), lookup_ns, r.name.as_str()))
-    {
-        Some(&t) => by_name_target(inv, r, t),
+    match index.id(group, r.kind.as_str(), lookup_ns, r.name.as_str()) {
+        Some(t) => by_name_target(inv, r, t),
         None => not_found(inv, index, dep, r, lookup_ns),
     }
 }
@@ -304,9 +329,8 @@ fn by_name_target(inv: &Inventory, r: &OwnerRef, t: usize) -> Outcome {
 
 fn not_found(inv: &Inventory, index: &Index<'_>, dep: &Object, r: &OwnerRef, ns: &str) -> Outcome {
     let elsewhere = index
-        .by_name_any_ns
-        .get(&(r.group(), r.kind.as_str(), r.name.as_str()))
-        .map(|&t| &inv.objects[t])
+        .name_any_ns(r.group(), r.kind.as_str(), r.name.as_str())
+        .map(|t| &inv.objects[t])
         .filter(|o| o.namespaced && dep.namespaced);
     if let Some(other) = elsewhere {
         return Outcome::Invalid(

@@ -539,7 +539,6 @@ impl Plan {
         } else {
             findings.append(&mut kept);
             let parts = Parts {
-                owner_edges: Vec::new(),
                 selections: Default::default(),
                 findings,
                 app_findings: Vec::new(),

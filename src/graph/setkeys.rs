@@ -15,6 +15,7 @@ use std::cell::{Cell, RefCell};
 
 use rustc_hash::FxHashMap as HashMap;
 
+use super::firsts::{id_hash, is_id, Firsts};
 use super::keys::{self, flags, Keys};
 use super::selsets::Selections;
 use crate::kinds::pod_template;
@@ -320,14 +321,17 @@ pub(super) struct Pool<'a> {
     templates: HashMap<&'a str, Bucket<'a>>,
     namespaces: Vec<usize>,
     nodes: Vec<usize>,
-    by_id: HashMap<(&'a str, &'a str, &'a str, &'a str), usize>,
+    by_id: Firsts,
 }
 
-/// Candidates of one namespace and a `(key, value)` → candidates posting list.
+/// Candidates of one namespace and, per label, the candidates carrying it.
 #[derive(Default)]
 struct Bucket<'a> {
-    all: Vec<(usize, Labels<'a>)>,
-    postings: HashMap<(&'a str, &'a str), Vec<usize>>,
+    all: Vec<(u32, Labels<'a>)>,
+    /// (32-bit hash of a label's key and value, position in `all`), sorted: a label's
+    /// posting list is a run (one flat array instead of a map of vectors: a fifth of the
+    /// memory). Labels sharing a hash share a run; the whole selector tells them apart.
+    postings: Vec<(u32, u32)>,
 }
 
 /// Where a candidate's labels live.
@@ -346,37 +350,59 @@ impl LabelGet for Labels<'_> {
     }
 }
 
+/// The hash a label is posted under.
+fn label_hash(key: &str, value: &str) -> u32 {
+    (keys::hash(&(key, value)) >> 32) as u32
+}
+
 impl<'a> Bucket<'a> {
     fn add(&mut self, i: usize, labels: Labels<'a>) {
-        let pos = self.all.len();
+        let pos = u32::try_from(self.all.len()).unwrap_or(u32::MAX);
+        let mut post = |k: &str, v: &str| self.postings.push((label_hash(k, v), pos));
         match labels {
             Labels::Object(o) => {
                 for (k, v) in o.labels() {
-                    self.postings.entry((k, v)).or_default().push(pos);
+                    post(k, v);
                 }
             }
             Labels::Json(Some(m)) => {
                 for (k, v) in m {
                     if let Some(v) = v.as_str() {
-                        self.postings.entry((k, v)).or_default().push(pos);
+                        post(k, v);
                     }
                 }
             }
             Labels::Json(None) => {}
         }
-        self.all.push((i, labels));
+        self.all
+            .push((u32::try_from(i).unwrap_or(u32::MAX), labels));
+    }
+
+    /// Sorts the postings into runs, and gives back the room the pushes left over.
+    fn finish(&mut self) {
+        self.postings.sort_unstable();
+        self.postings.shrink_to_fit();
+        self.all.shrink_to_fit();
     }
 
     /// Candidates matching `sel`: through the posting list of its first equality
-    /// requirement when it has one, else by scanning the namespace.
+    /// requirement when it has one (a label sharing its hash fails the whole selector, and
+    /// a candidate with two labels sharing it is taken once), else by scanning the
+    /// namespace.
     fn select(&self, sel: &Selector) -> Vec<usize> {
-        let check = |&(i, labels): &(usize, Labels<'a>)| sel.matches(&labels).then_some(i);
+        let check = |&(i, labels): &(u32, Labels<'a>)| sel.matches(&labels).then_some(i as usize);
         match first_equality(sel) {
-            Some(kv) => self
-                .postings
-                .get(&kv)
-                .map(|ps| ps.iter().filter_map(|&p| check(&self.all[p])).collect())
-                .unwrap_or_default(),
+            Some((k, v)) => {
+                let h = label_hash(k, v);
+                let from = self.postings.partition_point(|&(p, _)| p < h);
+                let mut out: Vec<usize> = self.postings[from..]
+                    .iter()
+                    .take_while(|&&(p, _)| p == h)
+                    .filter_map(|&(_, pos)| check(&self.all[pos as usize]))
+                    .collect();
+                out.dedup();
+                out
+            }
             None => self.all.iter().filter_map(check).collect(),
         }
     }
@@ -384,12 +410,17 @@ impl<'a> Bucket<'a> {
 
 impl<'a> Pool<'a> {
     pub fn build(inv: &'a Inventory) -> Pool<'a> {
-        let mut pool = Pool::default();
-        for (i, o) in inv.objects.iter().enumerate() {
+        let mut pool = Pool {
+            by_id: Firsts::with_capacity(inv.objects.len()),
+            ..Pool::default()
+        };
+        let objects = &inv.objects;
+        for (i, o) in objects.iter().enumerate() {
             let id = &o.id;
-            pool.by_id
-                .entry((&*id.group, &*id.kind, &*id.namespace, &*id.name))
-                .or_insert(i);
+            let (g, k, ns, name) = (&*id.group, &*id.kind, &*id.namespace, &*id.name);
+            pool.by_id.insert(id_hash(g, k, ns, name), i, |j| {
+                is_id(&objects[j].id, g, k, ns, name)
+            });
             let bucket = |map: &mut HashMap<&'a str, Bucket<'a>>, labels| {
                 map.entry(o.namespace()).or_default().add(i, labels)
             };
@@ -400,6 +431,9 @@ impl<'a> Pool<'a> {
                 Candidate::Node => pool.nodes.push(i),
                 Candidate::None => {}
             }
+        }
+        for b in pool.pods.values_mut().chain(pool.templates.values_mut()) {
+            b.finish();
         }
         pool
     }
@@ -431,11 +465,15 @@ impl Candidates for Pool<'_> {
                 .unwrap_or_default(),
             (_, Class::Namespaces) => among(&self.namespaces),
             (_, Class::Nodes) => among(&self.nodes),
-            (Matcher::Id { group, kind, name }, _) => self
-                .by_id
-                .get(&(group.as_str(), kind.as_str(), &*key.ns, name.as_str()))
-                .map(|&t| vec![t])
-                .unwrap_or_default(),
+            (Matcher::Id { group, kind, name }, _) => {
+                let (g, k, ns, n) = (group.as_str(), kind.as_str(), &*key.ns, name.as_str());
+                self.by_id
+                    .get(id_hash(g, k, ns, n), |i| {
+                        is_id(&inv.objects[i].id, g, k, ns, n)
+                    })
+                    .map(|t| vec![t])
+                    .unwrap_or_default()
+            }
             _ => Vec::new(),
         }
     }

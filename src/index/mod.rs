@@ -4,6 +4,7 @@
 //! looks at `k`'s value, so it is decided once per distinct value (and once for "absent")
 //! instead of once per object. Equality terms cost a lookup, negations a complement.
 
+use std::collections::hash_map::Entry;
 use std::collections::BTreeMap;
 
 use rayon::prelude::*;
@@ -19,6 +20,9 @@ type ValueIds<'a> = FxHashMap<&'a str, Vec<u32>>;
 
 /// While building: key → its values (texts borrowed from the objects).
 type KeyIds<'a> = FxHashMap<&'a str, ValueIds<'a>>;
+
+/// One run's keys, each once, with their values.
+type Grouped<'a> = Vec<(&'a str, ValueIds<'a>)>;
 
 /// Objects carrying one label key, split by value.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -45,17 +49,7 @@ impl LabelIndex {
     pub fn build(objects: &[Object]) -> LabelIndex {
         const RUN: usize = 8192;
         let len = u32::try_from(objects.len()).unwrap_or(u32::MAX);
-        fn collect(base: usize, objs: &[Object]) -> KeyIds<'_> {
-            let base = u32::try_from(base).unwrap_or(u32::MAX);
-            let mut ids = KeyIds::default();
-            for (i, obj) in (base..).zip(objs) {
-                for (k, v) in obj.labels() {
-                    ids.entry(k).or_default().entry(v).or_default().push(i);
-                }
-            }
-            ids
-        }
-        let runs: Vec<_> = objects
+        let runs: Vec<Grouped<'_>> = objects
             .par_chunks(RUN)
             .enumerate()
             .map(|(run, objs)| collect(run * RUN, objs))
@@ -66,7 +60,13 @@ impl LabelIndex {
             for (key, values) in run {
                 let all = ids.entry(key).or_default();
                 for (value, more) in values {
-                    all.entry(value).or_default().extend(more);
+                    // A value first met here keeps its run's ids (no copy).
+                    match all.entry(value) {
+                        Entry::Occupied(ids) => ids.into_mut().extend(more),
+                        Entry::Vacant(slot) => {
+                            slot.insert(more);
+                        }
+                    }
                 }
             }
         }
@@ -78,6 +78,37 @@ impl LabelIndex {
         LabelIndex {
             keys: keys.into_iter().collect(),
             len,
+        }
+    }
+
+    /// Appends the labels of `objects` as ids `len()..`: what a partial batch of a load
+    /// adds. Labels are grouped by key and value first, so each key and value is looked up
+    /// in the ordered maps once per batch (not once per label) and each bitmap grows by one
+    /// sorted run.
+    fn append(&mut self, objects: &[Object]) {
+        let base = self.len;
+        let ids = collect(usize::try_from(base).unwrap_or(usize::MAX), objects);
+        self.len = base.saturating_add(u32::try_from(objects.len()).unwrap_or(u32::MAX));
+        for (key, values) in ids {
+            if !self.keys.contains_key(key) {
+                self.keys.insert(Str::from(key), KeyEntry::default());
+            }
+            let Some(entry) = self.keys.get_mut(key) else {
+                continue;
+            };
+            let mut all: Vec<u32> = Vec::new();
+            for (value, ids) in values {
+                all.extend_from_slice(&ids);
+                match entry.values.get_mut(value) {
+                    Some(bitmap) => append_sorted(bitmap, ids),
+                    None => {
+                        let bitmap = RoaringBitmap::from_sorted_iter(ids).unwrap_or_default();
+                        entry.values.insert(Str::from(value), bitmap);
+                    }
+                }
+            }
+            all.sort_unstable();
+            append_sorted(&mut entry.all, all);
         }
     }
 
@@ -109,6 +140,10 @@ impl LabelIndex {
     /// of `removed` and `added`, plus, when the lengths differ, one pass over the ids above
     /// `at` (no label is hashed again).
     pub fn splice(&mut self, at: u32, removed: &[Object], added: &[Object]) {
+        if removed.is_empty() && at == self.len {
+            self.append(added);
+            return;
+        }
         if self.replace(at, removed, added) {
             return;
         }
@@ -267,6 +302,44 @@ impl LabelIndex {
     }
 }
 
+/// The labels of `objs` (ids from `base` on) grouped by key and value, ids ascending.
+///
+/// Keys are looked up by address first among the first [`BY_ADDRESS`] met: a key of the key
+/// table (`value::keys`) is one text at one address however many objects carry it, and a
+/// folder has a few dozen label keys, so most labels skip hashing their key.
+fn collect(base: usize, objs: &[Object]) -> Grouped<'_> {
+    const BY_ADDRESS: usize = 16;
+    let base = u32::try_from(base).unwrap_or(u32::MAX);
+    let mut keys: Grouped<'_> = Vec::new();
+    let mut by_text: FxHashMap<&str, usize> = FxHashMap::default();
+    for (i, obj) in (base..).zip(objs) {
+        for (k, v) in obj.labels() {
+            let found = keys
+                .iter()
+                .take(BY_ADDRESS)
+                .position(|(have, _)| std::ptr::eq(*have, k));
+            let at = found.unwrap_or_else(|| {
+                *by_text.entry(k).or_insert_with(|| {
+                    keys.push((k, ValueIds::default()));
+                    keys.len() - 1
+                })
+            });
+            if let Some((_, values)) = keys.get_mut(at) {
+                values.entry(v).or_default().push(i);
+            }
+        }
+    }
+    keys
+}
+
+/// Adds ascending `ids`, all above those of `bitmap` (appended without a search when they
+/// are; inserted one by one otherwise).
+fn append_sorted(bitmap: &mut RoaringBitmap, ids: Vec<u32>) {
+    if bitmap.append(ids.iter().copied()).is_err() {
+        bitmap.extend(ids);
+    }
+}
+
 /// One key's entry from its values' ids.
 ///
 /// The values are sorted first and the maps built from sorted runs (a key with a value per
@@ -274,12 +347,17 @@ impl LabelIndex {
 /// in hash order one by one into the ordered map was most of the build at 1M objects), and
 /// `all` is one union over every value instead of a union per value.
 fn key_entry(values: ValueIds<'_>) -> KeyEntry {
-    let mut values: Vec<(&str, Vec<u32>)> = values.into_iter().collect();
+    // Sorted by their first 16 bytes as one number, the texts compared only when those tie:
+    // comparing texts (a library call each) was most of the build at 1M objects.
+    let mut values: Vec<(u128, &str, Vec<u32>)> = values
+        .into_iter()
+        .map(|(value, ids)| (prefix(value), value, ids))
+        .collect();
     // Rayon splits only large keys (a key per core is the common case).
-    values.par_sort_unstable_by(|a, b| a.0.cmp(b.0));
+    values.par_sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
     let values: Vec<(Str, RoaringBitmap)> = values
         .into_par_iter()
-        .map(|(value, mut ids)| {
+        .map(|(_, value, mut ids)| {
             if !ids.is_sorted() {
                 ids.sort_unstable();
             }
@@ -293,6 +371,16 @@ fn key_entry(values: ValueIds<'_>) -> KeyEntry {
         values: values.into_iter().collect(),
         all,
     }
+}
+
+/// The first 16 bytes of `s` as a big-endian number, zero-padded: when two prefixes differ
+/// they order as the texts do (a shorter text padded with zeros never passes one it is a
+/// prefix of), when they are equal the texts decide.
+fn prefix(s: &str) -> u128 {
+    let mut bytes = [0u8; 16];
+    let n = s.len().min(16);
+    bytes[..n].copy_from_slice(&s.as_bytes()[..n]);
+    u128::from_be_bytes(bytes)
 }
 
 /// Moves the ids `>= from` of `ids` to `shift(id)` (which keeps them above every id below
@@ -426,6 +514,20 @@ apiVersion: v1\nkind: Pod\nmetadata: {name: o, labels: {app: db}}\n";
                     assert_eq!(idx.len(), after.len() as u32, "{label}");
                 }
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// Ordering by prefix, then text, is ordering by text (texts around 16 bytes,
+        /// with NULs, sharing prefixes).
+        #[test]
+        fn prefix_then_text_orders_as_text(
+            mut texts in proptest::collection::vec("(ab|\\x00|a){0,10}[a-c\\x00]{0,3}", 0..40)
+        ) {
+            let mut by_prefix = texts.clone();
+            by_prefix.sort_by(|a, b| prefix(a).cmp(&prefix(b)).then_with(|| a.cmp(b)));
+            texts.sort();
+            proptest::prop_assert_eq!(by_prefix, texts);
         }
     }
 

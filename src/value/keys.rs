@@ -79,6 +79,31 @@ static TABLE: Table<MAX_KEYS> = Table::new();
 thread_local! {
     /// This thread's copy of the ids it has looked up (every entry is final).
     static CACHE: RefCell<HashMap<&'static str, u32>> = RefCell::new(HashMap::default());
+    /// In front of `CACHE`: the last key seen in each of [`RECENT_SLOTS`] slots, picked by length
+    /// and end bytes. A manifest repeats a few hundred keys, so most lookups end here with
+    /// one comparison instead of hashing the whole key.
+    static RECENT: RefCell<Vec<Option<(&'static str, u32)>>> = RefCell::new(vec![None; RECENT_SLOTS]);
+}
+
+/// Slots of the per-thread recent keys.
+const RECENT_SLOTS: usize = 1024;
+
+/// `key`'s slot among the recent keys: from its length, first two and last two bytes
+/// (keys of one length that differ only inside share a slot, and take turns).
+#[inline]
+fn recent_slot(key: &[u8]) -> usize {
+    let n = key.len();
+    let (a, b) = match n {
+        0 => (0, 0),
+        1 => (u32::from(key[0]), 0),
+        _ => (
+            u32::from(u16::from_le_bytes([key[0], key[1]])),
+            u32::from(u16::from_le_bytes([key[n - 2], key[n - 1]])),
+        ),
+    };
+    let h = (a.wrapping_mul(0x9E37_79B1) ^ b.wrapping_mul(0x85EB_CA77) ^ (n as u32))
+        .wrapping_mul(0x27D4_EB2F);
+    (h >> 22) as usize % RECENT_SLOTS
 }
 
 /// The key with id `id`, if the table has it.
@@ -98,12 +123,25 @@ pub fn shared(key: &str) -> Option<(&'static str, u32)> {
     if key.len() > MAX_LEN {
         return None;
     }
-    let cached = CACHE.with(|c| c.borrow().get_key_value(key).map(|(k, v)| (*k, *v)));
-    if cached.is_some() {
-        return cached;
+    let slot = recent_slot(key.as_bytes());
+    let recent = RECENT.with(|r| r.borrow().get(slot).copied().flatten());
+    if let Some((text, id)) = recent.filter(|(text, _)| *text == key) {
+        return Some((text, id));
     }
-    let (text, id) = TABLE.add(key)?;
-    CACHE.with(|c| c.borrow_mut().insert(text, id));
+    let cached = CACHE.with(|c| c.borrow().get_key_value(key).map(|(k, v)| (*k, *v)));
+    let (text, id) = match cached {
+        Some(found) => found,
+        None => {
+            let (text, id) = TABLE.add(key)?;
+            CACHE.with(|c| c.borrow_mut().insert(text, id));
+            (text, id)
+        }
+    };
+    RECENT.with(|r| {
+        if let Some(s) = r.borrow_mut().get_mut(slot) {
+            *s = Some((text, id));
+        }
+    });
     Some((text, id))
 }
 

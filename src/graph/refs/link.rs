@@ -12,6 +12,7 @@ use super::extract::extract_declaring;
 use super::pod::{items, str_at};
 use super::{findings, Dangling, Ref, RefGraph, Target};
 use crate::diagnostic::Diagnostic;
+use crate::graph::firsts::{id_hash, is_id, Firsts};
 use crate::graph::{Adjacency, Edge, EdgeKind, Graph};
 use crate::kinds::pod_template;
 use crate::model::{group_of, Inventory, Object, ObjectId};
@@ -27,7 +28,9 @@ const MAX_CLAIM_ORDINALS: i64 = 1000;
 
 /// What the links of every object are resolved against.
 pub struct Lookup<'a> {
-    by_id: FxHashMap<Target<'a>, usize>,
+    objects: &'a [Object],
+    /// First position of each identity (see `firsts.rs`).
+    by_id: Firsts,
     /// EndpointSlices by (namespace, `kubernetes.io/service-name` label).
     slices: FxHashMap<(&'a str, &'a str), Vec<usize>>,
     cluster_roles: Vec<usize>,
@@ -36,8 +39,8 @@ pub struct Lookup<'a> {
 impl<'a> Lookup<'a> {
     /// The objects at `positions` (ascending).
     pub fn build(inv: &'a Inventory, positions: impl Iterator<Item = usize>) -> Lookup<'a> {
-        let mut by_id = FxHashMap::default();
-        by_id.reserve(positions.size_hint().0);
+        let objects = &inv.objects;
+        let mut by_id = Firsts::with_capacity(positions.size_hint().0);
         let mut slices: FxHashMap<(&str, &str), Vec<usize>> = FxHashMap::default();
         let mut cluster_roles = Vec::new();
         for i in positions {
@@ -45,14 +48,10 @@ impl<'a> Lookup<'a> {
                 continue;
             };
             let id = &o.id;
-            by_id
-                .entry(Target {
-                    group: &id.group,
-                    kind: &id.kind,
-                    namespace: &id.namespace,
-                    name: &id.name,
-                })
-                .or_insert(i);
+            let (g, k, ns, name) = (&*id.group, &*id.kind, &*id.namespace, &*id.name);
+            by_id.insert(id_hash(g, k, ns, name), i, |j| {
+                is_id(&objects[j].id, g, k, ns, name)
+            });
             match (&*id.group, &*id.kind) {
                 ("discovery.k8s.io", "EndpointSlice") => {
                     if let Some(svc) = o.labels().get("kubernetes.io/service-name") {
@@ -64,10 +63,19 @@ impl<'a> Lookup<'a> {
             }
         }
         Lookup {
+            objects,
             by_id,
             slices,
             cluster_roles,
         }
+    }
+
+    /// The first object (among those looked up) with identity `t`.
+    fn find(&self, t: &Target<'_>) -> Option<usize> {
+        let (g, k, ns, name) = (t.group, t.kind, t.namespace, t.name);
+        self.by_id.get(id_hash(g, k, ns, name), |i| {
+            is_id(&self.objects[i].id, g, k, ns, name)
+        })
     }
 }
 
@@ -137,7 +145,7 @@ pub struct Declared<'a> {
     /// Position of the first object of `spans`.
     first: usize,
     /// Per object from `first`: its names are `names[a..b]`; none for other kinds.
-    spans: Vec<Option<(usize, usize)>>,
+    spans: Vec<Option<(u32, u32)>>,
     names: Vec<&'a str>,
 }
 
@@ -155,14 +163,14 @@ impl<'a> Declared<'a> {
         let start = self.names.len();
         if extract_declaring(o, out, Some(&mut self.names)) {
             if let Some(span) = self.spans.get_mut(i - self.first) {
-                *span = Some((start, self.names.len()));
+                *span = Some((to_u32(start), to_u32(self.names.len())));
             }
         }
     }
 
     /// Those of the objects that follow (`next` starts where these end).
     fn append(&mut self, next: Declared<'a>) {
-        let shift = self.names.len();
+        let shift = to_u32(self.names.len());
         self.spans.extend(
             next.spans
                 .into_iter()
@@ -178,8 +186,13 @@ impl<'a> Declared<'a> {
             .get(i.checked_sub(self.first)?)
             .copied()
             .flatten()?;
-        Some(self.names[a..b].contains(&name))
+        Some(self.names[a as usize..b as usize].contains(&name))
     }
+}
+
+/// A position in `Declared::names` (fewer than 2^32 port names).
+fn to_u32(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
 }
 
 impl Linked {
@@ -236,8 +249,8 @@ pub fn link_sources<'a>(
             linked
                 .deps
                 .push(deps::target_key(t.kind, t.name, t.namespace));
-            match lookup.by_id.get(&r.target) {
-                Some(&t) => {
+            match lookup.find(&r.target) {
+                Some(t) => {
                     out.add(t, r.rel);
                     if let Some(port) = r.port {
                         linked
@@ -287,12 +300,18 @@ pub fn build(inv: &Inventory) -> (RefGraph, Vec<Diagnostic>, Declared<'_>) {
             (linked, declared)
         })
         .collect();
+    // Not needed past linking: its room goes to what follows.
+    drop(lookup);
     let (mut linked, mut declared) = (Linked::default(), Declared::default());
     // Reserved once: appending part by part would regrow (and copy) them at each doubling.
     let total = |len: fn(&Linked) -> usize| parts.iter().map(|(l, _)| len(l)).sum::<usize>();
     linked.edges.reserve_exact(total(|l| l.edges.len()));
     linked.dangling.reserve_exact(total(|l| l.dangling.len()));
     linked.findings.reserve_exact(total(|l| l.findings.len()));
+    declared.spans.reserve_exact(n);
+    declared
+        .names
+        .reserve_exact(parts.iter().map(|(_, d)| d.names.len()).sum());
     for (l, d) in parts {
         linked.append(l);
         declared.append(d);
@@ -388,12 +407,14 @@ fn controlled<'a>(o: &'a Object, lookup: &Lookup<'_>, last: &mut LastOwner<'a>) 
         }
         let group = group_of(&r.api_version);
         let found = pod_template(group, &r.kind).is_some()
-            && lookup.by_id.contains_key(&Target {
-                group,
-                kind: &r.kind,
-                namespace: o.namespace(),
-                name: &r.name,
-            });
+            && lookup
+                .find(&Target {
+                    group,
+                    kind: &r.kind,
+                    namespace: o.namespace(),
+                    name: &r.name,
+                })
+                .is_some();
         last.0 = Some((key, found));
         found
     })
@@ -522,7 +543,7 @@ fn selections(
                         namespace: o.namespace(),
                         name: &name,
                     };
-                    if let Some(&c) = lookup.by_id.get(&target) {
+                    if let Some(c) = lookup.find(&target) {
                         out.add(c, "volumeClaimTemplate");
                     }
                 }
