@@ -250,7 +250,13 @@ impl Snapshot {
             let pos = p.as_slice().partition_point(|&i| i < at + k);
             p.edit(|p| p.insert(pos, at + k));
         }
-        self.defs.retain(|_, p| !p.as_slice().is_empty());
+        // Only a replaced object's identity can have lost its last definition.
+        for o in &self.inventory.objects[at..at + old_len] {
+            let key = id_key(&o.id);
+            if self.defs.get(&key).is_some_and(|p| p.as_slice().is_empty()) {
+                self.defs.remove(&key);
+            }
+        }
     }
 
     /// Recomputes the duplicate warnings of `ids` from their current definitions.

@@ -115,7 +115,57 @@ impl Adjacency {
     pub fn all(&self) -> &[Edge] {
         &self.edges
     }
+
+    /// Replaces the edges of each object of `groups` (ascending) in place: a group of the
+    /// same length is overwritten, a few resized ones are spliced, many are rebuilt in one
+    /// pass (each splice moves every later edge); offsets after a resized group shift.
+    fn replace_groups(&mut self, groups: Vec<(usize, Vec<Edge>)>) {
+        let deltas: Vec<(usize, isize)> = groups
+            .iter()
+            .map(|(i, new)| (*i, new.len() as isize - self.get(*i).len() as isize))
+            .filter(|&(_, d)| d != 0)
+            .collect();
+        if deltas.len() > SPLICES_MAX {
+            let len = self
+                .edges
+                .len()
+                .wrapping_add_signed(deltas.iter().map(|d| d.1).sum());
+            let mut edges = Vec::with_capacity(len);
+            let mut at = 0;
+            for (i, new) in groups {
+                edges.extend_from_slice(&self.edges[self.offsets[at]..self.offsets[i]]);
+                edges.extend(new);
+                at = i + 1;
+            }
+            edges.extend_from_slice(&self.edges[self.offsets[at]..]);
+            self.edges = edges;
+        } else {
+            for (i, new) in groups.into_iter().rev() {
+                let range = self.offsets[i]..self.offsets[i + 1];
+                if range.len() == new.len() {
+                    self.edges[range].copy_from_slice(&new);
+                } else {
+                    self.edges.splice(range, new);
+                }
+            }
+        }
+        let mut shift = 0isize;
+        for (k, &(i, d)) in deltas.iter().enumerate() {
+            shift += d;
+            let end = deltas
+                .get(k + 1)
+                .map_or(self.offsets.len() - 1, |next| next.0);
+            if shift != 0 {
+                for o in &mut self.offsets[i + 1..=end] {
+                    *o = o.wrapping_add_signed(shift);
+                }
+            }
+        }
+    }
 }
+
+/// More resized groups than this are rebuilt in one pass rather than spliced one by one.
+const SPLICES_MAX: usize = 4;
 
 /// Owner and selector relationships of one inventory, with every finding.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -158,19 +208,22 @@ impl Graph {
             || refs::build(inv),
         );
         let n = inv.objects.len();
-        Graph::assemble_with(n, parts, keys, owners_of, dependents_of).with_refs(inv, refs)
+        let mut parts = parts;
+        let selectors = selsets::SelectorEdges::build(n, std::mem::take(&mut parts.selections));
+        Graph::assemble_with(n, parts, keys, (owners_of, dependents_of), selectors)
+            .with_refs(inv, refs)
     }
 
     /// Sorts the parts into the finding order, with the owner edges already in adjacency
-    /// arrays (`parts` has none). A full build and a patch (see `patch.rs`) both end here,
+    /// arrays and the selections indexed (`parts` has neither). A full build and a patch (see `patch.rs`) both end here,
     /// so both order edges and findings alike: edges of one object in the order they were
     /// found (see [`owner_adjacency`]), findings in the diagnostics' order.
     fn assemble_with(
         n: usize,
         mut parts: Parts,
         mut keys: keys::Keys,
-        owners_of: Adjacency,
-        dependents_of: Adjacency,
+        (owners_of, dependents_of): (Adjacency, Adjacency),
+        selectors: selsets::SelectorEdges,
     ) -> Graph {
         let mut findings = parts.findings;
         findings.append(&mut parts.app_findings);
@@ -189,7 +242,7 @@ impl Graph {
             len: n,
             owners_of,
             dependents_of,
-            selectors: selsets::SelectorEdges::build(n, parts.selections),
+            selectors,
             findings,
             stats_by_ns: parts.stats_by_ns,
             keys,

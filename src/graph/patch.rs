@@ -31,6 +31,14 @@
 //! Cluster-scoped objects (Nodes, Namespaces, ClusterRoles, PVs, CRs …) are handled like any
 //! other: by key, not by namespace. Every other result is kept, its positions shifted.
 //!
+//! When no position moves (every run keeps its length: the usual edit), nothing is shifted
+//! or re-indexed: the recomputed objects' owner edge groups are replaced in place, the old
+//! findings are scanned once for those that go and the new ones spliced in where they
+//! belong (with the reference findings, in `patch_refs`), and the selector edges are kept
+//! as they are when every replaced object is a member of the same sets as the one before it
+//! and the recomputed selections match what they matched before (else they are patched as
+//! above).
+//!
 //! It rebuilds only when the input is inconsistent: `replaced` does not describe the new
 //! inventory (runs out of order or out of range, counts that do not add up), the graph has
 //! no keys for its objects, or there are more than `u32::MAX` objects. The result of a patch
@@ -38,13 +46,15 @@
 
 use std::ops::Range;
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 use super::keys::{self, Key, Keys, RefKey};
 use super::owners::{self, OwnerStats};
+use super::refs::KeySet;
+use super::selsets::SelectorEdges;
 use super::setkeys::{self, Class};
-use super::{apps, cycles, lifecycle, selectors, Edge, Graph, Parts};
-use crate::diagnostic::Diagnostic;
+use super::{apps, cycles, lifecycle, selectors, Adjacency, Edge, Graph, Parts};
+use crate::diagnostic::{self, Diagnostic};
 use crate::model::{Inventory, Object};
 
 /// One run of objects replaced by a change (typically one file's objects).
@@ -108,15 +118,15 @@ impl Graph {
 #[derive(Default)]
 struct Changed {
     /// Kind and name in their scope, in any namespace; uids.
-    here: FxHashSet<u64>,
-    anywhere: FxHashSet<u64>,
-    uids: FxHashSet<u64>,
+    here: KeySet,
+    anywhere: KeySet,
+    uids: KeySet,
     /// Namespaces of the changed namespaced objects.
-    namespaces: FxHashSet<u64>,
+    namespaces: KeySet,
     /// Whether a cluster-scoped object changed.
     cluster: bool,
     /// App instances of the changed objects.
-    instances: FxHashSet<u64>,
+    instances: KeySet,
 }
 
 impl Changed {
@@ -141,10 +151,10 @@ impl Changed {
     /// where an owner of that name is).
     fn named_by(&self, refs: &[RefKey], anywhere: bool) -> bool {
         refs.iter().any(|r| {
-            self.here.contains(&r.here)
-                || self.here.contains(&r.cluster)
-                || (r.uid != 0 && self.uids.contains(&r.uid))
-                || (anywhere && self.anywhere.contains(&r.anywhere))
+            self.here.contains(r.here)
+                || self.here.contains(r.cluster)
+                || (r.uid != 0 && self.uids.contains(r.uid))
+                || (anywhere && self.anywhere.contains(r.anywhere))
         })
     }
 }
@@ -160,11 +170,16 @@ struct Plan {
     changed: Changed,
     /// Per new position: what is recomputed (bits of `marks`).
     marks: Vec<u8>,
-    /// New positions marked `OWNED`, `TERM`, ascending.
+    /// New positions marked `OWNED`, ascending.
     owned: Vec<usize>,
+    /// New positions marked `TERM` that are Terminating Namespaces, ascending.
     terminating: Vec<usize>,
-    /// Where the `owned` objects' owners can be (ascending).
-    owner_candidates: Vec<usize>,
+    /// Where the `owned` objects' owners can be, what the `terminating` Namespaces hold,
+    /// the members of the changed app instances.
+    found: Found,
+    /// Per new position: whether an ownerReference did not resolve before the change (an
+    /// added object: no).
+    unresolved: Vec<bool>,
 }
 
 impl Plan {
@@ -210,7 +225,7 @@ impl Plan {
                 if !refs.is_empty() && changed.named_by(refs, unresolved[i] || k.ns == 0) {
                     m |= OWNED;
                 }
-                if k.terminating_ns != 0 && changed.namespaces.contains(&k.terminating_ns) {
+                if k.terminating_ns != 0 && changed.namespaces.contains(k.terminating_ns) {
                     m |= TERM;
                 }
                 marks[i] = m;
@@ -229,12 +244,18 @@ impl Plan {
                 context.add(r.anywhere, r.uid);
             }
         }
-        let owner_candidates = if context.is_empty() {
-            Vec::new()
-        } else {
-            let named = |(i, k): (usize, &Key)| context.has(k.name, k.uid).then_some(i);
-            keys.objects.iter().enumerate().filter_map(named).collect()
-        };
+        // Of those, the Terminating Namespaces: their finding lists what they hold.
+        terminating.retain(|&i| {
+            let o = &inv.objects[i];
+            lifecycle::is_namespace(o) && lifecycle::namespace_terminating(o)
+        });
+        let mut scope = Scope::default();
+        for &i in &terminating {
+            scope.inside.insert(keys::ns_key(&inv.objects[i].id.name));
+        }
+        // One more pass: the owners those references can name, what the Terminating
+        // Namespaces hold, and the members of the changed app instances.
+        let found = scope.find(&keys, &changed.instances, &context);
         Ok(Plan {
             map,
             added,
@@ -243,7 +264,8 @@ impl Plan {
             marks,
             owned,
             terminating,
-            owner_candidates,
+            found,
+            unresolved,
         })
     }
 
@@ -262,40 +284,60 @@ impl Plan {
             mut marks,
             owned,
             terminating,
-            owner_candidates,
+            found,
+            mut unresolved,
         } = self;
         let n = inv.objects.len();
         let shift = |old: usize| shifted(&map, old);
         let old_at = |new: usize| unshifted(replaced, &added, new);
-        let ref_change = refs_scope(&old, replaced, &added, &shift);
+        let mut ref_change = refs_scope(&old, replaced, &added, &shift);
         let added_at = || added.iter().flat_map(Range::clone);
         let removed = || replaced.iter().flat_map(|r| r.removed.iter());
 
         // Owner edges belong to their dependent: kept edges of kept objects (shifted), then
-        // the recomputed objects' edges.
+        // the recomputed objects' edges. When no position moves (every run keeps its
+        // length: the usual edit), the recomputed objects' groups are replaced in place.
         let (new_edges, mut findings, new_stats) =
-            owners::resolve_among(inv, owned.iter().copied(), owner_candidates.iter().copied());
-        let kept_edges = old.owners_of.all().iter().filter_map(|e| {
-            let (from, to) = (shift(e.from)?, shift(e.to)?);
-            (marks[to] & OWNED == 0).then_some(Edge { from, to, ..*e })
-        });
-        let edges: Vec<Edge> = kept_edges.chain(new_edges).collect();
-        let (owners_of, dependents_of) = super::owner_adjacency(n, edges);
+            owners::resolve_among(inv, owned.iter().copied(), found.owners.iter().copied());
+        let no_move = replaced
+            .iter()
+            .zip(&added)
+            .all(|(r, a)| r.removed.len() == a.len());
+        // Old owner edges of the recomputed and the removed objects, by old position.
+        let removed_at = || replaced.iter().flat_map(|r| r.at..r.at + r.removed.len());
+        let old_owner_edges: FxHashMap<usize, Vec<Edge>> = owned
+            .iter()
+            .filter_map(|&i| old_at(i))
+            .chain(removed_at())
+            .map(|o| (o, old.owners_of.get(o).to_vec()))
+            .collect();
+        let (owners_of, dependents_of) = if no_move {
+            let mut adjacency = (
+                std::mem::take(&mut old.owners_of),
+                std::mem::take(&mut old.dependents_of),
+            );
+            owner_edges_in_place(&mut adjacency, &map, &owned, new_edges, &marks);
+            adjacency
+        } else {
+            let kept_edges = old.owners_of.all().iter().filter_map(|e| {
+                let (from, to) = (shift(e.from)?, shift(e.to)?);
+                (marks[to] & OWNED == 0).then_some(Edge { from, to, ..*e })
+            });
+            let edges: Vec<Edge> = kept_edges.chain(new_edges).collect();
+            super::owner_adjacency(n, edges)
+        };
 
         // Owners whose dependents changed (old or new edges): their lifecycle findings list
         // them, and a workload's selection leaves out the Pods it owns, directly or through
         // an owner it owns.
-        let removed_at = replaced.iter().flat_map(|r| r.at..r.at + r.removed.len());
         let mut owners: Vec<usize> = owned
             .iter()
             .flat_map(|&i| owners_of.get(i))
             .map(|e| e.from)
             .chain(
-                owned
-                    .iter()
-                    .filter_map(|&i| old_at(i))
-                    .chain(removed_at)
-                    .flat_map(|o| old.owners_of.get(o))
+                old_owner_edges
+                    .values()
+                    .flatten()
                     .filter_map(|e| shift(e.from)),
             )
             .collect();
@@ -311,49 +353,47 @@ impl Plan {
             }
         }
 
-        // Selector sets, each brought up to date with the changed objects. Selections are
-        // recomputed for the added objects, the owners above (a workload leaves out the Pods
-        // it owns), and the objects whose findings count what a key matches when that count
-        // went to or from zero (or the Nodes changed in number); the others are kept.
-        let mut sets = std::mem::take(&mut old.selectors).into_selections();
-        let added_list: Vec<usize> = added_at().collect();
-        let flipped = setkeys::patch_sets(inv, &keys, &mut sets, shift, &added_list);
-        let is_node = |o: &Object| o.id.group.is_empty() && &*o.id.kind == "Node";
-        let nodes = (sets.nodes
-            + added_list
-                .iter()
-                .filter(|&&i| is_node(&inv.objects[i]))
-                .count())
-        .saturating_sub(removed().filter(|o| is_node(o)).count());
-        let recount = nodes != sets.nodes;
-        sets.nodes = nodes;
-        for s in &sets.list {
-            let k = s.key as usize;
-            if !flipped[k] && !recount {
-                continue;
+        // Selector sets, each brought up to date with the changed objects. When every
+        // replaced object is a member of the same sets as the one before it (same identity
+        // and labels at the same position), no set changes: the selections are kept where
+        // they are unless one of the recomputed ones differs.
+        let same_sets = no_move
+            && replaced.iter().zip(&added).all(|(r, a)| {
+                r.removed
+                    .iter()
+                    .zip(a.clone())
+                    .all(|(o, i)| setkeys::same_membership(o, &inv.objects[i]))
+            });
+        let kept = if same_sets {
+            selecting.sort_unstable();
+            selecting.dedup();
+            keep_selections(inv, &old.selectors, &owners_of, &dependents_of, &selecting)
+        } else {
+            None
+        };
+        #[cfg(test)]
+        PATHS.with(|p| {
+            let mut c = p.get();
+            c[usize::from(no_move) + usize::from(kept.is_some())] += 1;
+            p.set(c);
+        });
+        let (selectors, sel_findings, scanned) = match kept {
+            Some(found) => (std::mem::take(&mut old.selectors), found, 0),
+            None => {
+                let old_selectors = std::mem::take(&mut old.selectors);
+                let removed_objects: Vec<&Object> = removed().collect();
+                patch_selections(
+                    inv,
+                    &keys,
+                    old_selectors,
+                    &shift,
+                    &added_at().collect::<Vec<usize>>(),
+                    &removed_objects,
+                    (&mut marks, selecting),
+                    (&owners_of, &dependents_of),
+                )
             }
-            let class = sets.keys[k].key.class();
-            let Some(i) = shift(s.from).filter(|&i| marks[i] & SEL == 0) else {
-                continue;
-            };
-            if (flipped[k] || (recount && class == Class::Nodes))
-                && selectors::counts_matches(&inv.objects[i], class)
-            {
-                marks[i] |= SEL;
-                selecting.push(i);
-            }
-        }
-        selecting.sort_unstable();
-        selecting.dedup();
-        sets.move_selections(|f| shift(f).filter(|&i| marks[i] & SEL == 0), shift);
-        let (merged, sel_findings, scanned) = selectors::resolve_patched(
-            inv,
-            &keys,
-            &owners_of,
-            &dependents_of,
-            selecting.iter().copied(),
-            sets,
-        );
+        };
         findings.extend(sel_findings);
 
         // Old findings: kept unless recomputed.
@@ -361,27 +401,47 @@ impl Plan {
         let mut in_cycles = Vec::new();
         // Old position → dangling references, of the objects whose counts are redone.
         let mut dangling: FxHashMap<usize, usize> = FxHashMap::default();
-        let in_instance = |i: usize| changed.instances.contains(&keys.objects[i].instance);
-        let mut kept = Vec::with_capacity(old.findings.len());
-        for f in std::mem::take(&mut old.findings) {
-            if super::refs::is_ref_finding(f.code) {
-                old_ref_findings.push(f);
-                continue;
-            }
-            let Some(o) = f.object_index() else { continue };
+        let in_instance = |i: usize| changed.instances.contains(keys.objects[i].instance);
+        // The new position of an old finding's object if the finding stays.
+        let mut stays = |f: &Diagnostic| -> Option<usize> {
+            let o = f.object_index()?;
             let new = shift(o);
             if f.code == owners::DANGLING && new.is_none_or(|i| marks[i] & OWNED != 0) {
                 *dangling.entry(o).or_default() += 1;
             }
-            let Some(i) = new else { continue };
+            let i = new?;
             if f.code == cycles::CODE {
                 in_cycles.push(i);
+                None
             } else if f.code == apps::DISAGREEMENT {
-                if !in_instance(i) {
+                (!in_instance(i)).then_some(i)
+            } else {
+                (marks[i] == 0 || !recomputed_by(f.code, marks[i])).then_some(i)
+            }
+        };
+        let mut old_findings = std::mem::take(&mut old.findings);
+        let mut kept = Vec::new();
+        // Positions in `old_findings` of those that go (when they stay where they are).
+        let mut dropped: Vec<usize> = Vec::new();
+        // Positions of the reference findings (when they stay where they are).
+        let mut ref_findings_at: Vec<usize> = Vec::new();
+        if no_move {
+            // Reference findings are left to `patch_refs`.
+            for (k, f) in old_findings.iter().enumerate() {
+                if super::refs::is_ref_finding(f.code) {
+                    ref_findings_at.push(k);
+                } else if stays(f).is_none() {
+                    dropped.push(k);
+                }
+            }
+        } else {
+            kept.reserve(old_findings.len());
+            for f in std::mem::take(&mut old_findings) {
+                if super::refs::is_ref_finding(f.code) {
+                    old_ref_findings.push(f);
+                } else if let Some(i) = stays(&f) {
                     kept.push(f.about(i));
                 }
-            } else if marks[i] == 0 || !recomputed_by(f.code, marks[i]) {
-                kept.push(f.about(i));
             }
         }
 
@@ -392,7 +452,8 @@ impl Plan {
                 return;
             }
             let d = dangling.get(&o).copied().unwrap_or(0);
-            let s = OwnerStats::of_object(old.owners_of.get(o), d, obj.owner_refs.len());
+            let edges = old_owner_edges.get(&o).map_or(&[][..], Vec::as_slice);
+            let s = OwnerStats::of_object(edges, d, obj.owner_refs.len());
             if let Some(e) = stats.get_mut(&owners::stats_ns(obj)) {
                 *e = e.minus(&s);
             }
@@ -430,19 +491,6 @@ impl Plan {
         ));
 
         // What Terminating Namespaces and app instances hold.
-        let terminating: Vec<usize> = terminating
-            .into_iter()
-            .filter(|&i| {
-                let o = &inv.objects[i];
-                lifecycle::is_namespace(o) && lifecycle::namespace_terminating(o)
-            })
-            .collect();
-        let mut scope = Scope::default();
-        for &i in &terminating {
-            scope.inside.insert(keys::ns_key(&inv.objects[i].id.name));
-        }
-        let found = scope.find(&keys, &changed.instances);
-
         for &i in &terminating {
             let inside = found.inside.iter().copied();
             findings.push(lifecycle::namespace_finding(inv, i, inside));
@@ -451,28 +499,254 @@ impl Plan {
             findings.extend(apps::findings_among(inv, found.members.iter().copied()));
         }
         findings.extend(validation(inv, added_at()));
-        findings.append(&mut kept);
 
-        let recomputed: Vec<bool> = marks.iter().map(|&m| m != 0).collect();
         let outcome = PatchOutcome::Patched {
-            objects: recomputed.iter().filter(|&&r| r).count(),
-            looked_at: owner_candidates.len() + scanned + found.inside.len() + found.members.len(),
-        };
-        let parts = Parts {
-            selections: merged,
-            findings,
-            app_findings: Vec::new(),
-            stats_by_ns: stats,
+            objects: marks.iter().filter(|&&m| m != 0).count(),
+            looked_at: found.owners.len() + scanned + found.inside.len() + found.members.len(),
         };
         let old_refs = std::mem::take(&mut old.refs);
-        let graph = Graph::assemble_with(n, parts, keys, owners_of, dependents_of).patch_refs(
-            inv,
-            old_refs,
-            old_ref_findings,
-            &ref_change,
-        );
+        let graph = if no_move {
+            // The old findings where they are, the recomputed ones taken out, the new put in.
+            diagnostic::sort(&mut findings);
+            for &i in &owned {
+                unresolved[i] = false;
+            }
+            for f in &findings {
+                if let (Some(i), owners::DANGLING | owners::OTHER_NAMESPACE) =
+                    (f.object_index(), f.code)
+                {
+                    unresolved[i] = true;
+                }
+            }
+            // Spliced in with the reference findings' changes by `patch_refs`.
+            ref_change.findings = Some(super::refs::FindingsChange {
+                dropped,
+                new: findings,
+                refs_at: ref_findings_at,
+            });
+            let mut keys = keys;
+            keys.unresolved = unresolved;
+            Graph {
+                len: n,
+                owners_of,
+                dependents_of,
+                selectors,
+                findings: old_findings,
+                stats_by_ns: stats,
+                keys,
+                refs: super::refs::RefGraph::default(),
+            }
+        } else {
+            findings.append(&mut kept);
+            let parts = Parts {
+                selections: Default::default(),
+                findings,
+                app_findings: Vec::new(),
+                stats_by_ns: stats,
+            };
+            Graph::assemble_with(n, parts, keys, (owners_of, dependents_of), selectors)
+        };
+        let graph = graph.patch_refs(inv, old_refs, old_ref_findings, ref_change);
         (graph, outcome)
     }
+}
+
+/// Replaces, in place, the owner edges of the `owned` objects (ascending) by `new` (theirs,
+/// grouped by dependent, ascending), and drops the edges from replaced owners (`map`: old →
+/// new position, which must be the identity outside the replaced runs): what a rebuild of
+/// the adjacency from the kept and the new edges gives when no position moves.
+fn owner_edges_in_place(
+    (owners_of, dependents_of): &mut (Adjacency, Adjacency),
+    map: &[u32],
+    owned: &[usize],
+    new: Vec<Edge>,
+    marks: &[u8],
+) {
+    let replaced = |i: usize| map.get(i).is_none_or(|&m| m == REMOVED);
+    let recomputed = |i: usize| marks[i] & OWNED != 0;
+    let kept = |e: &&Edge| !recomputed(e.to) && !replaced(e.from);
+    // Dependents whose group changes: the recomputed ones, and those of a replaced owner.
+    let mut dependents: Vec<usize> = owned.to_vec();
+    for (i, _) in map.iter().enumerate().filter(|(_, &m)| m == REMOVED) {
+        dependents.extend(dependents_of.get(i).iter().map(|e| e.to));
+    }
+    dependents.sort_unstable();
+    dependents.dedup();
+    // Owners whose group changes: of the old edges of those dependents, and of the new.
+    let mut owners: Vec<usize> = dependents
+        .iter()
+        .flat_map(|&i| owners_of.get(i))
+        .map(|e| e.from)
+        .chain(new.iter().map(|e| e.from))
+        .collect();
+    owners.sort_unstable();
+    owners.dedup();
+    // Stable: each owner's new edges stay by dependent, in ownerReference order.
+    let mut by_owner = new.clone();
+    by_owner.sort_by_key(|e| e.from);
+    let mut rest = &by_owner[..];
+    let groups = owners
+        .iter()
+        .map(|&w| {
+            let k = rest.partition_point(|e| e.from <= w);
+            let fresh = rest[..k].to_vec();
+            rest = &rest[k..];
+            let old: Vec<Edge> = dependents_of.get(w).iter().filter(kept).copied().collect();
+            (w, merge_by(old, fresh, |e| e.to))
+        })
+        .collect();
+    dependents_of.replace_groups(groups);
+    let mut rest = &new[..];
+    let groups = dependents
+        .iter()
+        .map(|&i| {
+            let group = if recomputed(i) {
+                let k = rest.partition_point(|e| e.to <= i);
+                let g = rest[..k].to_vec();
+                rest = &rest[k..];
+                g
+            } else {
+                owners_of.get(i).iter().filter(kept).copied().collect()
+            };
+            (i, group)
+        })
+        .collect();
+    owners_of.replace_groups(groups);
+}
+
+/// `a` and `b` (each ascending by `key`, no key in both) as one list ascending by `key`.
+fn merge_by<T>(a: Vec<T>, b: Vec<T>, key: impl Fn(&T) -> usize) -> Vec<T> {
+    if b.is_empty() {
+        return a;
+    }
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
+    while let (Some(x), Some(y)) = (a.peek(), b.peek()) {
+        let next = if key(y) < key(x) { b.next() } else { a.next() };
+        out.extend(next);
+    }
+    out.extend(a);
+    out.extend(b);
+    out
+}
+
+/// The selector findings of `selecting` (ascending) when their fields, matched again
+/// against the keys they matched before, select what they did (no set changed, no
+/// position moved): then `old` stays as it is. `None` when one differs.
+fn keep_selections(
+    inv: &Inventory,
+    old: &SelectorEdges,
+    owners_of: &Adjacency,
+    dependents_of: &Adjacency,
+    selecting: &[usize],
+) -> Option<Vec<Diagnostic>> {
+    let (known, ids) = old.known(selecting);
+    let (found, findings) = selectors::resolve_known(
+        inv,
+        owners_of,
+        dependents_of,
+        selecting.iter().copied(),
+        known,
+    )?;
+    let mut rest = &found.list[..];
+    for &i in selecting {
+        let k = rest.partition_point(|s| s.from <= i);
+        if !old.same_as(i, &rest[..k], &ids) {
+            return None;
+        }
+        rest = &rest[k..];
+    }
+    rest.is_empty().then_some(findings)
+}
+
+/// Selector sets, each brought up to date with the changed objects. Selections are
+/// recomputed for `selecting` (the added objects, and the owners whose dependents changed:
+/// a workload leaves out the Pods it owns), and the objects whose findings count what a key
+/// matches when that count went to or from zero (or the Nodes changed in number), marked
+/// `SEL` here; the others are kept. Also returns the selector findings of the recomputed
+/// objects and how many objects the scans for new keys collected.
+#[allow(clippy::too_many_arguments)]
+fn patch_selections(
+    inv: &Inventory,
+    keys: &Keys,
+    old: SelectorEdges,
+    shift: &dyn Fn(usize) -> Option<usize>,
+    added: &[usize],
+    removed: &[&Object],
+    (marks, mut selecting): (&mut [u8], Vec<usize>),
+    (owners_of, dependents_of): (&Adjacency, &Adjacency),
+) -> (SelectorEdges, Vec<Diagnostic>, usize) {
+    let mut sets = old.into_selections();
+    let flipped = setkeys::patch_sets(inv, keys, &mut sets, shift, added);
+    let is_node = |o: &Object| o.id.group.is_empty() && &*o.id.kind == "Node";
+    let nodes = (sets.nodes + added.iter().filter(|&&i| is_node(&inv.objects[i])).count())
+        .saturating_sub(removed.iter().filter(|o| is_node(o)).count());
+    let recount = nodes != sets.nodes;
+    sets.nodes = nodes;
+    for s in &sets.list {
+        let k = s.key as usize;
+        if !flipped[k] && !recount {
+            continue;
+        }
+        let class = sets.keys[k].key.class();
+        let Some(i) = shift(s.from).filter(|&i| marks[i] & SEL == 0) else {
+            continue;
+        };
+        if (flipped[k] || (recount && class == Class::Nodes))
+            && selectors::counts_matches(&inv.objects[i], class)
+        {
+            marks[i] |= SEL;
+            selecting.push(i);
+        }
+    }
+    selecting.sort_unstable();
+    selecting.dedup();
+    sets.move_selections(|f| shift(f).filter(|&i| marks[i] & SEL == 0), shift);
+    let (merged, findings, scanned) = selectors::resolve_patched(
+        inv,
+        keys,
+        owners_of,
+        dependents_of,
+        selecting.iter().copied(),
+        sets,
+    );
+    (
+        SelectorEdges::build(inv.objects.len(), merged),
+        findings,
+        scanned,
+    )
+}
+
+/// Takes the findings at positions `dropped` (ascending) out of the sorted `findings` and
+/// puts the sorted `new` in, touching only the stretch between the first and the last
+/// place that changes (usually one file's findings): nothing else moves unless the count
+/// changes.
+pub(super) fn splice_findings(
+    findings: &mut Vec<Diagnostic>,
+    dropped: &[usize],
+    new: Vec<Diagnostic>,
+) {
+    let (mut lo, mut hi) = match (dropped.first(), dropped.last()) {
+        (Some(&a), Some(&b)) => (a, b + 1),
+        _ => (usize::MAX, 0),
+    };
+    if let (Some(first), Some(last)) = (new.first(), new.last()) {
+        lo = lo.min(findings.partition_point(|f| f < first));
+        hi = hi.max(findings.partition_point(|f| f <= last));
+    }
+    if lo > hi {
+        return;
+    }
+    let mut gone = dropped.iter().peekable();
+    let mut window: Vec<Diagnostic> = Vec::with_capacity(hi - lo + new.len());
+    for (k, f) in findings[lo..hi].iter().enumerate() {
+        if gone.next_if(|&&d| d == lo + k).is_none() {
+            window.push(f.clone());
+        }
+    }
+    window.extend(new);
+    diagnostic::sort(&mut window);
+    findings.splice(lo..hi, window);
 }
 
 /// Whether a finding with `code` about an object with marks `m` is recomputed.
@@ -513,6 +787,7 @@ fn refs_scope<'a>(
 ) -> super::refs::RefChange<'a> {
     let removed_at = replaced.iter().flat_map(|r| r.at..r.at + r.removed.len());
     super::refs::RefChange {
+        findings: None,
         runs: replaced
             .iter()
             .zip(added)
@@ -530,28 +805,35 @@ fn refs_scope<'a>(
 #[derive(Default)]
 struct Scope {
     /// Namespaces whose contents a Terminating Namespace's finding lists.
-    inside: FxHashSet<u64>,
+    inside: KeySet,
 }
 
 /// What [`Scope::find`] found, each ascending.
 #[derive(Default)]
 struct Found {
+    /// Objects an ownerReference of the recomputed objects can name.
+    owners: Vec<usize>,
     inside: Vec<usize>,
     /// Members of the changed app instances.
     members: Vec<usize>,
 }
 
 impl Scope {
-    fn find(&self, keys: &Keys, instances: &FxHashSet<u64>) -> Found {
+    /// In one pass over the keys: what the Terminating Namespaces hold, the members of
+    /// `instances`, and the objects `names` can name.
+    fn find(&self, keys: &Keys, instances: &KeySet, names: &Names) -> Found {
         let mut found = Found::default();
-        if self.inside.is_empty() && instances.is_empty() {
+        if self.inside.is_empty() && instances.is_empty() && names.is_empty() {
             return found;
         }
         for (i, k) in keys.objects.iter().enumerate() {
-            if k.ns != 0 && !self.inside.is_empty() && self.inside.contains(&k.ns) {
+            if names.has(k.name, k.uid) {
+                found.owners.push(i);
+            }
+            if k.ns != 0 && self.inside.contains(k.ns) {
                 found.inside.push(i);
             }
-            if k.instance != 0 && instances.contains(&k.instance) {
+            if k.instance != 0 && instances.contains(k.instance) {
                 found.members.push(i);
             }
         }
@@ -621,8 +903,8 @@ fn position_map(
 /// Name keys and uid keys (see `keys.rs`), to find ownerReferences between objects.
 #[derive(Default)]
 struct Names {
-    names: FxHashSet<u64>,
-    uids: FxHashSet<u64>,
+    names: KeySet,
+    uids: KeySet,
 }
 
 impl Names {
@@ -634,12 +916,19 @@ impl Names {
     }
 
     fn has(&self, name: u64, uid: u64) -> bool {
-        self.names.contains(&name) || (uid != 0 && self.uids.contains(&uid))
+        self.names.contains(name) || (uid != 0 && self.uids.contains(uid))
     }
 
     fn is_empty(&self) -> bool {
         self.names.is_empty() && self.uids.is_empty()
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Patches by path taken: positions moved; none moved, selections redone; none moved,
+    /// selections kept where they were.
+    static PATHS: std::cell::Cell<[usize; 3]> = const { std::cell::Cell::new([0; 3]) };
 }
 
 /// The runs a change of whole files makes (tests): file `f` of `before` — files of
@@ -1178,6 +1467,69 @@ mod tests {
             out += "keys differ\n";
         }
         out
+    }
+
+    /// Edits that move positions and edits that do not (where owner edges, selections and
+    /// findings are patched in place, the selections kept when no set changed) are both
+    /// patched, and each patch equals a full build.
+    #[test]
+    fn patches_in_place_and_with_moves_equal_a_build() {
+        PATHS.with(|p| p.set([0; 3]));
+        for seed in 1..1500u64 {
+            let (outcome, patched, built) = patched_and_built_in(seed * 104_729, scenario_of(seed));
+            assert!(
+                patched == built,
+                "seed {seed}: {outcome:?}\n{}",
+                diff(&patched, &built)
+            );
+        }
+        let [moved, redone, kept] = PATHS.with(|p| p.get());
+        assert!(moved > 300, "only {moved} patches moved positions");
+        assert!(
+            redone > 100,
+            "only {redone} in-place patches redid selections"
+        );
+        assert!(
+            kept > 100,
+            "only {kept} in-place patches kept the selections"
+        );
+    }
+
+    /// Takes findings out and puts others in like filtering and sorting all of them.
+    #[test]
+    fn findings_spliced_in_place_equal_filtered_and_sorted() {
+        let d = |path: &str, line: u32| {
+            Diagnostic::new(
+                &std::sync::Arc::from(std::path::Path::new(path)),
+                line,
+                1,
+                crate::diagnostic::Severity::Warning,
+                "x",
+                "m",
+            )
+        };
+        let mut rng = Rng(7);
+        for _ in 0..500 {
+            let mut all: Vec<Diagnostic> = (0..rng.below(12))
+                .map(|_| d(rng.pick(&["a", "b", "c"]), rng.below(5) as u32))
+                .collect();
+            diagnostic::sort(&mut all);
+            let dropped: Vec<usize> = (0..all.len()).filter(|_| rng.chance(30)).collect();
+            let mut new: Vec<Diagnostic> = (0..rng.below(4))
+                .map(|_| d(rng.pick(&["a", "b", "c", "d"]), rng.below(5) as u32))
+                .collect();
+            diagnostic::sort(&mut new);
+            let mut want: Vec<Diagnostic> = all
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| !dropped.contains(k))
+                .map(|(_, f)| f.clone())
+                .chain(new.iter().cloned())
+                .collect();
+            diagnostic::sort(&mut want);
+            splice_findings(&mut all, &dropped, new);
+            assert_eq!(all, want);
+        }
     }
 
     /// Many more scenarios than the proptest: `cargo test --release -- --ignored patch`.

@@ -83,6 +83,37 @@ pub(super) fn resolve_patched(
     (out.selections, out.findings, scan.looked_at())
 }
 
+/// [`resolve`] for the selector fields of `selecting` only, against the keys of `known`
+/// alone (a patch's, when no matched set changed): `None` when a field's key is none of
+/// them (its members would have to be looked for).
+pub(super) fn resolve_known(
+    inv: &Inventory,
+    owners_of: &Adjacency,
+    dependents_of: &Adjacency,
+    selecting: impl Iterator<Item = usize>,
+    known: Selections,
+) -> Option<(Selections, Vec<Diagnostic>)> {
+    let pool = Unknown::default();
+    let mut out = Out::new(&pool, known, |_| true);
+    let owned = Owned {
+        owners_of,
+        dependents_of,
+    };
+    resolve_into(inv, &owned, selecting, &mut out);
+    (!pool.0.get()).then_some((out.selections, out.findings))
+}
+
+/// Candidates of no key, noting that one was asked for.
+#[derive(Default)]
+struct Unknown(std::cell::Cell<bool>);
+
+impl Candidates for Unknown {
+    fn matching(&self, _: &Inventory, _: &SetKey) -> Vec<usize> {
+        self.0.set(true);
+        Vec::new()
+    }
+}
+
 /// Whether a finding about selecting object `o` counts what a key of `class` matches:
 /// a Service's that it selects nothing, a Pod's that it fits no Node (whose message also
 /// counts the Nodes).

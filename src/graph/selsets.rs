@@ -327,6 +327,49 @@ impl SelectorEdges {
         }
     }
 
+    /// The keys the selections of `objects` matched, with their sets, as selections of no
+    /// object (a patch matches those objects' fields again against them), and each key's id
+    /// here by its id there.
+    pub fn known(&self, objects: &[usize]) -> (Selections, Vec<u32>) {
+        let mut sel = Selections {
+            nodes: self.nodes,
+            ..Selections::default()
+        };
+        let mut ids: Vec<u32> = Vec::new();
+        let (mut local_key, mut local_set): (FxHashMap<u32, u32>, FxHashMap<u32, u32>) =
+            Default::default();
+        for &i in objects {
+            for seg in run(&self.seg_offsets, &self.segs, i) {
+                if local_key.contains_key(&seg.key) {
+                    continue;
+                }
+                let set = *local_set
+                    .entry(seg.set)
+                    .or_insert_with(|| sel.add_set(self.sets[seg.set as usize].clone()));
+                sel.keys.push(Keyed {
+                    key: Arc::clone(&self.keys[seg.key as usize].key),
+                    set,
+                });
+                local_key.insert(seg.key, (sel.keys.len() - 1) as u32);
+                ids.push(seg.key);
+            }
+        }
+        (sel, ids)
+    }
+
+    /// Whether object `i`'s selections are `new` (as found, all from `i`), whose keys are
+    /// `ids[key]` here.
+    pub fn same_as(&self, i: usize, new: &[Selection], ids: &[u32]) -> bool {
+        let old = run(&self.seg_offsets, &self.segs, i);
+        old.len() == new.len()
+            && old.iter().zip(new).all(|(o, n)| {
+                n.from == i
+                    && o.via == n.via
+                    && ids.get(n.key as usize) == Some(&o.key)
+                    && *o.except == *n.except
+            })
+    }
+
     /// How many distinct sets are stored.
     #[cfg(test)]
     pub fn set_count(&self) -> usize {

@@ -226,6 +226,33 @@ fn probes(o: &Object, mut add: impl FnMut(u64)) {
     }
 }
 
+/// Whether `a` and `b` are members of the same keys: one identity, and the same labels
+/// where a key reads them (a Pod's, Namespace's or Node's own, a workload's pod template's).
+/// Equal labels in another order count as different (a patch then only does more).
+pub(super) fn same_membership(a: &Object, b: &Object) -> bool {
+    if a.id != b.id || a.namespaced != b.namespaced {
+        return false;
+    }
+    match (candidate(a), candidate(b)) {
+        (Candidate::Pod, _) | (Candidate::Namespace, _) | (Candidate::Node, _) => {
+            a.labels().into_iter().eq(b.labels())
+        }
+        (Candidate::Template(x), Candidate::Template(y)) => {
+            template_labels(x).into_iter().eq(template_labels(y))
+        }
+        (Candidate::None, Candidate::None) => true,
+        _ => false,
+    }
+}
+
+/// A pod template's labels as a selector reads them (a value that is no string: none).
+fn template_labels(m: Option<RawObject<'_>>) -> Vec<(&str, Option<&str>)> {
+    m.into_iter()
+        .flatten()
+        .map(|(k, v)| (k, v.as_str()))
+        .collect()
+}
+
 /// The label the API server sets on every Namespace (since 1.21).
 const NAME_LABEL: &str = "kubernetes.io/metadata.name";
 

@@ -29,10 +29,11 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::sync::Arc;
 
+pub(super) use deps::KeySet;
 pub use extract::extract;
 pub use findings::is_ref_finding;
 pub(super) use link::build;
-pub(super) use patch::RefChange;
+pub(super) use patch::{FindingsChange, RefChange};
 
 use rayon::prelude::*;
 

@@ -23,7 +23,7 @@ use std::ops::Range;
 
 use super::deps::{self, KeySet};
 use super::link::{self, assemble, is_service, link_sources, target_ports, Lookup};
-use super::{findings, merge, merge_by, RefGraph};
+use super::{findings, merge, merge_by, Dangling, RefGraph};
 use crate::diagnostic::Diagnostic;
 use crate::graph::{Adjacency, Edge, Graph};
 use crate::model::{Inventory, Object};
@@ -36,6 +36,20 @@ pub(in crate::graph) struct RefChange<'a> {
     pub removed: Vec<&'a [Object]>,
     /// New positions of the kept objects that selected a removed object.
     pub selected_removed: Vec<usize>,
+    /// When no position moved: how the graph patch changes the findings, which are still
+    /// the old ones, the reference findings among them (not in `old_findings`); the
+    /// reference findings' changes are added and all are spliced in at once.
+    pub findings: Option<FindingsChange>,
+}
+
+/// Changes to the old findings, in place (see [`RefChange::findings`]).
+pub(in crate::graph) struct FindingsChange {
+    /// Positions of the findings that go, ascending.
+    pub dropped: Vec<usize>,
+    /// The findings that come, sorted.
+    pub new: Vec<Diagnostic>,
+    /// Positions of the reference findings, ascending.
+    pub refs_at: Vec<usize>,
 }
 
 /// The kinds the unused notes are about.
@@ -49,8 +63,9 @@ impl Graph {
         inv: &Inventory,
         old: RefGraph,
         old_findings: Vec<Diagnostic>,
-        change: &RefChange<'_>,
+        mut change: RefChange<'_>,
     ) -> Graph {
+        let in_place_findings = change.findings.take();
         let runs = Shift(&change.runs);
         let shift = |old: usize| runs.get(old);
         let n = inv.objects.len();
@@ -128,7 +143,8 @@ impl Graph {
         let mut named: Vec<usize> = Vec::new();
         if in_place {
             // No position moved: only the relinked objects' groups and their targets' change.
-            dangling.retain(|d| !relinked[d.from]);
+            let fresh = std::mem::take(&mut linked.dangling);
+            dangling = replace_sources(dangling, &sources, &relinked, fresh);
             relink_in_place(&mut uses, &mut used_by, &sources, &linked.edges, &mut named);
             named.retain(|&t| shift(t).is_some());
             named.extend(linked.edges.iter().map(|e| e.to));
@@ -202,22 +218,41 @@ impl Graph {
             marked
         };
         let (noted, ports) = (mark(&noted), mark(&ports));
+        let redone = |code: &str, i: usize| match code {
+            findings::UNUSED => noted[i],
+            findings::TARGET_PORT => ports[i],
+            _ => relinked[i],
+        };
+        let mut graph = self;
+        graph.refs = refs;
+        if let Some(FindingsChange {
+            mut dropped,
+            mut new,
+            refs_at,
+        }) = in_place_findings
+        {
+            dropped.extend(refs_at.into_iter().filter(|&k| {
+                let f = &graph.findings[k];
+                f.object_index()
+                    .and_then(shift)
+                    .is_none_or(|i| redone(f.code, i))
+            }));
+            dropped.sort_unstable();
+            new.extend(found);
+            crate::diagnostic::sort(&mut new);
+            crate::graph::patch::splice_findings(&mut graph.findings, &dropped, new);
+            return graph;
+        }
         // Old findings stay sorted when their positions shift (the order is kept).
         let mut kept = old_findings;
         kept.retain_mut(|f| {
             let Some(i) = f.object_index().and_then(shift) else {
                 return false;
             };
-            let redone = match f.code {
-                findings::UNUSED => noted[i],
-                findings::TARGET_PORT => ports[i],
-                _ => relinked[i],
-            };
+            let redo = redone(f.code, i);
             f.object = u32::try_from(i).ok();
-            !redone
+            !redo
         });
-        let mut graph = self;
-        graph.refs = refs;
         let found = splice_sorted(kept, found, |a, b| a < b, merge);
         graph.findings = splice_sorted(
             std::mem::take(&mut graph.findings),
@@ -280,6 +315,29 @@ fn splice_provided(
     }
 }
 
+/// `dangling` (grouped by referencing object, ascending) with the references of the
+/// relinked `sources` (ascending) replaced by `new` (theirs, grouped alike): only the
+/// stretch from the first source's group to the last's is rebuilt.
+fn replace_sources(
+    mut dangling: Vec<Dangling>,
+    sources: &[usize],
+    relinked: &[bool],
+    new: Vec<Dangling>,
+) -> Vec<Dangling> {
+    let (Some(&first), Some(&last)) = (sources.first(), sources.last()) else {
+        return dangling;
+    };
+    let lo = dangling.partition_point(|d| d.from < first);
+    let hi = dangling.partition_point(|d| d.from <= last);
+    let kept: Vec<Dangling> = dangling[lo..hi]
+        .iter()
+        .filter(|d| !relinked[d.from])
+        .cloned()
+        .collect();
+    dangling.splice(lo..hi, merge_by(kept, new, |d| d.from));
+    dangling
+}
+
 /// Whether the edges can be patched where they are: every run keeps its length (no
 /// position moves) and only relinked objects used a replaced one.
 fn in_place(runs: &[(Range<usize>, Range<usize>)], used_by: &Adjacency, relinked: &[bool]) -> bool {
@@ -310,7 +368,7 @@ fn relink_in_place(
         rest = &rest[k..];
     }
     named.extend_from_slice(&targets);
-    replace_groups(uses, groups);
+    uses.replace_groups(groups);
 
     targets.extend(linked.iter().map(|e| e.to));
     targets.sort_unstable();
@@ -335,56 +393,7 @@ fn relink_in_place(
             (t, merge_by(kept, new, |e| e.from))
         })
         .collect();
-    replace_groups(used_by, groups);
-}
-
-/// More resized groups than this are rebuilt in one pass rather than spliced one by one
-/// (each splice moves every later edge).
-const SPLICES_MAX: usize = 4;
-
-/// Replaces the edges of each object of `groups` (ascending) in `adj`.
-fn replace_groups(adj: &mut Adjacency, groups: Vec<(usize, Vec<Edge>)>) {
-    let deltas: Vec<(usize, isize)> = groups
-        .iter()
-        .map(|(i, new)| (*i, new.len() as isize - adj.get(*i).len() as isize))
-        .filter(|&(_, d)| d != 0)
-        .collect();
-    if deltas.len() > SPLICES_MAX {
-        let len = adj
-            .edges
-            .len()
-            .wrapping_add_signed(deltas.iter().map(|d| d.1).sum());
-        let mut edges = Vec::with_capacity(len);
-        let mut at = 0;
-        for (i, new) in groups {
-            edges.extend_from_slice(&adj.edges[adj.offsets[at]..adj.offsets[i]]);
-            edges.extend(new);
-            at = i + 1;
-        }
-        edges.extend_from_slice(&adj.edges[adj.offsets[at]..]);
-        adj.edges = edges;
-    } else {
-        for (i, new) in groups.into_iter().rev() {
-            let range = adj.offsets[i]..adj.offsets[i + 1];
-            if range.len() == new.len() {
-                adj.edges[range].copy_from_slice(&new);
-            } else {
-                adj.edges.splice(range, new);
-            }
-        }
-    }
-    let mut shift = 0isize;
-    for (k, &(i, d)) in deltas.iter().enumerate() {
-        shift += d;
-        let end = deltas
-            .get(k + 1)
-            .map_or(adj.offsets.len() - 1, |next| next.0);
-        if shift != 0 {
-            for o in &mut adj.offsets[i + 1..=end] {
-                *o = o.wrapping_add_signed(shift);
-            }
-        }
-    }
+    used_by.replace_groups(groups);
 }
 
 /// Old position → new position (none for a replaced object), from the replaced runs: a
