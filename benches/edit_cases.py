@@ -3,6 +3,7 @@
 
     python3 benches/edit_cases.py SRC WORK [--bin target/release/kubesift] [--runs 3]
                                   [--cases plain,terminating,nodes,namespaces,mirror,bigns]
+                                  [--shape annotation|label|add]
 
 SRC is a `gen_corpus` output (e.g. `gen_corpus -n 100000 -o /tmp/corpus`). WORK is a
 scratch folder (created; its case folders are reused when already there) where the cases
@@ -18,7 +19,7 @@ are made from SRC by hard links plus a few new files — SRC itself is never wri
                edit in that namespace.
 
 Every run loads the case folder, types the selector and edits the file in memory (nothing
-is written: see `kubesift bench`); this prints, per case, the median of the total edit time
+is written: see `kubesift bench`, whose `--edit-shape` `--shape` passes on); this prints, per case, the median of the total edit time
 (UI update + frame) and of the graph patch, and the patch's outcome.
 """
 
@@ -135,9 +136,10 @@ def make_cases(src, work):
     return cases
 
 
-def run(binary, folder, edit):
+def run(binary, folder, edit, shape):
     out = subprocess.run(
-        [binary, "bench", "-f", folder, "--rounds", "1", "--edit", edit, "-o", "json"],
+        [binary, "bench", "-f", folder, "--rounds", "1", "--edit", edit,
+         "--edit-shape", shape, "-o", "json"],
         check=True, capture_output=True, text=True,
     ).stdout
     return json.loads(out)
@@ -150,6 +152,8 @@ def main():
     ap.add_argument("--bin", default="target/release/kubesift")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--cases", default="plain,terminating,nodes,namespaces,mirror,bigns")
+    ap.add_argument("--shape", default="annotation",
+                    help="what the edit changes (bench --edit-shape): annotation, label, add")
     ap.add_argument("--json", action="store_true", help="print every run's delta as JSON")
     args = ap.parse_args()
 
@@ -163,7 +167,7 @@ def main():
         folder, edit = cases[case]
         deltas = []
         for _ in range(args.runs):
-            report = run(args.bin, folder, edit)
+            report = run(args.bin, folder, edit, args.shape)
             d = report["delta"]
             if d.get("skipped"):
                 sys.exit(f"{case}: skipped: {d['skipped']}")

@@ -347,3 +347,62 @@ fn bench_edits_the_chosen_file_and_patches_a_terminating_namespace() {
         "/nonexistent.yaml: no loaded object comes from it"
     );
 }
+
+/// `--edit-shape`: a label edit modifies one object, an added object is one ADDED delta
+/// per round on top of the file's objects; every shape is patched.
+#[test]
+fn bench_edit_shapes_change_a_label_or_add_objects() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    gen_corpus::write_corpus(dir.path(), 500, 11, false).expect("generate");
+    let root = dir.path().to_str().expect("utf-8 temp path");
+    let run = |shape: &str| {
+        let out = kubesift(&[
+            "bench",
+            "-f",
+            root,
+            "-o",
+            "json",
+            "--rounds",
+            "1",
+            "--edit-shape",
+            shape,
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+        v["delta"].clone()
+    };
+    let annotation = run("annotation");
+    let label = run("label");
+    let add = run("add");
+    for (d, shape) in [
+        (&annotation, "annotation"),
+        (&label, "label"),
+        (&add, "add"),
+    ] {
+        assert!(d["skipped"].is_null(), "{d}");
+        assert_eq!(d["shape"], shape, "{d}");
+        let outcome = d["graph_outcome"].as_str().expect("outcome");
+        assert!(outcome.starts_with("patched: recomputed "), "{outcome}");
+    }
+    assert_eq!(
+        (label["deltas"].as_u64(), label["modified"].as_u64()),
+        (Some(1), Some(1)),
+        "{label}"
+    );
+    // The last of 5 rounds: 5 copies added on top of the file's objects, one more than the
+    // round before.
+    assert_eq!(
+        (add["deltas"].as_u64(), add["modified"].as_u64()),
+        (Some(1), Some(0)),
+        "{add}"
+    );
+    assert_eq!(
+        add["file_objects"].as_u64(),
+        annotation["file_objects"].as_u64().map(|n| n + 5),
+        "{add}"
+    );
+}

@@ -45,6 +45,17 @@ pub struct BenchArgs {
     /// middle object).
     #[arg(long = "edit", value_name = "PATH")]
     pub edit: Option<PathBuf>,
+    /// What the one-file edit changes: an annotation (no object moves, no selection
+    /// changes), a label every selector of the app reads (`app.kubernetes.io/name` of the
+    /// file's first Pod, or first object: memberships change), or one more object at the
+    /// end of the file each round (positions move).
+    #[arg(
+        long = "edit-shape",
+        value_enum,
+        value_name = "SHAPE",
+        default_value = "annotation"
+    )]
+    pub edit_shape: delta::Shape,
     /// Output format (default: a human table).
     #[arg(short = 'o', long, value_enum, value_name = "FORMAT")]
     pub output: Option<BenchOutput>,
@@ -89,7 +100,7 @@ pub fn run(args: BenchArgs) -> ExitCode {
     };
     // Peak RSS of loading and typing: the UI's data, the live set and the graph.
     let rss = load::Rss::now();
-    let delta = delta::measure(live, app, args.edit.as_deref());
+    let delta = delta::measure(live, app, args.edit.as_deref(), args.edit_shape);
     let report = report::Report {
         paths,
         load,

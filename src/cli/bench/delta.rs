@@ -24,10 +24,27 @@ const ROUNDS: usize = 5;
 /// Annotation the in-memory edit sets.
 const ANNOTATION: &str = "kubesift.dev/bench-edit";
 
+/// The label the `label` shape changes: the generated corpora's Services and workloads
+/// select by it, so memberships change.
+const LABEL: &str = "app.kubernetes.io/name";
+
+/// What the one-file edit changes (`bench --edit-shape`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Shape {
+    /// An annotation of the file's first object.
+    #[default]
+    Annotation,
+    /// `app.kubernetes.io/name` of the file's first Pod (or first object).
+    Label,
+    /// One more object (a renamed copy of the first) at the end of the file per round.
+    Add,
+}
+
 /// Median cost of each step of a one-file edit.
 #[derive(Clone, Debug, Default)]
 pub struct DeltaReport {
     pub file: PathBuf,
+    pub shape: Shape,
     pub file_objects: usize,
     pub file_bytes: usize,
     pub parse: Duration,
@@ -60,29 +77,83 @@ fn median(mut v: Vec<Duration>) -> Duration {
     v.get(v.len() / 2).copied().unwrap_or_default()
 }
 
-/// `raw` with the bench annotation set to `value`.
-fn edited(raw: &Value, value: &str) -> Option<Value> {
+/// `raw` with `key` of its metadata's `map` (annotations or labels) set to `value`.
+fn edited(raw: &Value, map: &str, key: &str, value: &str) -> Option<Value> {
     let mut v = raw.clone();
     let meta = v.get_mut("metadata")?.as_object_mut()?;
-    let ann = meta
-        .entry("annotations")
+    let m = meta
+        .entry(map)
         .or_insert_with(|| Value::Object(serde_json::Map::new()));
-    if !ann.is_object() {
-        *ann = Value::Object(serde_json::Map::new());
+    if !m.is_object() {
+        *m = Value::Object(serde_json::Map::new());
     }
-    ann.as_object_mut()?
-        .insert(ANNOTATION.into(), Value::String(value.into()));
+    m.as_object_mut()?
+        .insert(key.into(), Value::String(value.into()));
     Some(v)
 }
 
-/// The file's text with its first object's annotation set to `value`: the object's own
-/// span replaced by the edited object as one-line JSON (valid YAML too) when that re-parses
-/// to the same objects; otherwise the whole file as JSON documents.
-fn edit_text(path: &Arc<Path>, text: &str, value: &str) -> Option<String> {
+/// `raw` renamed `NAME-bench-N`, without uid (a copy that owns nothing).
+fn copy_named(raw: &Value, n: usize) -> Option<Value> {
+    let mut v = raw.clone();
+    let meta = v.get_mut("metadata")?.as_object_mut()?;
+    let name = meta.get("name")?.as_str()?.to_owned();
+    meta.insert("name".into(), Value::String(format!("{name}-bench-{n}")));
+    meta.remove("uid");
+    Some(v)
+}
+
+/// The file's text changed for round `round` of `shape` (see [`Shape`]): the edited
+/// object's own span replaced by the edited object as one-line JSON (valid YAML too) when
+/// that re-parses to the same objects; otherwise (and for `add`) the whole file as JSON
+/// documents.
+fn edit_text(path: &Arc<Path>, text: &str, shape: Shape, round: usize) -> Option<String> {
     let original = parse_text(path, text);
-    let first = original.objects.first()?;
-    let new = serde_json::to_string(&edited(&first.raw.to_value(), value)?).ok()?;
-    let (s, e) = (first.source.start, first.source.end);
+    let value = format!("edit-{round}");
+    let (at, new) = match shape {
+        Shape::Annotation => (
+            0,
+            edited(
+                &original.objects.first()?.raw.to_value(),
+                "annotations",
+                ANNOTATION,
+                &value,
+            )?,
+        ),
+        Shape::Label => {
+            let at = original
+                .objects
+                .iter()
+                .position(|o| &*o.id.kind == "Pod")
+                .unwrap_or(0);
+            (
+                at,
+                edited(
+                    &original.objects.get(at)?.raw.to_value(),
+                    "labels",
+                    LABEL,
+                    &value,
+                )?,
+            )
+        }
+        Shape::Add => {
+            let first = original.objects.first()?.raw.to_value();
+            let mut out = String::new();
+            for o in &original.objects {
+                out.push_str("---\n");
+                out.push_str(&serde_json::to_string(&o.raw).ok()?);
+                out.push('\n');
+            }
+            for n in 0..=round {
+                out.push_str("---\n");
+                out.push_str(&serde_json::to_string(&copy_named(&first, n)?).ok()?);
+                out.push('\n');
+            }
+            return Some(out);
+        }
+    };
+    let target = original.objects.get(at)?;
+    let new = serde_json::to_string(&new).ok()?;
+    let (s, e) = (target.source.start, target.source.end);
     if s < e && e <= text.len() && text.is_char_boundary(s) && text.is_char_boundary(e) {
         let candidate = format!("{}{}\n{}", &text[..s], new, &text[e..]);
         let check = parse_text(path, &candidate);
@@ -96,10 +167,14 @@ fn edit_text(path: &Arc<Path>, text: &str, value: &str) -> Option<String> {
             return Some(candidate);
         }
     }
-    let mut out = format!("---\n{new}\n");
-    for o in &original.objects[1..] {
+    let mut out = String::new();
+    for (i, o) in original.objects.iter().enumerate() {
         out.push_str("---\n");
-        out.push_str(&serde_json::to_string(&o.raw).ok()?);
+        if i == at {
+            out.push_str(&new);
+        } else {
+            out.push_str(&serde_json::to_string(&o.raw).ok()?);
+        }
         out.push('\n');
     }
     Some(out)
@@ -123,7 +198,7 @@ fn loaded_as<'a>(objects: &'a [Object], p: &Path) -> Option<&'a Object> {
 /// Runs [`ROUNDS`] edits of file `edit` (default: the file holding the middle object);
 /// `app` is the UI state after typing (its query stays active while the table is
 /// refreshed).
-pub fn measure(mut live: LiveSet, mut app: App, edit: Option<&Path>) -> DeltaReport {
+pub fn measure(mut live: LiveSet, mut app: App, edit: Option<&Path>, shape: Shape) -> DeltaReport {
     let mut report = DeltaReport::default();
     let objects = &live.inventory().objects;
     let target = match edit {
@@ -150,6 +225,7 @@ pub fn measure(mut live: LiveSet, mut app: App, edit: Option<&Path>) -> DeltaRep
         }
     };
     report.file = path.to_path_buf();
+    report.shape = shape;
     report.file_bytes = text.len();
     let Ok(mut terminal) = Terminal::new(TestBackend::new(WIDTH, HEIGHT));
     // The UI's data is the live set's snapshot (as the watcher hands it over after loading);
@@ -159,7 +235,7 @@ pub fn measure(mut live: LiveSet, mut app: App, edit: Option<&Path>) -> DeltaRep
     ))));
     let mut steps: [Vec<Duration>; 9] = Default::default();
     for round in 0..ROUNDS {
-        let Some(new_text) = edit_text(&path, &text, &format!("edit-{round}")) else {
+        let Some(new_text) = edit_text(&path, &text, shape, round) else {
             report.skipped = Some(format!("{}: no object to edit", path.display()));
             return report;
         };

@@ -69,6 +69,7 @@ impl Report {
             },
             "delta": {
                 "file": d.file.display().to_string(), "file_objects": d.file_objects,
+                "shape": format!("{:?}", d.shape).to_lowercase(),
                 "file_bytes": d.file_bytes, "deltas": d.deltas, "modified": d.modified,
                 "parse_ms": round3(d.parse),
                 "apply_ms": round3(d.apply), "handoff_ms": round3(d.handoff),
@@ -155,10 +156,11 @@ impl Report {
                 line(
                     "one-file edit",
                     format!(
-                        "{} ({} objects, {} bytes): {} delta(s), {} modified",
+                        "{} ({} objects, {} bytes, {:?}): {} delta(s), {} modified",
                         d.file.display(),
                         d.file_objects,
                         d.file_bytes,
+                        d.shape,
                         d.deltas,
                         d.modified
                     ),
