@@ -315,16 +315,7 @@ fn bench_edits_the_chosen_file_and_patches_a_terminating_namespace() {
     )
     .expect("write");
     let root = dir.path().to_str().expect("utf-8 temp path");
-    let out = kubesift(&[
-        "bench", "-f", root, "-o", "json", "--rounds", "1", "--edit", &file,
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
-    let delta = &v["delta"];
+    let delta = &bench_delta(root, &["--edit", &file]);
     assert!(delta["skipped"].is_null(), "{delta}");
     assert_eq!(delta["file"], file.as_str(), "{delta}");
     let outcome = delta["graph_outcome"].as_str().expect("outcome");
@@ -355,26 +346,7 @@ fn bench_edit_shapes_change_a_label_or_add_objects() {
     let dir = tempfile::tempdir().expect("tempdir");
     gen_corpus::write_corpus(dir.path(), 500, 11, false).expect("generate");
     let root = dir.path().to_str().expect("utf-8 temp path");
-    let run = |shape: &str| {
-        let out = kubesift(&[
-            "bench",
-            "-f",
-            root,
-            "-o",
-            "json",
-            "--rounds",
-            "1",
-            "--edit-shape",
-            shape,
-        ]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
-        v["delta"].clone()
-    };
+    let run = |shape: &str| bench_delta(root, &["--edit-shape", shape]);
     let annotation = run("annotation");
     let label = run("label");
     let add = run("add");
@@ -405,4 +377,18 @@ fn bench_edit_shapes_change_a_label_or_add_objects() {
         annotation["file_objects"].as_u64().map(|n| n + 5),
         "{add}"
     );
+}
+
+/// The `delta` part of `bench -f ROOT -o json --rounds 1 EXTRA…`, which must succeed.
+fn bench_delta(root: &str, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec!["bench", "-f", root, "-o", "json", "--rounds", "1"];
+    args.extend_from_slice(extra);
+    let out = kubesift(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    v["delta"].clone()
 }

@@ -50,7 +50,7 @@ use rustc_hash::FxHashMap;
 
 use super::keys::{self, Key, Keys, RefKey};
 use super::owners::{self, OwnerStats};
-use super::refs::KeySet;
+use super::refs::{merge_by, KeySet};
 use super::selsets::SelectorEdges;
 use super::setkeys::{self, Class};
 use super::{apps, cycles, lifecycle, selectors, Adjacency, Edge, Graph, Parts};
@@ -612,22 +612,6 @@ fn owner_edges_in_place(
         })
         .collect();
     owners_of.replace_groups(groups);
-}
-
-/// `a` and `b` (each ascending by `key`, no key in both) as one list ascending by `key`.
-fn merge_by<T>(a: Vec<T>, b: Vec<T>, key: impl Fn(&T) -> usize) -> Vec<T> {
-    if b.is_empty() {
-        return a;
-    }
-    let mut out = Vec::with_capacity(a.len() + b.len());
-    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
-    while let (Some(x), Some(y)) = (a.peek(), b.peek()) {
-        let next = if key(y) < key(x) { b.next() } else { a.next() };
-        out.extend(next);
-    }
-    out.extend(a);
-    out.extend(b);
-    out
 }
 
 /// The selector findings of `selecting` (ascending) when their fields, matched again

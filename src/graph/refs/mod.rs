@@ -313,7 +313,7 @@ fn merge(a: Vec<Diagnostic>, b: Vec<Diagnostic>) -> Vec<Diagnostic> {
 
 /// The sorted `a` and `b` (each grouped by `key`, ascending) as one list grouped by `key`,
 /// `a`'s first for an equal key.
-fn merge_by<T>(a: Vec<T>, b: Vec<T>, key: impl Fn(&T) -> usize) -> Vec<T> {
+pub(in crate::graph) fn merge_by<T>(a: Vec<T>, b: Vec<T>, key: impl Fn(&T) -> usize) -> Vec<T> {
     if b.is_empty() {
         return a;
     }
