@@ -278,14 +278,25 @@ struct Verify {
 
 impl Verify {
     /// Remembers the directories among a batch's paths (every root after a rescan: the
-    /// walk may have met files of a burst still going on).
+    /// walk may have met files of a burst still going on), and the directory holding a
+    /// path that is gone (inside a root): the debouncer folds a rename and a removal of
+    /// one path in a window into fewer events (`mv d e; rm -r e` can leave only `d`'s
+    /// event), so what stood beside it is walked again too.
     fn note(&mut self, pending: &Pending, roots: &[PathBuf]) {
         if pending.rescan {
             self.dirs
                 .extend(roots.iter().filter(|p| p.is_dir()).cloned());
         }
-        self.dirs
-            .extend(pending.paths.iter().filter(|p| p.is_dir()).cloned());
+        for p in &pending.paths {
+            if p.is_dir() {
+                self.dirs.insert(p.clone());
+            } else if !p.exists() {
+                let parent = p
+                    .parent()
+                    .filter(|d| d.is_dir() && roots.iter().any(|r| d.starts_with(r)));
+                self.dirs.extend(parent.map(Path::to_path_buf));
+            }
+        }
     }
 
     /// The directories to walk again, forgotten.
@@ -480,6 +491,29 @@ mod tests {
 
     fn ino(path: &Path) -> Option<u64> {
         dir_id(path).map(|(_, ino)| ino)
+    }
+
+    /// A gone path has the directory that held it walked again once quiet (inside a root
+    /// only); an existing directory is walked again itself; an existing file adds nothing.
+    #[test]
+    fn verify_walks_again_the_directory_of_a_gone_path() -> anyhow::Result<()> {
+        let dir = tempfile::tempdir()?;
+        let root = dir.path().join("root");
+        std::fs::create_dir_all(root.join("e1"))?;
+        std::fs::write(root.join("e1/g0.yaml"), "kind: ConfigMap")?;
+        let mut pending = Pending::default();
+        pending.add(WatchEvent::Changed(vec![
+            root.join("d2"),
+            root.join("e1"),
+            root.join("e1/g0.yaml"),
+            root.join("e1/gone/deeper.yaml"),
+            dir.path().join("elsewhere.yaml"),
+        ]));
+        let mut verify = Verify::default();
+        verify.note(&pending, std::slice::from_ref(&root));
+        let want: BTreeSet<PathBuf> = [root.clone(), root.join("e1")].into_iter().collect();
+        assert_eq!(verify.take(), want);
+        Ok(())
     }
 
     /// `rm -rf D; mkdir D` hands the freed inode number out again on ext4; a held root is
