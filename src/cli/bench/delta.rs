@@ -108,51 +108,24 @@ fn copy_named(raw: &Value, n: usize) -> Option<Value> {
 /// documents.
 fn edit_text(path: &Arc<Path>, text: &str, shape: Shape, round: usize) -> Option<String> {
     let original = parse_text(path, text);
-    let value = format!("edit-{round}");
-    let (at, new) = match shape {
-        Shape::Annotation => (
-            0,
-            edited(
-                &original.objects.first()?.raw.to_value(),
-                "annotations",
-                ANNOTATION,
-                &value,
-            )?,
-        ),
+    let objects = &original.objects;
+    let (at, map, key) = match shape {
+        Shape::Annotation => (0, "annotations", ANNOTATION),
         Shape::Label => {
-            let at = original
-                .objects
-                .iter()
-                .position(|o| &*o.id.kind == "Pod")
-                .unwrap_or(0);
-            (
-                at,
-                edited(
-                    &original.objects.get(at)?.raw.to_value(),
-                    "labels",
-                    LABEL,
-                    &value,
-                )?,
-            )
+            let pod = objects.iter().position(|o| &*o.id.kind == "Pod");
+            (pod.unwrap_or(0), "labels", LABEL)
         }
         Shape::Add => {
-            let first = original.objects.first()?.raw.to_value();
-            let mut out = String::new();
-            for o in &original.objects {
-                out.push_str("---\n");
-                out.push_str(&serde_json::to_string(&o.raw).ok()?);
-                out.push('\n');
-            }
-            for n in 0..=round {
-                out.push_str("---\n");
-                out.push_str(&serde_json::to_string(&copy_named(&first, n)?).ok()?);
-                out.push('\n');
-            }
-            return Some(out);
+            let first = objects.first()?.raw.to_value();
+            let copies = (0..=round)
+                .map(|n| serde_json::to_string(&copy_named(&first, n)?).ok())
+                .collect::<Option<Vec<String>>>()?;
+            return json_documents(objects, None, &copies);
         }
     };
-    let target = original.objects.get(at)?;
-    let new = serde_json::to_string(&new).ok()?;
+    let target = objects.get(at)?;
+    let value = format!("edit-{round}");
+    let new = serde_json::to_string(&edited(&target.raw.to_value(), map, key, &value)?).ok()?;
     let (s, e) = (target.source.start, target.source.end);
     if s < e && e <= text.len() && text.is_char_boundary(s) && text.is_char_boundary(e) {
         let candidate = format!("{}{}\n{}", &text[..s], new, &text[e..]);
@@ -163,18 +136,32 @@ fn edit_text(path: &Arc<Path>, text: &str, shape: Shape, round: usize) -> Option
                 .filter(|p| p.severity == Severity::Error)
                 .count()
         };
-        if check.objects.len() == original.objects.len() && errors(&check) == errors(&original) {
+        if check.objects.len() == objects.len() && errors(&check) == errors(&original) {
             return Some(candidate);
         }
     }
+    json_documents(objects, Some((at, &new)), &[])
+}
+
+/// `objects` as `---`-separated one-line JSON documents, the one at `replace.0` written as
+/// `replace.1`, then the `extra` documents.
+fn json_documents(
+    objects: &[Object],
+    replace: Option<(usize, &str)>,
+    extra: &[String],
+) -> Option<String> {
     let mut out = String::new();
-    for (i, o) in original.objects.iter().enumerate() {
+    for (i, o) in objects.iter().enumerate() {
         out.push_str("---\n");
-        if i == at {
-            out.push_str(&new);
-        } else {
-            out.push_str(&serde_json::to_string(&o.raw).ok()?);
+        match replace {
+            Some((at, doc)) if at == i => out.push_str(doc),
+            _ => out.push_str(&serde_json::to_string(&o.raw).ok()?),
         }
+        out.push('\n');
+    }
+    for doc in extra {
+        out.push_str("---\n");
+        out.push_str(doc);
         out.push('\n');
     }
     Some(out)
