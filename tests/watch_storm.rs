@@ -56,7 +56,8 @@ fn assert_converges(h: &mut Harness, what: &str) {
         .collect();
     assert!(
         ok,
-        "{what}: not equal to a fresh load {SETTLE:?} after the burst; phantoms {have:?}, missing {missing:?}"
+        "{what}: not equal to a fresh load {SETTLE:?} after the burst; phantoms {have:?}, missing {missing:?}; notices {:?}",
+        h.errors
     );
 }
 

@@ -319,6 +319,19 @@ struct Roots {
     pins: Vec<(PathBuf, Pin)>,
     /// A root is gone and the watch waits for it.
     waiting: bool,
+    /// Watching failed because the tree changed while the watches were added: the next
+    /// check starts it again, whether or not a root moved.
+    retry: bool,
+}
+
+/// Whether `error` comes from a tree that changed while its watches were added: a root
+/// that was there when loading started (in `existed`) missing for a moment, or a directory
+/// the recursive walk found gone before its watch. A root that never existed is not.
+fn changed_under(error: &WatchError, existed: &[PathBuf]) -> bool {
+    match error {
+        WatchError::Missing(path) => existed.contains(path),
+        other => other.gone_path().is_some(),
+    }
 }
 
 /// A directory's device and inode number.
@@ -380,10 +393,14 @@ impl Roots {
             .filter(|p| p.is_dir() || existed.contains(p))
             .map(|p| (p.clone(), Pin::take(p)))
             .collect();
-        let (watcher, waiting) = match Watcher::start(paths, poll, tx.clone()) {
-            Ok(w) => (Some(w), false),
+        let (watcher, waiting, retry) = match Watcher::start(paths, poll, tx.clone()) {
+            Ok(w) => (Some(w), false, false),
             // Removed before or while the watches were added.
-            Err(_) if existed.iter().any(|p| !p.exists()) => (None, true),
+            Err(_) if existed.iter().any(|p| !p.exists()) => (None, true, false),
+            // The tree changed while its watches were added (a root swapped and back, a
+            // directory removed in the middle of the recursive walk): the first check
+            // watches it again. Ending here stopped following for good.
+            Err(e) if changed_under(&e, existed) => (None, false, true),
             Err(e) => return Err(e),
         };
         Ok(Roots {
@@ -393,6 +410,7 @@ impl Roots {
             watcher,
             pins,
             waiting,
+            retry,
         })
     }
 
@@ -414,10 +432,15 @@ impl Roots {
             .filter(|(p, pin)| dir_id(p) != pin.id)
             .map(|(p, _)| p)
             .collect();
-        if moved.is_empty() {
+        if moved.is_empty() && !self.retry {
             return None;
         }
-        let names = moved
+        let said = if moved.is_empty() {
+            self.paths.iter().collect()
+        } else {
+            moved
+        };
+        let names = said
             .iter()
             .map(|p| p.display().to_string())
             .collect::<Vec<_>>()
@@ -435,10 +458,20 @@ impl Roots {
                 self.watcher = Some(w);
                 self.pins = pins;
                 self.waiting = false;
+                self.retry = false;
                 Some(format!("{names} replaced: watching it again (rescanned)"))
             }
-            // Retried at the next check (the roots still differ from the ones held).
-            Err(e) => Some(format!("cannot watch {names} again: {e}")),
+            // Changing still: retried at the next check, quietly (a notice every 100 ms of
+            // a storm said nothing new).
+            Err(e) if e.gone_path().is_some() => {
+                self.retry = true;
+                None
+            }
+            // Retried at the next check if the roots still differ from the ones held.
+            Err(e) => {
+                self.retry = false;
+                Some(format!("cannot watch {names} again: {e}"))
+            }
         }
     }
 }
@@ -532,6 +565,32 @@ mod tests {
             assert_ne!(ino(&root), held);
             assert_ne!(dir_id(&root), pin.id);
         }
+        Ok(())
+    }
+
+    /// Watching that failed because the tree changed under it is started again by the next
+    /// check even though no root moved, and says so once; a root that never existed is
+    /// not waited for.
+    #[test]
+    fn a_watch_that_failed_on_a_changing_tree_is_started_again() -> anyhow::Result<()> {
+        let dir = tempfile::tempdir()?;
+        let root = dir.path().join("D");
+        std::fs::create_dir(&root)?;
+        let gone = WatchError::Missing(root.clone());
+        assert!(changed_under(&gone, std::slice::from_ref(&root)));
+        assert!(!changed_under(&gone, &[]));
+        assert!(!changed_under(
+            &WatchError::Stopped,
+            std::slice::from_ref(&root)
+        ));
+        let (tx, _rx) = mpsc::channel();
+        let mut roots = Roots::start(std::slice::from_ref(&root), &[], false, tx)?;
+        roots.watcher = None;
+        roots.retry = true;
+        let said = roots.check().unwrap_or_default();
+        assert!(said.contains("watching it again"), "{said}");
+        assert!(roots.watcher.is_some() && !roots.retry);
+        assert_eq!(roots.check(), None);
         Ok(())
     }
 
