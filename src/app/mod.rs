@@ -578,9 +578,7 @@ impl App {
 
     /// The objects the namespace and kind filters let through.
     fn universe(&self) -> RoaringBitmap {
-        if self.namespace.is_none() && self.kind.is_none() {
-            return self.data.index.universe();
-        }
+        // (Not the label index's: it may be behind while loading, see `loading`.)
         let len = u32::try_from(self.data.inventory.objects.len()).unwrap_or(u32::MAX);
         self.universe_in(0..len)
     }
@@ -630,6 +628,9 @@ impl App {
 
     /// Recomputes matches and rows for the current query and filters.
     fn apply_query(&mut self) {
+        if self.query.has_labels() {
+            self.catch_up_index();
+        }
         let universe = self.universe();
         let data = Arc::clone(&self.data);
         self.table.matched =
