@@ -13,6 +13,7 @@ mod input;
 mod keymap;
 mod layout;
 mod line;
+mod loading;
 mod picker;
 mod problems;
 mod render;
@@ -189,6 +190,9 @@ pub struct App {
     pub command: Option<CommandState>,
     /// The start-up command (`--kind`), until the data it names has loaded.
     pending_command: Option<String>,
+    /// Label keys of the objects appended while loading that the label index does not
+    /// have yet (see `loading`).
+    unindexed_keys: loading::KeyCounts,
     pub keymap: Keymap,
     pub options: Options,
     /// Unix seconds.
@@ -239,6 +243,7 @@ impl App {
             help: None,
             command: None,
             pending_command,
+            unindexed_keys: loading::KeyCounts::default(),
             keymap,
             options,
             now,
@@ -257,6 +262,9 @@ impl App {
     /// Applies one action.
     pub fn update(&mut self, action: Action) {
         self.dirty = true;
+        if !loading::leaves_index_behind(&action) {
+            self.catch_up_index();
+        }
         match action {
             Action::Tick(now) => self.tick(now),
             Action::Resize(w, h) => self.resize(w, h),
@@ -284,6 +292,7 @@ impl App {
             }
             Action::Loaded(loaded) => {
                 self.loading = None;
+                self.unindexed_keys = loading::KeyCounts::default();
                 self.loaded(*loaded);
                 self.switched();
             }
@@ -399,13 +408,18 @@ impl App {
             inv.kinds = more.kinds;
         }
         let at = u32::try_from(inv.objects.len()).unwrap_or(u32::MAX);
-        data.index.splice(at, &[], &more.objects);
         inv.objects.extend(more.objects);
         let problems = !more.problems.is_empty();
         inv.problems.extend(more.problems);
         inv.files += more.files;
         inv.bytes += more.bytes;
+        if self.may_defer_index(at) {
+            self.count_unindexed(at);
+        } else {
+            self.catch_up_index();
+        }
         if at == 0 || !self.show_appended(at, problems) {
+            self.catch_up_index();
             self.show_data();
         }
     }
@@ -469,7 +483,7 @@ impl App {
     /// common label keys) and LABELS with `--show-labels` (see [`App::columns_for`]).
     fn default_columns(&self, loaded: &Dataset) -> Vec<Column> {
         let keys = if self.options.label_columns.is_empty() {
-            loaded.index.most_common_keys(2)
+            self.most_common_keys(2)
         } else {
             self.options.label_columns.clone()
         };
@@ -564,9 +578,7 @@ impl App {
 
     /// The objects the namespace and kind filters let through.
     fn universe(&self) -> RoaringBitmap {
-        if self.namespace.is_none() && self.kind.is_none() {
-            return self.data.index.universe();
-        }
+        // (Not the label index's: it may be behind while loading, see `loading`.)
         let len = u32::try_from(self.data.inventory.objects.len()).unwrap_or(u32::MAX);
         self.universe_in(0..len)
     }
@@ -616,6 +628,9 @@ impl App {
 
     /// Recomputes matches and rows for the current query and filters.
     fn apply_query(&mut self) {
+        if self.query.has_labels() {
+            self.catch_up_index();
+        }
         let universe = self.universe();
         let data = Arc::clone(&self.data);
         self.table.matched =

@@ -118,6 +118,11 @@ impl Query {
         !self.refs.is_empty()
     }
 
+    /// Whether the query has label terms (which read the label index).
+    pub fn has_labels(&self) -> bool {
+        self.labels.is_some()
+    }
+
     /// Objects of `universe` that satisfy every term.
     pub fn filter(
         &self,

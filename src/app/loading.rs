@@ -1,0 +1,275 @@
+//! Partial batches without the label index: while loading, a batch appended to a table
+//! whose query has no label term is shown without splicing its labels into the index (at
+//! 1M objects those splices were ~1.5 s of CPU on the UI thread, taken from the parsers,
+//! and the final table replaces that index anyway: BENCHMARKS.md `t1m`). The index
+//! catches up before anything reads it: a label query, a fallback to the whole table, and
+//! every action but those below that never look at it (typing a name filter while a
+//! million objects load does not wait for their labels). The default label columns come
+//! from [`KeyCounts`] meanwhile.
+
+use rustc_hash::FxHashMap;
+
+use super::{Action, App};
+use crate::model::Object;
+
+/// How many objects carry each label key, over the objects not in the label index yet:
+/// with the index's own counts, what [`crate::index::LabelIndex::most_common_keys`] would
+/// say had they been spliced in.
+#[derive(Debug, Default)]
+pub(super) struct KeyCounts {
+    /// Key, objects carrying it, the last of them counted (an object counts once).
+    keys: Vec<(Box<str>, u64, u32)>,
+    by_text: FxHashMap<Box<str>, usize>,
+}
+
+impl KeyCounts {
+    /// Counts the label keys of `objects`, numbered from `base`.
+    fn add(&mut self, base: u32, objects: &[Object]) {
+        // A key of the key table is one text at one address: most labels are found by
+        // address among the keys first met in this batch (its objects outlive the loop, so
+        // an address cannot be reused for another text meanwhile) without hashing.
+        const BY_ADDRESS: usize = 16;
+        let mut recent: Vec<(*const u8, usize, usize)> = Vec::with_capacity(BY_ADDRESS);
+        for (id, o) in (base..).zip(objects) {
+            for (k, _) in &o.labels() {
+                let found = recent
+                    .iter()
+                    .find(|(p, len, _)| *p == k.as_ptr() && *len == k.len())
+                    .map(|r| r.2);
+                let slot = found.unwrap_or_else(|| {
+                    let slot = match self.by_text.get(k) {
+                        Some(&s) => s,
+                        None => {
+                            self.keys.push((k.into(), 0, u32::MAX));
+                            self.by_text.insert(k.into(), self.keys.len() - 1);
+                            self.keys.len() - 1
+                        }
+                    };
+                    if recent.len() < BY_ADDRESS {
+                        recent.push((k.as_ptr(), k.len(), slot));
+                    }
+                    slot
+                });
+                let (_, n, last) = &mut self.keys[slot];
+                if *last != id {
+                    *n += 1;
+                    *last = id;
+                }
+            }
+        }
+    }
+
+    /// The `n` keys carried by the most objects, ties broken by key, counting `indexed`
+    /// (the index's keys and counts) and these.
+    fn most_common<'a>(
+        &self,
+        indexed: impl Iterator<Item = (&'a str, u64)>,
+        n: usize,
+    ) -> Vec<String> {
+        let mut all: FxHashMap<&str, u64> = indexed.collect();
+        for (k, count, _) in &self.keys {
+            *all.entry(k).or_default() += count;
+        }
+        let mut keys: Vec<(&str, u64)> = all.into_iter().collect();
+        keys.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        keys.into_iter()
+            .take(n)
+            .map(|(k, _)| k.to_string())
+            .collect()
+    }
+}
+
+impl App {
+    /// Whether objects were appended that the label index does not have yet.
+    pub(super) fn index_behind(&self) -> bool {
+        (self.data.index.len() as usize) < self.data.inventory.objects.len()
+    }
+
+    /// Splices the objects the label index does not have yet into it.
+    pub(super) fn catch_up_index(&mut self) {
+        if !self.index_behind() {
+            return;
+        }
+        let data = std::sync::Arc::make_mut(&mut self.data);
+        let at = data.index.len();
+        let added = data
+            .inventory
+            .objects
+            .get(at as usize..)
+            .unwrap_or_default();
+        data.index.splice(at, &[], added);
+        self.unindexed_keys = KeyCounts::default();
+    }
+
+    /// Whether a partial batch appended from `at` on may leave the label index behind:
+    /// not the first (the whole table is set up from it), and nothing about to filter by
+    /// labels (the query, or a start-up command waiting for its kind).
+    pub(super) fn may_defer_index(&self, at: u32) -> bool {
+        at != 0 && !self.query.has_labels() && self.pending_command.is_none()
+    }
+
+    /// Notes the label keys of objects appended from `at` on without indexing them.
+    pub(super) fn count_unindexed(&mut self, at: u32) {
+        let objects = self
+            .data
+            .inventory
+            .objects
+            .get(at as usize..)
+            .unwrap_or_default();
+        self.unindexed_keys.add(at, objects);
+    }
+
+    /// The `n` label keys carried by the most objects shown, indexed or not yet.
+    pub(super) fn most_common_keys(&self, n: usize) -> Vec<String> {
+        if self.index_behind() {
+            self.unindexed_keys.most_common(self.data.index.keys(), n)
+        } else {
+            self.data.index.most_common_keys(n)
+        }
+    }
+}
+
+/// Actions that never read the label index, so need not wait for it to catch up: the
+/// loader's own, moving in a view, editing a line (a bar query with label terms catches
+/// up in `apply_query`; completion and the pickers are not here), and messages. (The
+/// whole table replaces what was loaded, so the index is never caught up just to be
+/// dropped.)
+pub(super) fn leaves_index_behind(action: &Action) -> bool {
+    matches!(
+        action,
+        Action::Partial(_)
+            | Action::LoadProgress { .. }
+            | Action::Loaded(_)
+            | Action::Tick(_)
+            | Action::Resize(..)
+            | Action::Up
+            | Action::Down
+            | Action::PageUp
+            | Action::PageDown
+            | Action::Top
+            | Action::Bottom
+            | Action::ScrollUp
+            | Action::ScrollDown
+            | Action::FocusBar
+            | Action::LeaveBar
+            | Action::ClearBar
+            | Action::Insert(_)
+            | Action::Backspace
+            | Action::DeleteChar
+            | Action::DeleteWord
+            | Action::DeleteToStart
+            | Action::DeleteToEnd
+            | Action::CursorLeft
+            | Action::CursorRight
+            | Action::WordLeft
+            | Action::WordRight
+            | Action::LineStart
+            | Action::LineEnd
+            | Action::HistoryPrev
+            | Action::HistoryNext
+            | Action::Notice(_)
+            | Action::RenderProgress { .. }
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+    use std::sync::Arc;
+
+    use proptest::prelude::*;
+
+    use super::super::{Action, App, Keymap, Options};
+    use crate::index::LabelIndex;
+    use crate::model::load::parse_text;
+    use crate::model::{Inventory, Object};
+
+    /// Objects with labels drawn from a few keys and values (some objects without any).
+    fn objects(labels: &[Vec<(u8, u8)>]) -> Vec<Object> {
+        let text: Vec<String> = labels
+            .iter()
+            .enumerate()
+            .map(|(i, ls)| {
+                let ls: Vec<String> = ls.iter().map(|(k, v)| format!("k{k}: v{v}")).collect();
+                format!(
+                    "apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: c{i}, labels: {{{}}}}}\n",
+                    ls.join(", ")
+                )
+            })
+            .collect();
+        parse_text(&Arc::from(Path::new("x.yaml")), &text.join("---\n")).objects
+    }
+
+    fn batch(objects: &[Object]) -> Box<Inventory> {
+        Box::new(Inventory {
+            objects: objects.to_vec(),
+            ..Default::default()
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Batches appended without a label term leave the index behind; the default
+        /// label columns are those of a full index all along, and the index caught up (by
+        /// the next key, or a label query) equals one built from every object shown.
+        #[test]
+        fn deferred_batches_equal_an_index_of_everything_shown(
+            labels in proptest::collection::vec(
+                proptest::collection::btree_map(0u8..6, 0u8..3, 0..4)
+                    .prop_map(|m| m.into_iter().collect::<Vec<_>>()),
+                1..40,
+            ),
+            cuts in proptest::collection::vec(1usize..8, 1..8),
+            selector in proptest::bool::ANY,
+        ) {
+            let all = objects(&labels);
+            let options = Options {
+                selector: selector.then(|| "k1=v0".to_string()),
+                ..Options::default()
+            };
+            let mut app = App::new(Keymap::load(None).expect("keymap"), options, 0);
+            app.update(Action::Resize(120, 30));
+            let mut at = 0;
+            for cut in cuts.iter().cycle() {
+                if at >= all.len() {
+                    break;
+                }
+                let to = (at + cut).min(all.len());
+                app.update(Action::Partial(batch(&all[at..to])));
+                at = to;
+                let shown = LabelIndex::build(&all[..to]);
+                prop_assert_eq!(app.most_common_keys(2), shown.most_common_keys(2));
+                prop_assert_eq!(app.index_behind(), !selector && to > cuts[0].min(all.len()));
+                let matched: Vec<u32> = app.table.matched.iter().collect();
+                let want: Vec<u32> = (0..to as u32)
+                    .filter(|&i| !selector || all[i as usize].labels().get("k1") == Some("v0"))
+                    .collect();
+                prop_assert_eq!(matched, want);
+            }
+            let behind = !selector && all.len() > cuts[0];
+            prop_assert_eq!(app.index_behind(), behind);
+            // A name filter typed meanwhile leaves it behind; a label term catches it up.
+            app.update(Action::FocusBar);
+            app.update(Action::ClearBar);
+            app.update(Action::FocusBar);
+            for c in "~c".chars() {
+                app.update(Action::Insert(c));
+            }
+            prop_assert_eq!(app.index_behind(), behind);
+            prop_assert_eq!(app.table.matched.len(), all.len() as u64);
+            app.update(Action::ClearBar);
+            app.update(Action::FocusBar);
+            for c in "k1=v0".chars() {
+                app.update(Action::Insert(c));
+            }
+            prop_assert!(!app.index_behind());
+            prop_assert_eq!(&app.data.index, &LabelIndex::build(&all));
+            let matched: Vec<u32> = app.table.matched.iter().collect();
+            let want: Vec<u32> = (0..all.len() as u32)
+                .filter(|&i| all[i as usize].labels().get("k1") == Some("v0"))
+                .collect();
+            prop_assert_eq!(matched, want);
+        }
+    }
+}
