@@ -764,7 +764,7 @@ fn patch_selections_in_place(
         Some(&known),
     );
     Ok((
-        old.splice(merged, &selecting, &dirty, added),
+        old.splice(merged, &selecting, (&dirty, &key_sets), added),
         findings,
         scanned,
     ))

@@ -64,13 +64,14 @@ impl SelectorEdges {
     /// `build` of this graph's selections with those of `selecting` (ascending) replaced by
     /// `merged.list` (theirs, by selecting object), over `merged`'s keys and sets: keys and
     /// sets taken out by [`SelectorEdges::take_keyed`], then brought up to date: the sets at
-    /// `dirty` (ascending) changed in place, sets and keys appended. No position moved;
-    /// `replaced` are the positions whose objects were replaced.
+    /// `dirty` (ascending) changed in place, sets and keys appended; `key_sets`: each old
+    /// key's set before. No position moved; `replaced` are the positions whose objects
+    /// were replaced.
     pub fn splice(
         mut self,
         merged: Selections,
         selecting: &[usize],
-        dirty: &[u32],
+        (dirty, key_sets): (&[u32], &[u32]),
         replaced: &[usize],
     ) -> SelectorEdges {
         let Selections {
@@ -89,16 +90,22 @@ impl SelectorEdges {
             set: UNSEEN,
             except: s.except.into_boxed_slice(),
         });
-        self.splice_segs(fresh.collect(), selecting);
+        let same_keys = self.splice_segs(fresh.collect(), selecting);
 
-        // Keys in order of first use.
-        let mut key_new = vec![UNSEEN; in_keys.len()];
+        // Keys in order of first use: as they were when every key stands where it did.
+        let same_keys = same_keys && in_keys.len() == key_sets.len();
+        let mut key_new = Vec::new();
         let mut order: Vec<u32> = Vec::new();
-        for s in &self.segs {
-            if let Some(k) = key_new.get_mut(s.key as usize) {
-                if *k == UNSEEN {
-                    *k = order.len() as u32;
-                    order.push(s.key);
+        if same_keys {
+            order = (0..in_keys.len() as u32).collect();
+        } else {
+            key_new = vec![UNSEEN; in_keys.len()];
+            for s in &self.segs {
+                if let Some(k) = key_new.get_mut(s.key as usize) {
+                    if *k == UNSEEN {
+                        *k = order.len() as u32;
+                        order.push(s.key);
+                    }
                 }
             }
         }
@@ -138,7 +145,7 @@ impl SelectorEdges {
         // Sets in order of first use by the keys.
         let mut set_new = vec![UNSEEN; sets.len()];
         let mut source: Vec<u32> = Vec::new();
-        let key_sets: Vec<u32> = order
+        let numbered: Vec<u32> = order
             .iter()
             .map(|&k| {
                 let r = rep_of(in_keys[k as usize].set) as usize;
@@ -162,23 +169,27 @@ impl SelectorEdges {
                 .collect()
         };
         let mut keys = keys;
-        for (k, &set) in keys.iter_mut().zip(&key_sets) {
+        for (k, &set) in keys.iter_mut().zip(&numbered) {
             k.set = set;
         }
-        for s in &mut self.segs {
-            let k = key_new[s.key as usize];
-            s.key = k;
-            s.set = keys[k as usize].set;
+        // Every key with the set number it had: only the recomputed selections get theirs,
+        // and each set keeps its selections.
+        let same_sets = same_keys
+            && source.len() == old_sets
+            && keys.iter().zip(key_sets).all(|(k, &s)| k.set == s);
+        if same_sets {
+            for &i in selecting {
+                let (a, b) = (
+                    self.seg_offsets[i] as usize,
+                    self.seg_offsets[i + 1] as usize,
+                );
+                for s in &mut self.segs[a..b] {
+                    s.set = keys[s.key as usize].set;
+                }
+            }
+        } else {
+            self.renumber_segs(&key_new, &keys, source.len());
         }
-        let user_counts = count_by(source.len(), self.segs.iter().map(|s| s.set as usize));
-        self.user_offsets = offsets(user_counts.into_iter());
-        self.users = fill(
-            &self.user_offsets,
-            self.segs
-                .iter()
-                .enumerate()
-                .map(|(i, s)| (s.set as usize, i as u32)),
-        );
 
         // Every unchanged set still used kept its number: only the objects of changed or
         // dropped sets (and the replaced ones) have other sets now.
@@ -227,8 +238,30 @@ impl SelectorEdges {
         self
     }
 
+    /// Keys renumbered by `key_new` (none when empty: they kept their numbers), each
+    /// selection's set taken from its key, the selections of each of `sets` sets indexed
+    /// again.
+    fn renumber_segs(&mut self, key_new: &[u32], keys: &[Keyed], sets: usize) {
+        for s in &mut self.segs {
+            let k = key_new.get(s.key as usize).copied().unwrap_or(s.key);
+            s.key = k;
+            s.set = keys[k as usize].set;
+        }
+        let user_counts = count_by(sets, self.segs.iter().map(|s| s.set as usize));
+        self.user_offsets = offsets(user_counts.into_iter());
+        self.users = fill(
+            &self.user_offsets,
+            self.segs
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (s.set as usize, i as u32)),
+        );
+    }
+
     /// The selections of `selecting` (ascending) replaced by `fresh` (theirs, by object).
-    fn splice_segs(&mut self, fresh: Vec<Seg>, selecting: &[usize]) {
+    /// Whether each replaced selection has the key of the one before it (then every key is
+    /// first used where it was).
+    fn splice_segs(&mut self, fresh: Vec<Seg>, selecting: &[usize]) -> bool {
         let count = |segs: &[Seg], i: usize| segs.iter().filter(|s| s.from as usize == i).count();
         let offs = &self.seg_offsets;
         let old_len = |i: usize| match (offs.get(i), offs.get(i + 1)) {
@@ -241,14 +274,16 @@ impl SelectorEdges {
             && selecting.iter().all(|&i| old_len(i) == count(&fresh, i));
         if same {
             let mut fresh = fresh.into_iter();
+            let mut same_keys = true;
             for &i in selecting {
                 let start = offs[i] as usize;
                 let slots = &mut self.segs[start..start + old_len(i)];
                 for (slot, seg) in slots.iter_mut().zip(fresh.by_ref()) {
+                    same_keys &= slot.key == seg.key;
                     *slot = seg;
                 }
             }
-            return;
+            return same_keys;
         }
         // Counts changed: rebuilt by object from the old and the fresh selections.
         let n = self.seg_offsets.len().saturating_sub(1);
@@ -271,6 +306,7 @@ impl SelectorEdges {
         }
         self.segs = segs;
         self.seg_offsets = offsets(counts.into_iter());
+        false
     }
 
     /// Rewrites the sets of the `touched` objects (ascending): their old sets that `keep`
