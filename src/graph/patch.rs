@@ -383,21 +383,18 @@ impl Plan {
                 let old_selectors = std::mem::take(&mut old.selectors);
                 let removed_objects: Vec<&Object> = removed().collect();
                 let added: Vec<usize> = added_at().collect();
-                let in_place = if no_move {
+                let adjacency = (&owners_of, &dependents_of);
+                if no_move && !nodes_change(inv, &old_selectors, &added, &removed_objects) {
                     patch_selections_in_place(
                         inv,
                         &keys,
                         old_selectors,
                         &shift,
                         &added,
-                        &removed_objects,
                         (&mut marks, selecting),
-                        (&owners_of, &dependents_of),
+                        adjacency,
                     )
                 } else {
-                    Err((old_selectors, selecting))
-                };
-                in_place.unwrap_or_else(|(old_selectors, selecting)| {
                     patch_selections(
                         inv,
                         &keys,
@@ -406,9 +403,9 @@ impl Plan {
                         &added,
                         &removed_objects,
                         (&mut marks, selecting),
-                        (&owners_of, &dependents_of),
+                        adjacency,
                     )
-                })
+                }
             }
         };
         findings.extend(sel_findings);
@@ -721,25 +718,17 @@ fn patch_selections(
 /// [`patch_selections`] when no position moves (the added objects stand where the
 /// replaced ones did): the sets that can lose a member are those holding a replaced object,
 /// and the selector edges are patched where they are (`selsets/splice.rs`) instead of taken
-/// apart and built again. Gives `old` and `selecting` back when the Nodes change in number
-/// (a Pod's finding counts them): the general patch handles that.
-#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+/// apart and built again. Not for a change of the Nodes' number (a Pod's finding counts
+/// them: [`nodes_change`]), which the general patch handles.
 fn patch_selections_in_place(
     inv: &Inventory,
     keys: &Keys,
     mut old: SelectorEdges,
     shift: &dyn Fn(usize) -> Option<usize>,
     added: &[usize],
-    removed: &[&Object],
     (marks, mut selecting): (&mut [u8], Vec<usize>),
     (owners_of, dependents_of): (&Adjacency, &Adjacency),
-) -> Result<(SelectorEdges, Vec<Diagnostic>, usize), (SelectorEdges, Vec<usize>)> {
-    let is_node = |o: &Object| o.id.group.is_empty() && &*o.id.kind == "Node";
-    let nodes = (old.nodes() + added.iter().filter(|&&i| is_node(&inv.objects[i])).count())
-        .saturating_sub(removed.iter().filter(|o| is_node(o)).count());
-    if nodes != old.nodes() {
-        return Err((old, selecting));
-    }
+) -> (SelectorEdges, Vec<Diagnostic>, usize) {
     let (mut sets, dirty) = old.take_keyed(added.iter().copied());
     let key_sets: Vec<u32> = sets.keys.iter().map(|k| k.set).collect();
     let flipped = setkeys::patch_sets(inv, keys, &mut sets, (shift, Some(&dirty)), added);
@@ -763,11 +752,25 @@ fn patch_selections_in_place(
         sets,
         Some(&known),
     );
-    Ok((
+    (
         old.splice(merged, &selecting, (&dirty, &key_sets), added),
         findings,
         scanned,
-    ))
+    )
+}
+
+/// Whether replacing `removed` by `added` (new positions) changes how many Nodes `old`'s
+/// inventory held.
+fn nodes_change(
+    inv: &Inventory,
+    old: &SelectorEdges,
+    added: &[usize],
+    removed: &[&Object],
+) -> bool {
+    let is_node = |o: &Object| o.id.group.is_empty() && &*o.id.kind == "Node";
+    let gained = added.iter().filter(|&&i| is_node(&inv.objects[i])).count();
+    let lost = removed.iter().filter(|o| is_node(o)).count();
+    (old.nodes() + gained).saturating_sub(lost) != old.nodes()
 }
 
 /// Takes the findings at positions `dropped` (ascending) out of the sorted `findings` and
