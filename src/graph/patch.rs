@@ -382,16 +382,30 @@ impl Plan {
             None => {
                 let old_selectors = std::mem::take(&mut old.selectors);
                 let removed_objects: Vec<&Object> = removed().collect();
-                patch_selections(
-                    inv,
-                    &keys,
-                    old_selectors,
-                    &shift,
-                    &added_at().collect::<Vec<usize>>(),
-                    &removed_objects,
-                    (&mut marks, selecting),
-                    (&owners_of, &dependents_of),
-                )
+                let added: Vec<usize> = added_at().collect();
+                let adjacency = (&owners_of, &dependents_of);
+                if no_move && !nodes_change(inv, &old_selectors, &added, &removed_objects) {
+                    patch_selections_in_place(
+                        inv,
+                        &keys,
+                        old_selectors,
+                        &shift,
+                        &added,
+                        (&mut marks, selecting),
+                        adjacency,
+                    )
+                } else {
+                    patch_selections(
+                        inv,
+                        &keys,
+                        old_selectors,
+                        &shift,
+                        &added,
+                        &removed_objects,
+                        (&mut marks, selecting),
+                        adjacency,
+                    )
+                }
             }
         };
         findings.extend(sel_findings);
@@ -661,7 +675,7 @@ fn patch_selections(
     (owners_of, dependents_of): (&Adjacency, &Adjacency),
 ) -> (SelectorEdges, Vec<Diagnostic>, usize) {
     let mut sets = old.into_selections();
-    let flipped = setkeys::patch_sets(inv, keys, &mut sets, shift, added);
+    let flipped = setkeys::patch_sets(inv, keys, &mut sets, (shift, None), added);
     let is_node = |o: &Object| o.id.group.is_empty() && &*o.id.kind == "Node";
     let nodes = (sets.nodes + added.iter().filter(|&&i| is_node(&inv.objects[i])).count())
         .saturating_sub(removed.iter().filter(|o| is_node(o)).count());
@@ -689,16 +703,74 @@ fn patch_selections(
     let (merged, findings, scanned) = selectors::resolve_patched(
         inv,
         keys,
-        owners_of,
-        dependents_of,
+        (owners_of, dependents_of),
         selecting.iter().copied(),
         sets,
+        None,
     );
     (
         SelectorEdges::build(inv.objects.len(), merged),
         findings,
         scanned,
     )
+}
+
+/// [`patch_selections`] when no position moves (the added objects stand where the
+/// replaced ones did): the sets that can lose a member are those holding a replaced object,
+/// and the selector edges are patched where they are (`selsets/splice.rs`) instead of taken
+/// apart and built again. Not for a change of the Nodes' number (a Pod's finding counts
+/// them: [`nodes_change`]), which the general patch handles.
+fn patch_selections_in_place(
+    inv: &Inventory,
+    keys: &Keys,
+    mut old: SelectorEdges,
+    shift: &dyn Fn(usize) -> Option<usize>,
+    added: &[usize],
+    (marks, mut selecting): (&mut [u8], Vec<usize>),
+    (owners_of, dependents_of): (&Adjacency, &Adjacency),
+) -> (SelectorEdges, Vec<Diagnostic>, usize) {
+    let (mut sets, dirty) = old.take_keyed(added.iter().copied());
+    let key_sets: Vec<u32> = sets.keys.iter().map(|k| k.set).collect();
+    let flipped = setkeys::patch_sets(inv, keys, &mut sets, (shift, Some(&dirty)), added);
+    for (k, _) in flipped.iter().enumerate().filter(|(_, &f)| f) {
+        let class = sets.keys[k].key.class();
+        for i in old.users_of(k as u32, key_sets[k]) {
+            if marks[i] & SEL == 0 && selectors::counts_matches(&inv.objects[i], class) {
+                marks[i] |= SEL;
+                selecting.push(i);
+            }
+        }
+    }
+    selecting.sort_unstable();
+    selecting.dedup();
+    let known = old.keys_of(&selecting);
+    let (merged, findings, scanned) = selectors::resolve_patched(
+        inv,
+        keys,
+        (owners_of, dependents_of),
+        selecting.iter().copied(),
+        sets,
+        Some(&known),
+    );
+    (
+        old.splice(merged, &selecting, (&dirty, &key_sets), added),
+        findings,
+        scanned,
+    )
+}
+
+/// Whether replacing `removed` by `added` (new positions) changes how many Nodes `old`'s
+/// inventory held.
+fn nodes_change(
+    inv: &Inventory,
+    old: &SelectorEdges,
+    added: &[usize],
+    removed: &[&Object],
+) -> bool {
+    let is_node = |o: &Object| o.id.group.is_empty() && &*o.id.kind == "Node";
+    let gained = added.iter().filter(|&&i| is_node(&inv.objects[i])).count();
+    let lost = removed.iter().filter(|o| is_node(o)).count();
+    (old.nodes() + gained).saturating_sub(lost) != old.nodes()
 }
 
 /// Takes the findings at positions `dropped` (ascending) out of the sorted `findings` and

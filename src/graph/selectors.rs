@@ -56,16 +56,35 @@ pub(super) const CODES: &[&str] = &[
 /// [`resolve`] for the selector fields of `selecting` only, adding to `sets`: selections,
 /// keys and sets already up to date with the inventory (a patch's, see
 /// `setkeys::patch_sets`). A key not among them is matched by scanning `keys`. Also
-/// returns how many objects the scans collected.
+/// returns how many objects the scans collected. `known`: the keys to index up front (those
+/// the selecting objects matched before) when given; any other is then found by reading
+/// every key's hash (rarely: a selector changed). Else every key of the selecting objects'
+/// namespaces is indexed.
 pub(super) fn resolve_patched(
     inv: &Inventory,
     keys: &Keys,
-    owners_of: &Adjacency,
-    dependents_of: &Adjacency,
+    (owners_of, dependents_of): (&Adjacency, &Adjacency),
     selecting: impl Iterator<Item = usize>,
     sets: Selections,
+    known: Option<&[u32]>,
 ) -> (Selections, Vec<Diagnostic>, usize) {
     let selecting: Vec<usize> = selecting.collect();
+    let scan = Scan::new(keys);
+    let owned = Owned {
+        owners_of,
+        dependents_of,
+    };
+    if let Some(known) = known {
+        let mut out = Out::new(&scan, sets, |_| false);
+        for &id in known {
+            if let Some(k) = out.selections.keys.get(id as usize) {
+                out.remember(k.hash, id);
+            }
+        }
+        out.scan_misses = true;
+        resolve_into(inv, &owned, selecting.into_iter(), &mut out);
+        return (out.selections, out.findings, scan.looked_at());
+    }
     // Keys are looked up in the namespaces of the selecting objects (Pods, pod templates,
     // an HPA's target) or in none (Namespaces, Nodes, a Pod's Node).
     let mut spaces: HashSet<&str> = selecting
@@ -73,12 +92,7 @@ pub(super) fn resolve_patched(
         .map(|&i| inv.objects[i].namespace())
         .collect();
     spaces.insert("");
-    let scan = Scan::new(keys);
     let mut out = Out::new(&scan, sets, |k| spaces.contains(k.ns()));
-    let owned = Owned {
-        owners_of,
-        dependents_of,
-    };
     resolve_into(inv, &owned, selecting.into_iter(), &mut out);
     (out.selections, out.findings, scan.looked_at())
 }
@@ -180,6 +194,9 @@ struct Out<'p> {
     /// Key hash → key id in `selections`; `spill`: keys whose hash another key took.
     index: HashMap<u64, u32>,
     spill: Vec<u32>,
+    /// Whether a key found in neither is looked for among every key (by its hash, then
+    /// its text), instead of being taken for new.
+    scan_misses: bool,
     /// Where the members of a key not matched yet are found.
     pool: &'p dyn Candidates,
 }
@@ -196,6 +213,7 @@ impl<'p> Out<'p> {
             findings: Vec::new(),
             index: HashMap::default(),
             spill: Vec::new(),
+            scan_misses: false,
             pool,
         };
         for (id, k) in selections.keys.iter().enumerate() {
@@ -234,7 +252,17 @@ impl<'p> Out<'p> {
             .filter(|id| is(id))
             .or_else(|| self.spill.iter().find(|id| is(id)))
             .copied();
-        let id = match found {
+        let scanned = match found {
+            None if self.scan_misses => keys
+                .iter()
+                .position(|k| k.hash == hash && k.key.is(class, ns, &canon))
+                .map(|id| id as u32),
+            _ => None,
+        };
+        if let Some(id) = scanned {
+            self.remember(hash, id);
+        }
+        let id = match found.or(scanned) {
             Some(id) => id,
             None => {
                 let key = SetKey::new(class, ns, canon, hash, matcher());

@@ -15,6 +15,8 @@ use rustc_hash::FxHashMap;
 use super::setkeys::SetKey;
 use super::{Edge, EdgeKind};
 
+mod splice;
+
 /// One selector field of one object and what it matched.
 #[derive(Clone, Debug)]
 pub(super) struct Selection {
@@ -33,6 +35,31 @@ pub(super) struct Keyed {
     pub key: Arc<SetKey>,
     /// The set, in [`Selections::sets`].
     pub set: u32,
+    /// The key's probe and hash, kept here too: a patch reads them for every key, and
+    /// reading them through `key` costs a cache miss per key.
+    pub probe: u64,
+    pub hash: u64,
+}
+
+impl Keyed {
+    pub fn new(key: Arc<SetKey>, set: u32) -> Keyed {
+        Keyed {
+            probe: key.probe(),
+            hash: key.hash(),
+            key,
+            set,
+        }
+    }
+
+    /// The same key, with set `set`.
+    pub fn with_set(&self, set: u32) -> Keyed {
+        Keyed {
+            key: Arc::clone(&self.key),
+            set,
+            probe: self.probe,
+            hash: self.hash,
+        }
+    }
 }
 
 /// Selections, the keys they matched and the keys' sets (each ascending, shared by id
@@ -56,10 +83,7 @@ impl Selections {
 
     /// Adds a key whose members are set `set`; its id.
     pub fn add_key(&mut self, key: SetKey, set: u32) -> u32 {
-        self.keys.push(Keyed {
-            key: Arc::new(key),
-            set,
-        });
+        self.keys.push(Keyed::new(Arc::new(key), set));
         (self.keys.len() - 1) as u32
     }
 
@@ -94,6 +118,24 @@ impl Selections {
                 set.len() != before
             })
             .collect()
+    }
+
+    /// [`Selections::move_sets`] for the sets `ids` alone (the others keep every member where
+    /// it is).
+    pub fn move_some_sets(
+        &mut self,
+        ids: &[u32],
+        member: impl Fn(usize) -> Option<usize>,
+    ) -> Vec<bool> {
+        let mut lost = vec![false; self.sets.len()];
+        for &id in ids {
+            if let Some(set) = self.sets.get_mut(id as usize) {
+                let before = set.len();
+                move_all(set, &member);
+                lost[id as usize] = set.len() != before;
+            }
+        }
+        lost
     }
 
     /// Keeps the selections whose selecting object `from` moves to (`None`: left out),
@@ -225,10 +267,7 @@ impl SelectorEdges {
                         });
                 }
                 *k = keys.len() as u32;
-                keys.push(Keyed {
-                    key: Arc::clone(&input.key),
-                    set: *slot,
-                });
+                keys.push(input.with_set(*slot));
             }
         }
         let sets: Vec<Vec<u32>> = source
@@ -346,10 +385,7 @@ impl SelectorEdges {
                 let set = *local_set
                     .entry(seg.set)
                     .or_insert_with(|| sel.add_set(self.sets[seg.set as usize].clone()));
-                sel.keys.push(Keyed {
-                    key: Arc::clone(&self.keys[seg.key as usize].key),
-                    set,
-                });
+                sel.keys.push(self.keys[seg.key as usize].with_set(set));
                 local_key.insert(seg.key, (sel.keys.len() - 1) as u32);
                 ids.push(seg.key);
             }

@@ -128,6 +128,10 @@ impl SetKey {
         self.hash
     }
 
+    pub fn probe(&self) -> u64 {
+        self.probe
+    }
+
     /// Whether this is the key of `class`, `ns` and `canon`.
     pub fn is(&self, class: Class, ns: &str, canon: &str) -> bool {
         self.class == class && *self.ns == *ns && self.canon == canon
@@ -559,17 +563,21 @@ impl Candidates for Scan<'_> {
 /// by `shift` (replaced ones left out), the `added` objects (new positions, ascending) each
 /// key matches put in, and the first object of an identity whose old one was replaced
 /// looked for again among `keys` (of the new inventory). A key whose set changes gets a new
-/// set (sets are shared between keys). Returns, per key, whether its set went from empty
-/// to not or back.
+/// set (sets are shared between keys). `losing`: the only sets that can lose a member when
+/// known (no position moves: the sets holding a replaced object), else every set is moved.
+/// Returns, per key, whether its set went from empty to not or back.
 pub(super) fn patch_sets(
     inv: &Inventory,
     keys: &Keys,
     sel: &mut Selections,
-    shift: impl Fn(usize) -> Option<usize>,
+    (shift, losing): (impl Fn(usize) -> Option<usize>, Option<&[u32]>),
     added: &[usize],
 ) -> Vec<bool> {
     let was_empty: Vec<bool> = sel.keys.iter().map(|k| sel.set(k.set).is_empty()).collect();
-    let lost = sel.move_sets(shift);
+    let lost = match losing {
+        Some(ids) => sel.move_some_sets(ids, shift),
+        None => sel.move_sets(shift),
+    };
     let mut by_probe: HashMap<u64, Vec<usize>> = HashMap::default();
     for &i in added {
         probes(&inv.objects[i], |p| by_probe.entry(p).or_default().push(i));
@@ -580,14 +588,17 @@ pub(super) fn patch_sets(
         keys: keyed, sets, ..
     } = &mut *sel;
     for (k, entry) in keyed.iter_mut().enumerate() {
-        let (key, set) = (&entry.key, entry.set as usize);
-        let lost_first = key.class == Class::Id && lost.get(set).copied().unwrap_or(false);
-        let Some(added) = by_probe.get(&key.probe).filter(|_| !lost_first) else {
+        let set = entry.set as usize;
+        // Only what `entry` holds is read for every key (not `entry.key`: a cache miss).
+        let lost_first = lost.get(set).copied().unwrap_or(false) && entry.key.class == Class::Id;
+        let Some(added) = by_probe.get(&entry.probe).filter(|_| !lost_first) else {
+            let key = &entry.key;
             if let (true, Matcher::Id { kind, name, .. }) = (lost_first, &key.matcher) {
                 again.entry(keys::name_key(kind, name)).or_default().push(k);
             }
             continue;
         };
+        let key = &entry.key;
         let mut gains: Vec<usize> = added
             .iter()
             .copied()

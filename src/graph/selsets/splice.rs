@@ -1,0 +1,386 @@
+//! Selector edges patched where they are, for a change that moves no position (a file
+//! edited, its object count kept): what [`SelectorEdges::build`] gives for the patched
+//! selections, without hashing every set's contents again or rebuilding every index.
+//!
+//! A patch takes the keys and sets out ([`SelectorEdges::take_keyed`]), brings the keys'
+//! sets up to date and matches the recomputed objects' fields again (as `Selections`: the
+//! old sets, some changed in place, new ones appended), then [`SelectorEdges::splice`]
+//! puts the recomputed objects' selections where theirs were and numbers keys and sets as
+//! a build would (in order of first use, equal contents stored once). Only the changed
+//! sets are compared with others (through the old sets holding their first member); the
+//! per-object index of sets is rewritten only for the objects whose sets changed, unless an
+//! unchanged set's number moves (then it is rebuilt, as a build does).
+
+use rustc_hash::FxHashMap;
+
+use super::{count_by, fill, offsets, run, Keyed, Seg, Selections, SelectorEdges, UNSEEN};
+
+impl SelectorEdges {
+    /// Takes the keys and sets out for a patch (the rest stays, for [`SelectorEdges::splice`]),
+    /// with the sets holding any of `positions`, ascending: those a change at `positions`
+    /// can take members from.
+    pub fn take_keyed(&mut self, positions: impl Iterator<Item = usize>) -> (Selections, Vec<u32>) {
+        let mut holding: Vec<u32> = positions
+            .flat_map(|p| run(&self.in_offsets, &self.in_sets, p))
+            .copied()
+            .collect();
+        holding.sort_unstable();
+        holding.dedup();
+        let sel = Selections {
+            list: Vec::new(),
+            sets: std::mem::take(&mut self.sets),
+            keys: std::mem::take(&mut self.keys),
+            nodes: self.nodes,
+        };
+        (sel, holding)
+    }
+
+    /// The keys the selections of `objects` matched.
+    pub fn keys_of(&self, objects: &[usize]) -> Vec<u32> {
+        let mut ids: Vec<u32> = objects
+            .iter()
+            .flat_map(|&i| run(&self.seg_offsets, &self.segs, i))
+            .map(|s| s.key)
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    }
+
+    /// How many Nodes the inventory held.
+    pub fn nodes(&self) -> usize {
+        self.nodes
+    }
+
+    /// The objects whose selections matched key `key`, whose set was `set`.
+    pub fn users_of(&self, key: u32, set: u32) -> impl Iterator<Item = usize> + '_ {
+        run(&self.user_offsets, &self.users, set as usize)
+            .iter()
+            .map(|&i| &self.segs[i as usize])
+            .filter(move |s| s.key == key)
+            .map(|s| s.from as usize)
+    }
+
+    /// `build` of this graph's selections with those of `selecting` (ascending) replaced by
+    /// `merged.list` (theirs, by selecting object), over `merged`'s keys and sets: keys and
+    /// sets taken out by [`SelectorEdges::take_keyed`], then brought up to date: the sets at
+    /// `dirty` (ascending) changed in place, sets and keys appended; `key_sets`: each old
+    /// key's set before. No position moved; `replaced` are the positions whose objects
+    /// were replaced.
+    pub fn splice(
+        mut self,
+        merged: Selections,
+        selecting: &[usize],
+        (dirty, key_sets): (&[u32], &[u32]),
+        replaced: &[usize],
+    ) -> SelectorEdges {
+        let Selections {
+            mut list,
+            mut sets,
+            keys: in_keys,
+            nodes,
+        } = merged;
+        let n = self.seg_offsets.len().saturating_sub(1);
+        let old_sets = self.user_offsets.len().saturating_sub(1);
+        list.sort_by_key(|s| s.from);
+        let fresh = list.into_iter().map(|s| Seg {
+            from: s.from as u32,
+            via: s.via,
+            key: s.key,
+            set: UNSEEN,
+            except: s.except.into_boxed_slice(),
+        });
+        let same_keys = self.splice_segs(fresh.collect(), selecting);
+
+        // Keys in order of first use: as they were when every key stands where it did.
+        let same_keys = same_keys && in_keys.len() == key_sets.len();
+        let mut key_new = Vec::new();
+        let mut order: Vec<u32> = Vec::new();
+        if same_keys {
+            order = (0..in_keys.len() as u32).collect();
+        } else {
+            key_new = vec![UNSEEN; in_keys.len()];
+            for s in &self.segs {
+                if let Some(k) = key_new.get_mut(s.key as usize) {
+                    if *k == UNSEEN {
+                        *k = order.len() as u32;
+                        order.push(s.key);
+                    }
+                }
+            }
+        }
+
+        // Changed sets (appended, or changed in place) stand for an equal set: an unchanged
+        // one (found among the old sets holding their first member), or the first changed
+        // one of their contents.
+        let changed = |s: u32| s as usize >= old_sets || dirty.binary_search(&s).is_ok();
+        let mut rep: FxHashMap<u32, u32> = FxHashMap::default();
+        {
+            let mut by_content: FxHashMap<&[u32], u32> = FxHashMap::default();
+            let mut empty: Option<Option<u32>> = None;
+            for &k in &order {
+                let s = in_keys[k as usize].set;
+                if !changed(s) || rep.contains_key(&s) {
+                    continue;
+                }
+                let content = sets[s as usize].as_slice();
+                let unchanged = match content.first() {
+                    Some(&t) => run(&self.in_offsets, &self.in_sets, t as usize)
+                        .iter()
+                        .copied()
+                        .find(|&u| !changed(u) && sets[u as usize] == content),
+                    None => *empty.get_or_insert_with(|| {
+                        (0..old_sets as u32).find(|&u| !changed(u) && sets[u as usize].is_empty())
+                    }),
+                };
+                let r = match unchanged {
+                    Some(u) => u,
+                    None => *by_content.entry(content).or_insert(s),
+                };
+                rep.insert(s, r);
+            }
+        }
+        let rep_of = |s: u32| rep.get(&s).copied().unwrap_or(s);
+
+        // Sets in order of first use by the keys.
+        let mut set_new = vec![UNSEEN; sets.len()];
+        let mut source: Vec<u32> = Vec::new();
+        let numbered: Vec<u32> = order
+            .iter()
+            .map(|&k| {
+                let r = rep_of(in_keys[k as usize].set) as usize;
+                if set_new[r] == UNSEEN {
+                    set_new[r] = source.len() as u32;
+                    source.push(r as u32);
+                }
+                set_new[r]
+            })
+            .collect();
+        // Moved, not cloned (an `Arc` clone per key is a cache miss per key).
+        let keys: Vec<Keyed> = if order.iter().enumerate().all(|(i, &k)| i == k as usize) {
+            let mut keys = in_keys;
+            keys.truncate(order.len());
+            keys
+        } else {
+            let mut slots: Vec<Option<Keyed>> = in_keys.into_iter().map(Some).collect();
+            order
+                .iter()
+                .filter_map(|&k| slots.get_mut(k as usize).and_then(Option::take))
+                .collect()
+        };
+        let mut keys = keys;
+        for (k, &set) in keys.iter_mut().zip(&numbered) {
+            k.set = set;
+        }
+        // Every key with the set number it had: only the recomputed selections get theirs,
+        // and each set keeps its selections.
+        let same_sets = same_keys
+            && source.len() == old_sets
+            && keys.iter().zip(key_sets).all(|(k, &s)| k.set == s);
+        if same_sets {
+            for &i in selecting {
+                let (a, b) = (
+                    self.seg_offsets[i] as usize,
+                    self.seg_offsets[i + 1] as usize,
+                );
+                for s in &mut self.segs[a..b] {
+                    s.set = keys[s.key as usize].set;
+                }
+            }
+        } else {
+            self.renumber_segs(&key_new, &keys, source.len());
+        }
+
+        // Every unchanged set still used kept its number: only the objects of changed or
+        // dropped sets (and the replaced ones) have other sets now.
+        let unchanged_kept = |u: u32| !changed(u) && set_new[u as usize] == u;
+        let kept_numbers = source
+            .iter()
+            .enumerate()
+            .all(|(new, &r)| changed(r) || r as usize == new);
+        if kept_numbers {
+            // (object, set) pairs of the changed sets, by object.
+            let mut pairs: Vec<(u32, u32)> = source
+                .iter()
+                .enumerate()
+                .filter(|(_, &r)| changed(r))
+                .flat_map(|(new, &r)| sets[r as usize].iter().map(move |&t| (t, new as u32)))
+                .collect();
+            pairs.sort_unstable();
+            let mut touched: Vec<u32> = pairs.iter().map(|p| p.0).collect();
+            touched.extend(replaced.iter().map(|&p| p as u32));
+            for d in (0..old_sets as u32).filter(|&u| changed(u) || set_new[u as usize] == UNSEEN) {
+                touched.extend(&sets[d as usize]);
+            }
+            touched.sort_unstable();
+            touched.dedup();
+            self.splice_in_sets(&touched, &pairs, unchanged_kept);
+        } else {
+            let sets_now = source.iter().map(|&r| &sets[r as usize]);
+            let member_counts = count_by(
+                n,
+                sets_now.clone().flat_map(|s| s.iter().map(|&t| t as usize)),
+            );
+            self.in_offsets = offsets(member_counts.into_iter());
+            self.in_sets = fill(
+                &self.in_offsets,
+                sets_now
+                    .enumerate()
+                    .flat_map(|(id, s)| s.iter().map(move |&t| (t as usize, id as u32))),
+            );
+        }
+        self.sets = source
+            .iter()
+            .map(|&r| std::mem::take(&mut sets[r as usize]))
+            .collect();
+        self.keys = keys;
+        self.nodes = nodes;
+        self
+    }
+
+    /// Keys renumbered by `key_new` (none when empty: they kept their numbers), each
+    /// selection's set taken from its key, the selections of each of `sets` sets indexed
+    /// again.
+    fn renumber_segs(&mut self, key_new: &[u32], keys: &[Keyed], sets: usize) {
+        for s in &mut self.segs {
+            let k = key_new.get(s.key as usize).copied().unwrap_or(s.key);
+            s.key = k;
+            s.set = keys[k as usize].set;
+        }
+        let user_counts = count_by(sets, self.segs.iter().map(|s| s.set as usize));
+        self.user_offsets = offsets(user_counts.into_iter());
+        self.users = fill(
+            &self.user_offsets,
+            self.segs
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (s.set as usize, i as u32)),
+        );
+    }
+
+    /// The selections of `selecting` (ascending) replaced by `fresh` (theirs, by object).
+    /// Whether each replaced selection has the key of the one before it (then every key is
+    /// first used where it was).
+    fn splice_segs(&mut self, fresh: Vec<Seg>, selecting: &[usize]) -> bool {
+        let count = |segs: &[Seg], i: usize| segs.iter().filter(|s| s.from as usize == i).count();
+        let offs = &self.seg_offsets;
+        let old_len = |i: usize| match (offs.get(i), offs.get(i + 1)) {
+            (Some(&a), Some(&b)) => (b - a) as usize,
+            _ => 0,
+        };
+        let same = fresh
+            .iter()
+            .all(|s| selecting.binary_search(&(s.from as usize)).is_ok())
+            && selecting.iter().all(|&i| old_len(i) == count(&fresh, i));
+        if same {
+            let mut fresh = fresh.into_iter();
+            let mut same_keys = true;
+            for &i in selecting {
+                let start = offs[i] as usize;
+                let slots = &mut self.segs[start..start + old_len(i)];
+                for (slot, seg) in slots.iter_mut().zip(fresh.by_ref()) {
+                    same_keys &= slot.key == seg.key;
+                    *slot = seg;
+                }
+            }
+            return same_keys;
+        }
+        // Counts changed: rebuilt by object from the old and the fresh selections.
+        let n = self.seg_offsets.len().saturating_sub(1);
+        let mut old = std::mem::take(&mut self.segs).into_iter().peekable();
+        let mut fresh = fresh.into_iter().peekable();
+        let mut segs = Vec::with_capacity(old.len() + fresh.len());
+        let mut counts = vec![0usize; n];
+        let is_recomputed = |i: usize| selecting.binary_search(&i).is_ok();
+        for (i, c) in counts.iter_mut().enumerate() {
+            while let Some(s) = old.next_if(|s| s.from as usize == i) {
+                if !is_recomputed(i) {
+                    segs.push(s);
+                    *c += 1;
+                }
+            }
+            while let Some(s) = fresh.next_if(|s| s.from as usize == i) {
+                segs.push(s);
+                *c += 1;
+            }
+        }
+        self.segs = segs;
+        self.seg_offsets = offsets(counts.into_iter());
+        false
+    }
+
+    /// Rewrites the sets of the `touched` objects (ascending): their old sets that `keep`
+    /// says stay (same numbers), and those `pairs` (object, set; by object) give them.
+    fn splice_in_sets(
+        &mut self,
+        touched: &[u32],
+        pairs: &[(u32, u32)],
+        keep: impl Fn(u32) -> bool,
+    ) {
+        let n = self.in_offsets.len().saturating_sub(1);
+        if touched.is_empty() {
+            return;
+        }
+        let mut runs: Vec<u32> = Vec::new();
+        let mut ends: Vec<usize> = Vec::with_capacity(touched.len());
+        let mut pairs = pairs.iter().peekable();
+        for &t in touched {
+            let before = runs.len();
+            let old = run(&self.in_offsets, &self.in_sets, t as usize);
+            runs.extend(old.iter().copied().filter(|&s| keep(s)));
+            while let Some(&(_, s)) = pairs.next_if(|p| p.0 == t) {
+                runs.push(s);
+            }
+            runs[before..].sort_unstable();
+            ends.push(runs.len());
+        }
+        let new_run = |k: usize| &runs[k.checked_sub(1).map_or(0, |j| ends[j])..ends[k]];
+        let old_len = |t: u32| run(&self.in_offsets, &self.in_sets, t as usize).len();
+        let same = touched
+            .iter()
+            .enumerate()
+            .all(|(k, &t)| (t as usize) < n && new_run(k).len() == old_len(t));
+        if same {
+            for (k, &t) in touched.iter().enumerate() {
+                let a = self.in_offsets[t as usize] as usize;
+                self.in_sets[a..a + new_run(k).len()].copy_from_slice(new_run(k));
+            }
+            return;
+        }
+        let mut out: Vec<u32> = Vec::with_capacity(self.in_sets.len() + runs.len());
+        let mut counts: Vec<(usize, usize)> = Vec::with_capacity(touched.len());
+        let mut prev = 0usize;
+        for (k, &t) in touched
+            .iter()
+            .enumerate()
+            .filter(|(_, &t)| (t as usize) < n)
+        {
+            let (a, b) = (
+                self.in_offsets[t as usize] as usize,
+                self.in_offsets[t as usize + 1] as usize,
+            );
+            out.extend_from_slice(&self.in_sets[prev..a]);
+            out.extend_from_slice(new_run(k));
+            counts.push((t as usize, new_run(k).len()));
+            prev = b;
+        }
+        out.extend_from_slice(&self.in_sets[prev..]);
+        self.in_sets = out;
+        // Offsets after each touched object move by what its run gained or lost.
+        let mut delta: i64 = 0;
+        let mut counts = counts.into_iter().peekable();
+        let mut old_start = self
+            .in_offsets
+            .get(touched[0] as usize)
+            .copied()
+            .unwrap_or(0);
+        for t in touched[0] as usize..n {
+            let old_end = self.in_offsets[t + 1];
+            if let Some((_, c)) = counts.next_if(|&(x, _)| x == t) {
+                delta += c as i64 - i64::from(old_end - old_start);
+            }
+            old_start = old_end;
+            self.in_offsets[t + 1] = (i64::from(old_end) + delta) as u32;
+        }
+    }
+}
