@@ -25,7 +25,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHasher};
 /// Shorter values are kept inline (an id would save nothing).
 pub const MIN_LEN: usize = 3;
 /// Longer values are kept inline.
-pub const MAX_LEN: usize = 64;
+pub const MAX_LEN: usize = 256;
 /// At most this many values get ids.
 pub const MAX_VALUES: usize = 1 << 20;
 /// A value gets an id when one thread meets it this many times.
