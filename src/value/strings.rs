@@ -29,7 +29,7 @@ pub const MAX_LEN: usize = 256;
 /// At most this many values get ids.
 pub const MAX_VALUES: usize = 1 << 20;
 /// A value gets an id when one thread meets it this many times.
-pub const ADMIT_AT: u8 = 3;
+pub const ADMIT_AT: u8 = 2;
 
 /// Ids per chunk of slots (chunks are allocated as the table grows).
 const CHUNK: usize = 1 << 12;
@@ -86,21 +86,23 @@ impl Table {
     }
 }
 
-/// Slots of the per-thread recent values and sighting counts.
+/// Slots of the per-thread recent values and sighting counts (counts packed in 4 bytes: the
+/// time spent here is mostly cache misses on these tables), enough for the values of the
+/// files a thread parsed last; smaller tables shared fewer values (BENCHMARKS.md, "mem4").
 const RECENT_SLOTS: usize = 1 << 12;
 const SEEN_SLOTS: usize = 1 << 16;
 
 /// This thread's view: recently used ids, and how often values without one were met.
 struct Local {
     recent: Vec<Option<(&'static str, u32)>>,
-    /// (high bits of the hash, sightings) per slot.
-    seen: Vec<(u32, u8)>,
+    /// Per slot: 24 bits of the hash, then the sightings in the low 8 bits.
+    seen: Vec<u32>,
 }
 
 thread_local! {
     static LOCAL: RefCell<Local> = RefCell::new(Local {
         recent: vec![None; RECENT_SLOTS],
-        seen: vec![(0, 0); SEEN_SLOTS],
+        seen: vec![0; SEEN_SLOTS],
     });
 }
 
@@ -136,13 +138,15 @@ pub fn id(value: &str) -> Option<u32> {
             }
         }
         let seen_slot = ((h >> 16) as usize) % SEEN_SLOTS;
-        let tag = (h >> 32) as u32;
-        let count = l.seen.get_mut(seen_slot)?;
-        if count.0 != tag {
-            *count = (tag, 0);
-        }
-        count.1 = count.1.saturating_add(1);
-        if count.1 < ADMIT_AT {
+        let tag = ((h >> 40) as u32) << 8;
+        let seen = l.seen.get_mut(seen_slot)?;
+        let sightings = if *seen & !0xff == tag {
+            (*seen & 0xff).saturating_add(1).min(0xff)
+        } else {
+            1
+        };
+        *seen = tag | sightings;
+        if sightings < u32::from(ADMIT_AT) {
             return None;
         }
         let (text, id) = TABLE.add(value, h)?;
