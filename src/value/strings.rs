@@ -171,9 +171,12 @@ mod tests {
         assert!(ids[first..].iter().all(|i| *i == Some(got)));
         assert_eq!(get(u64::from(got)), Some(v));
         // Another thread counts its own sightings, and finds the same id.
-        let other = std::thread::spawn(move || (0..ADMIT_AT).filter_map(|_| id(v)).last())
-            .join()
-            .unwrap();
+        let other = std::thread::spawn(move || {
+            let sightings: Vec<_> = (0..ADMIT_AT).map(|_| id(v)).collect();
+            sightings.last().copied().flatten()
+        })
+        .join()
+        .unwrap();
         assert_eq!(other, Some(got));
     }
 
