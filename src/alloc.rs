@@ -3,8 +3,9 @@
 //! While the first load runs, freed memory goes back to the OS 10 ms after it is freed: the
 //! parse and the graph build leave hundreds of megabytes of temporaries behind (at 1M objects
 //! ≈ 0.45 GB of the peak was freed memory that was never returned). Per-file parse buffers
-//! are reused within microseconds, so they are not purged and re-zeroed. Once the first graph
-//! is built, freed memory is kept: an edit's patch then reuses it instead of faulting in
+//! are reused within microseconds, so they are not purged and re-zeroed; the graph build's
+//! are purged at once. Once the first graph is built, what is still unpurged is returned
+//! and freed memory is kept: an edit's patch then reuses it instead of faulting in
 //! fresh pages, which made a one-file edit ≈ 30 ms slower (BENCHMARKS.md, "mem3").
 //!
 //! `MIMALLOC_PURGE_DELAY`, when set, wins over both. Under the system allocator (tests) the
@@ -18,6 +19,12 @@ const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 
 /// Purge delay while the first load runs.
 pub const LOADING_PURGE_DELAY_MS: c_long = 10;
+
+/// Purge delay while the first graph is built: its temporaries (hundreds of megabytes at
+/// 1M objects, freed in large runs) go back at once, so the peak does not hold them while
+/// the next part allocates (1M: ≈ 25 MB lower peak; BENCHMARKS.md, "mem4"). Not during the
+/// parse, whose per-file buffers are reused within microseconds.
+pub const LINKING_PURGE_DELAY_MS: c_long = 0;
 
 /// Never purge (mimalloc's value for it).
 pub const KEEP: c_long = -1;
@@ -36,8 +43,22 @@ pub fn purge_while_loading() {
     set_purge_delay(LOADING_PURGE_DELAY_MS);
 }
 
+/// Returns freed memory to the OS as soon as it is freed (the first graph build).
+pub fn purge_while_linking() {
+    set_purge_delay(LINKING_PURGE_DELAY_MS);
+}
+
 /// Keeps freed memory for reuse from now on (after the first graph is built).
+///
+/// First returns what is freed and not yet returned: a purge is due only when a thread
+/// next allocates or frees, and the graph build's threads go idle right after freeing
+/// their temporaries, so without this they stayed resident for the whole session (at 1M
+/// objects ≈ 70 MB; BENCHMARKS.md, "mem4").
 pub fn keep_freed_memory() {
+    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
+        // SAFETY: asks mimalloc to collect and purge freed memory; no arguments but `force`.
+        unsafe { libmimalloc_sys::mi_collect(true) };
+    }
     set_purge_delay(KEEP);
 }
 

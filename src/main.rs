@@ -35,6 +35,11 @@ mod tests {
             alloc::purge_delay(),
             from_env.unwrap_or(alloc::LOADING_PURGE_DELAY_MS)
         );
+        alloc::purge_while_linking();
+        assert_eq!(
+            alloc::purge_delay(),
+            from_env.unwrap_or(alloc::LINKING_PURGE_DELAY_MS)
+        );
         alloc::keep_freed_memory();
         assert_eq!(alloc::purge_delay(), from_env.unwrap_or(alloc::KEEP));
     }

@@ -220,6 +220,7 @@ pub fn first_load(
     if !link {
         return Some((live, times));
     }
+    crate::alloc::purge_while_linking();
     let graph = Graph::build(live.inventory());
     crate::alloc::keep_freed_memory();
     times.linked = started.elapsed();

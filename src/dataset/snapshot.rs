@@ -9,6 +9,7 @@
 //! file's objects (before and after) are all of built-in or CRD-declared kinds and none is a
 //! CRD; otherwise, and for large batches, the caller rebuilds.
 
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 
 use std::hash::{Hash, Hasher};
@@ -59,7 +60,7 @@ pub(crate) struct Snapshot {
     /// (of one identity, the first is the effective one). Keyed by hash, not by identity: an
     /// entry costs 32 bytes instead of 104, and identities sharing a hash are told apart by
     /// the objects at the positions.
-    defs: FxHashMap<u64, Defs>,
+    defs: DefMap,
     slots: BTreeMap<PathBuf, Slot>,
     walk_problems: Vec<Diagnostic>,
     registry_problems: Vec<Diagnostic>,
@@ -97,12 +98,12 @@ impl Snapshot {
         snap.slots = slots.into_iter().collect();
         snap.defs.reserve(snap.inventory.objects.len());
         for (i, o) in snap.inventory.objects.iter().enumerate() {
-            snap.defs.entry(id_key(&o.id)).or_default().push(i);
+            snap.defs.push(id_key(&o.id), i);
         }
         let objects = &snap.inventory.objects;
         let mut ids: Vec<ObjectId> = Vec::new();
-        for p in snap.defs.values().filter(|p| p.as_slice().len() > 1) {
-            identities(objects, p.as_slice(), |i, n| {
+        for p in snap.defs.many.values() {
+            identities(objects, p, |i, n| {
                 if n > 1 {
                     ids.push(objects[i].id.clone());
                 }
@@ -118,11 +119,11 @@ impl Snapshot {
         let first = |s: &Snapshot| -> delta::IdIndex {
             let objects = &s.inventory.objects;
             let mut index = delta::IdIndex::with_capacity(s.defs.len());
-            for p in s.defs.values() {
-                identities(objects, p.as_slice(), |i, _| {
+            s.defs.for_each(|p| {
+                identities(objects, p, |i, _| {
                     index.insert(objects[i].id.clone(), i);
                 });
-            }
+            });
             index
         };
         delta::diff(
@@ -157,10 +158,7 @@ impl Snapshot {
     fn positions<'s>(&'s self, id: &'s ObjectId) -> impl Iterator<Item = usize> + 's {
         let objects = &self.inventory.objects;
         self.defs
-            .get(&id_key(id))
-            .map_or(&[][..], Defs::as_slice)
-            .iter()
-            .copied()
+            .get(id_key(id))
             .filter(move |&i| objects[i].id == *id)
     }
 
@@ -233,29 +231,21 @@ impl Snapshot {
     /// Moves definition positions for replacing `old_len` objects at `at` with `new`.
     fn splice_defs(&mut self, at: usize, old_len: usize, new: &[Object]) {
         // Every object of the range goes, whatever its identity: no need to tell them apart.
+        // Emptied entries are removed by `edit`.
         for o in &self.inventory.objects[at..at + old_len] {
-            if let Some(p) = self.defs.get_mut(&id_key(&o.id)) {
-                p.edit(|p| p.retain(|&i| i < at || i >= at + old_len));
-            }
+            self.defs.edit(id_key(&o.id), |p| {
+                p.retain(|&i| i < at || i >= at + old_len);
+            });
         }
         if new.len() != old_len {
-            for p in self.defs.values_mut() {
-                for i in p.as_mut_slice().iter_mut().filter(|i| **i >= at + old_len) {
-                    *i = *i + new.len() - old_len;
-                }
-            }
+            self.defs
+                .shift(|i| i >= at + old_len, |i| i + new.len() - old_len);
         }
         for (k, o) in new.iter().enumerate() {
-            let p = self.defs.entry(id_key(&o.id)).or_default();
-            let pos = p.as_slice().partition_point(|&i| i < at + k);
-            p.edit(|p| p.insert(pos, at + k));
-        }
-        // Only a replaced object's identity can have lost its last definition.
-        for o in &self.inventory.objects[at..at + old_len] {
-            let key = id_key(&o.id);
-            if self.defs.get(&key).is_some_and(|p| p.as_slice().is_empty()) {
-                self.defs.remove(&key);
-            }
+            self.defs.edit(id_key(&o.id), |p| {
+                let pos = p.partition_point(|&i| i < at + k);
+                p.insert(pos, at + k);
+            });
         }
     }
 
@@ -328,71 +318,119 @@ impl Snapshot {
     }
 }
 
-/// Positions of one identity's definitions, ascending. Nearly every identity has one, kept
-/// inline: a `Vec` per identity cost a million allocations on a million objects.
+/// Positions of the definitions of each identity, ascending, by the identity's 32-bit hash
+/// (identities sharing a hash are told apart by the objects at the positions).
+///
+/// Nearly every identity has one definition: those are 8 bytes an entry (`one`); at a
+/// million objects a map of `u64` hashes to a `Vec`-or-position enum took 32 bytes an entry
+/// in twice as many buckets (69 MB; BENCHMARKS.md, "mem4"). A hash is in one map or the other.
 #[derive(Clone, Debug, Default)]
-enum Defs {
-    #[default]
-    None,
-    One(usize),
-    Many(Vec<usize>),
+struct DefMap {
+    /// Hashes with exactly one position (that fits a `u32`).
+    one: FxHashMap<u32, u32>,
+    /// Hashes with several positions (duplicates, identities sharing a hash), or one over
+    /// `u32::MAX`.
+    many: FxHashMap<u32, Vec<usize>>,
 }
 
-impl Defs {
-    fn as_slice(&self) -> &[usize] {
-        match self {
-            Defs::None => &[],
-            Defs::One(i) => std::slice::from_ref(i),
-            Defs::Many(v) => v,
+impl DefMap {
+    fn reserve(&mut self, n: usize) {
+        self.one.reserve(n);
+    }
+
+    /// Hashes held.
+    fn len(&self) -> usize {
+        self.one.len() + self.many.len()
+    }
+
+    /// The positions of `key`, ascending.
+    fn get(&self, key: u32) -> impl Iterator<Item = usize> + '_ {
+        let one = self.one.get(&key).map(|&i| i as usize);
+        let many = self.many.get(&key).map_or(&[][..], Vec::as_slice);
+        one.into_iter().chain(many.iter().copied())
+    }
+
+    /// Calls `f` with the positions of each hash.
+    fn for_each(&self, mut f: impl FnMut(&[usize])) {
+        self.one.values().for_each(|&i| f(&[i as usize]));
+        self.many.values().for_each(|p| f(p));
+    }
+
+    /// Adds a position after the others of `key` (the build: positions ascending).
+    fn push(&mut self, key: u32, i: usize) {
+        if let Some(p) = self.many.get_mut(&key) {
+            p.push(i);
+            return;
         }
-    }
-
-    fn as_mut_slice(&mut self) -> &mut [usize] {
-        match self {
-            Defs::None => &mut [],
-            Defs::One(i) => std::slice::from_mut(i),
-            Defs::Many(v) => v,
-        }
-    }
-
-    /// The first position (tests).
-    #[cfg(test)]
-    fn first(&self) -> Option<usize> {
-        self.as_slice().first().copied()
-    }
-
-    /// Adds a position after the others.
-    fn push(&mut self, i: usize) {
-        *self = match std::mem::take(self) {
-            Defs::None => Defs::One(i),
-            Defs::One(first) => Defs::Many(vec![first, i]),
-            Defs::Many(mut v) => {
-                v.push(i);
-                Defs::Many(v)
+        match (self.one.entry(key), u32::try_from(i)) {
+            (Entry::Vacant(e), Ok(i)) => {
+                e.insert(i);
             }
-        };
+            (Entry::Vacant(_), Err(_)) => {
+                self.many.insert(key, vec![i]);
+            }
+            (Entry::Occupied(e), _) => {
+                let first = e.remove() as usize;
+                self.many.insert(key, vec![first, i]);
+            }
+        }
     }
 
-    /// Changes the positions as a `Vec` (patches only: rare).
-    fn edit(&mut self, f: impl FnOnce(&mut Vec<usize>)) {
-        let mut v = match std::mem::take(self) {
-            Defs::Many(v) => v,
-            other => other.as_slice().to_vec(),
+    /// Changes the positions of `key` as a `Vec` (patches only).
+    fn edit(&mut self, key: u32, f: impl FnOnce(&mut Vec<usize>)) {
+        let mut p = match (self.one.remove(&key), self.many.remove(&key)) {
+            (Some(i), _) => vec![i as usize],
+            (None, Some(p)) => p,
+            (None, None) => Vec::new(),
         };
-        f(&mut v);
-        *self = match v.as_slice() {
-            [] => Defs::None,
-            [i] => Defs::One(*i),
-            _ => Defs::Many(v),
-        };
+        f(&mut p);
+        self.put(key, p);
+    }
+
+    /// Moves every position for which `moved` holds to `to(position)` (order kept).
+    fn shift(&mut self, moved: impl Fn(usize) -> bool, to: impl Fn(usize) -> usize) {
+        for p in self.many.values_mut() {
+            p.iter_mut()
+                .filter(|i| moved(**i))
+                .for_each(|i| *i = to(*i));
+        }
+        let mut grown = Vec::new();
+        for (k, i) in &mut self.one {
+            if moved(*i as usize) {
+                let new = to(*i as usize);
+                match u32::try_from(new) {
+                    Ok(new) => *i = new,
+                    Err(_) => grown.push((*k, new)),
+                }
+            }
+        }
+        for (k, i) in grown {
+            self.one.remove(&k);
+            self.many.insert(k, vec![i]);
+        }
+    }
+
+    /// Stores `positions` for `key` (absent while empty).
+    fn put(&mut self, key: u32, positions: Vec<usize>) {
+        match positions.as_slice() {
+            [] => {}
+            [i] if u32::try_from(*i).is_ok() => {
+                self.one.insert(key, *i as u32);
+            }
+            _ => {
+                self.many.insert(key, positions);
+            }
+        }
     }
 }
 
-/// The hash [`Snapshot`] keys an identity's definitions by.
-fn id_key(id: &ObjectId) -> u64 {
+/// The hash [`Snapshot`] keys an identity's definitions by (32 bits: the positions tell
+/// identities sharing one apart).
+fn id_key(id: &ObjectId) -> u32 {
     let mut h = FxHasher::default();
     id.hash(&mut h);
-    h.finish()
+    let h = h.finish();
+    (h ^ (h >> 32)) as u32
 }
 
 /// Calls `f` with each identity defined at `positions` (ascending, one hash): the position
@@ -451,27 +489,39 @@ mod tests {
     }
 
     /// Positions stay ascending and the first one is the effective definition, whether
-    /// held inline or in a list, through pushes, removals and inserts.
+    /// held alone or in a list, through pushes, removals, inserts and shifts.
     #[test]
-    fn definitions_keep_their_positions_inline_or_not() {
-        let mut d = Defs::default();
-        assert_eq!(d.first(), None);
-        d.push(3);
-        assert!(matches!(d, Defs::One(3)));
-        d.push(7);
-        d.push(9);
-        assert_eq!(d.as_slice(), [3, 7, 9]);
-        d.edit(|p| p.retain(|&i| i != 3));
-        assert_eq!(d.first(), Some(7));
-        d.as_mut_slice().iter_mut().for_each(|i| *i += 1);
-        assert_eq!(d.as_slice(), [8, 10]);
-        d.edit(|p| p.retain(|&i| i == 10));
-        assert!(matches!(d, Defs::One(10)));
-        let at = d.as_slice().partition_point(|&i| i < 4);
-        d.edit(|p| p.insert(at, 4));
-        assert_eq!(d.as_slice(), [4, 10]);
-        d.edit(Vec::clear);
-        assert!(d.as_slice().is_empty() && matches!(d, Defs::None));
+    fn definitions_keep_their_positions_alone_or_not() {
+        let mut d = DefMap::default();
+        let at = |d: &DefMap, k| d.get(k).collect::<Vec<usize>>();
+        assert!(at(&d, 1).is_empty());
+        d.push(1, 3);
+        assert_eq!((d.one.get(&1), d.len()), (Some(&3), 1));
+        d.push(1, 7);
+        d.push(1, 9);
+        d.push(2, 5);
+        assert_eq!((at(&d, 1), at(&d, 2), d.len()), (vec![3, 7, 9], vec![5], 2));
+        d.edit(1, |p| p.retain(|&i| i != 3));
+        assert_eq!(at(&d, 1), [7, 9]);
+        d.shift(|i| i > 4, |i| i + 1);
+        assert_eq!((at(&d, 1), at(&d, 2)), (vec![8, 10], vec![6]));
+        d.edit(1, |p| p.retain(|&i| i == 10));
+        assert_eq!((d.one.get(&1), d.many.get(&1)), (Some(&10), None));
+        d.edit(1, |p| {
+            let at = p.partition_point(|&i| i < 4);
+            p.insert(at, 4);
+        });
+        assert_eq!(at(&d, 1), [4, 10]);
+        d.edit(1, Vec::clear);
+        assert_eq!((at(&d, 1), d.len()), (vec![], 1));
+        let mut seen = Vec::new();
+        d.for_each(|p| seen.push(p.to_vec()));
+        assert_eq!(seen, [vec![6]]);
+        // A position over u32::MAX is kept in a list.
+        if let Ok(big) = usize::try_from(u64::from(u32::MAX) + 1) {
+            d.shift(|_| true, |i| i + big);
+            assert_eq!((at(&d, 2), d.one.len()), (vec![6 + big], 0));
+        }
     }
 
     /// Definitions are kept by identity hash: identities sharing one are told apart by the

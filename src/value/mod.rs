@@ -5,6 +5,7 @@
 pub mod intern;
 pub mod keys;
 pub mod raw;
+pub mod strings;
 pub mod strmap;
 
 use std::sync::Arc;

@@ -18,10 +18,15 @@
 //! | 6   | string           | varint byte length, UTF-8 bytes                           |
 //! | 7   | array            | varint body length, varint count, items                   |
 //! | 8   | object           | varint body length, varint count, (key, value)…           |
+//! | 9   | shared string    | varint id in the [`strings`](super::strings) table        |
 //!
 //! A key is a varint `h`: when `h` is odd, `h >> 1` is the key's id in the process-wide
 //! [`keys`](super::keys) table (most keys: they repeat across every object); when even, the
 //! key's `h >> 1` UTF-8 bytes follow (long keys, and new keys once the table is full).
+//!
+//! A string value repeated often gets an id (tag 9) once a loader thread has met it a few
+//! times ([`strings`](super::strings)): one value may be inline in one object and shared in
+//! another, so equal values need not have equal bytes (equality compares values).
 //!
 //! Containers carry their body length so lookups skip whole subtrees. Object entries keep the
 //! order of the source map (serde_json's map is sorted by key, which is the order kubectl
@@ -40,7 +45,7 @@ use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Number, Value};
 
-use super::keys;
+use super::{keys, strings};
 
 mod build;
 pub use build::{BuildError, RawBuilder};
@@ -54,6 +59,7 @@ const FLOAT: u8 = 5;
 const STRING: u8 = 6;
 const ARRAY: u8 = 7;
 const OBJECT: u8 = 8;
+const SHARED: u8 = 9;
 
 /// A whole JSON value in the compact encoding; cloning shares the buffer.
 #[derive(Clone)]
@@ -214,6 +220,19 @@ fn write_str(tag: u8, s: &str, out: &mut Vec<u8>) {
     out.extend_from_slice(s.as_bytes());
 }
 
+/// Writes a string value as an id when the table gives it one (see the module doc), else
+/// inline. Only [`RawBuilder`] shares: `from_value` measures before it writes, and an id
+/// given in between would change the size.
+fn write_shared_str(s: &str, out: &mut Vec<u8>) {
+    match strings::id(s) {
+        Some(id) => {
+            out.push(SHARED);
+            put_varint(out, u64::from(id));
+        }
+        None => write_str(STRING, s, out),
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Decoding
 
@@ -284,7 +303,7 @@ fn split_value(b: &[u8]) -> Option<(&[u8], &[u8])> {
     let payload = &b[1..];
     let len = match tag {
         NULL | FALSE | TRUE => 0,
-        POS_INT | NEG_INT => get_varint(payload)?.1,
+        POS_INT | NEG_INT | SHARED => get_varint(payload)?.1,
         FLOAT => 8,
         STRING | ARRAY | OBJECT => {
             let (len, used) = get_varint(payload)?;
@@ -460,7 +479,7 @@ impl<'a> RawRef<'a> {
             FALSE => RawKind::Bool(false),
             TRUE => RawKind::Bool(true),
             POS_INT | NEG_INT | FLOAT => self.as_number().map_or(RawKind::Null, RawKind::Number),
-            STRING => self.as_str().map_or(RawKind::Null, RawKind::String),
+            STRING | SHARED => self.as_str().map_or(RawKind::Null, RawKind::String),
             ARRAY => self.as_array().map_or(RawKind::Null, RawKind::Array),
             OBJECT => self.as_object().map_or(RawKind::Null, RawKind::Object),
             _ => RawKind::Null,
@@ -513,7 +532,7 @@ impl<'a> RawRef<'a> {
     }
 
     pub fn is_string(self) -> bool {
-        self.tag() == STRING
+        matches!(self.tag(), STRING | SHARED)
     }
 
     pub fn is_array(self) -> bool {
@@ -533,11 +552,14 @@ impl<'a> RawRef<'a> {
     }
 
     pub fn as_str(self) -> Option<&'a str> {
-        if self.tag() != STRING {
-            return None;
+        match self.tag() {
+            STRING => {
+                let (s, _) = take_prefixed(self.bytes.get(1..)?)?;
+                std::str::from_utf8(s).ok()
+            }
+            SHARED => strings::get(get_varint(self.bytes.get(1..)?)?.0),
+            _ => None,
         }
-        let (s, _) = take_prefixed(self.bytes.get(1..)?)?;
-        std::str::from_utf8(s).ok()
     }
 
     /// The number, as serde_json holds it.
@@ -613,9 +635,18 @@ impl<'a> RawRef<'a> {
         }
     }
 
-    /// Encoded bytes of this value (equal bytes mean equal values).
+    /// Encoded bytes of this value (equal bytes mean equal values; equal values may differ
+    /// in bytes, by shared strings: compare [`RawRef::inline_encoded`] for that).
     pub fn encoded(self) -> &'a [u8] {
         self.bytes
+    }
+
+    /// The encoding of this value with every string inline (as `Raw::from_value` writes it):
+    /// the same bytes for equal values, for tests comparing two ways of encoding.
+    pub fn inline_encoded(self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.bytes.len());
+        inline_into(self, &mut out);
+        out
     }
 
     /// This value on its own (copies its encoding).
@@ -638,6 +669,36 @@ impl<'a> RawRef<'a> {
             all.insert(at, (k, v));
         }
         Raw::object(all)
+    }
+}
+
+/// Writes `v` with its shared strings inline; keys and entry order as they are.
+fn inline_into(v: RawRef<'_>, out: &mut Vec<u8>) {
+    match v.tag() {
+        SHARED => write_str(STRING, v.as_str().unwrap_or_default(), out),
+        tag @ (ARRAY | OBJECT) => {
+            let Some((count, mut rest)) = container(v.bytes) else {
+                out.extend_from_slice(v.bytes);
+                return;
+            };
+            let mut items = Vec::with_capacity(rest.len());
+            for _ in 0..count {
+                if tag == OBJECT {
+                    let Some((_, after)) = split_key(rest) else {
+                        break;
+                    };
+                    items.extend_from_slice(&rest[..rest.len() - after.len()]);
+                    rest = after;
+                }
+                let Some((value, after)) = split_value(rest) else {
+                    break;
+                };
+                inline_into(RawRef { bytes: value }, &mut items);
+                rest = after;
+            }
+            out.extend_from_slice(&container_bytes(tag, count, &items));
+        }
+        _ => out.extend_from_slice(v.bytes),
     }
 }
 

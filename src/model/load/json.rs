@@ -565,7 +565,7 @@ mod tests {
     fn summary(docs: &[JsonDoc]) -> Vec<Summary> {
         docs.iter()
             .map(|d| {
-                let bytes = d.value.view().encoded().to_vec();
+                let bytes = d.value.view().inline_encoded();
                 (bytes, d.start, d.end, d.items.clone())
             })
             .collect()

@@ -153,7 +153,7 @@ mod tests {
         // The inherited fields are encoded exactly as if they had been written.
         let want = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "a"}});
         assert_eq!(
-            out[0].value.view().encoded(),
+            out[0].value.view().inline_encoded(),
             Raw::from_value(&want).view().encoded()
         );
     }
@@ -165,7 +165,7 @@ mod tests {
         let out = run(v, &HashMap::new());
         let want = json!({"apiVersion": "g/v1", "kind": "Thing", "z": 1});
         assert_eq!(
-            out[0].value.view().encoded(),
+            out[0].value.view().inline_encoded(),
             Raw::from_value(&want).view().encoded()
         );
         assert_eq!(out[1].value.to_value(), json!({"kind": "Own"}));

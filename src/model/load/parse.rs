@@ -493,7 +493,7 @@ pub(super) fn probe(text: &str) -> Vec<YamlProbe> {
         items.sort();
         ProbeDoc {
             value: d.value.to_value(),
-            encoded: d.value.view().encoded().to_vec(),
+            encoded: d.value.view().inline_encoded(),
             root: p(d.root),
             items,
         }

@@ -18,8 +18,8 @@ use serde_json::Value;
 
 use super::super::keys;
 use super::{
-    measure, put_varint, varint_len, write, write_number, write_str, Raw, ARRAY, FALSE, NULL,
-    OBJECT, STRING, TRUE,
+    measure, put_varint, varint_len, write, write_number, write_shared_str, Raw, ARRAY, FALSE,
+    NULL, OBJECT, TRUE,
 };
 
 /// Header bytes reserved when a container opens: tag, 2-byte body length, 1-byte count.
@@ -126,7 +126,7 @@ impl RawBuilder {
 
     pub fn str(&mut self, s: &str) {
         self.started();
-        write_str(STRING, s, &mut self.buf);
+        write_shared_str(s, &mut self.buf);
     }
 
     pub fn number(&mut self, n: &serde_json::Number) {
@@ -346,7 +346,8 @@ mod tests {
     fn built(v: &Value, reverse: bool) -> Vec<u8> {
         let mut b = RawBuilder::new();
         feed(&mut b, v, reverse).expect("no duplicates");
-        b.finish().expect("one value").view().encoded().to_vec()
+        // Strings the table shares are compared inline (from_value never shares).
+        b.finish().expect("one value").view().inline_encoded()
     }
 
     fn assert_same(v: &Value) {
@@ -388,7 +389,7 @@ mod tests {
         b.end_array();
         let raw = b.finish().unwrap();
         assert_eq!(
-            raw.view().encoded(),
+            raw.view().inline_encoded(),
             Raw::from_value(&json!([7, -7, 2.5])).view().encoded()
         );
         let items: Vec<_> = raw.view().as_array().unwrap().iter().collect();
@@ -408,7 +409,7 @@ mod tests {
         let keys: Vec<&str> = raw.view().as_object().unwrap().keys().collect();
         assert_eq!(keys, ["", "B", "a", "aa", "b", "é"]);
         assert_eq!(
-            raw.view().encoded(),
+            raw.view().inline_encoded(),
             Raw::from_value(&json!({"b": 1, "B": 2, "a": 3, "é": 4, "aa": 5, "": 6}))
                 .view()
                 .encoded()
