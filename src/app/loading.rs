@@ -10,6 +10,7 @@
 use rustc_hash::FxHashMap;
 
 use super::{Action, App};
+use crate::dataset::LabelIndex;
 use crate::model::Object;
 
 /// How many objects carry each label key, over the objects not in the label index yet:
@@ -70,12 +71,7 @@ impl KeyCounts {
         for (k, count, _) in &self.keys {
             *all.entry(k).or_default() += count;
         }
-        let mut keys: Vec<(&str, u64)> = all.into_iter().collect();
-        keys.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-        keys.into_iter()
-            .take(n)
-            .map(|(k, _)| k.to_string())
-            .collect()
+        LabelIndex::most_common_of(all.into_iter(), n)
     }
 }
 

@@ -676,9 +676,7 @@ fn patch_selections(
 ) -> (SelectorEdges, Vec<Diagnostic>, usize) {
     let mut sets = old.into_selections();
     let flipped = setkeys::patch_sets(inv, keys, &mut sets, (shift, None), added);
-    let is_node = |o: &Object| o.id.group.is_empty() && &*o.id.kind == "Node";
-    let nodes = (sets.nodes + added.iter().filter(|&&i| is_node(&inv.objects[i])).count())
-        .saturating_sub(removed.iter().filter(|o| is_node(o)).count());
+    let nodes = nodes_after(inv, sets.nodes, added, removed);
     let recount = nodes != sets.nodes;
     sets.nodes = nodes;
     for s in &sets.list {
@@ -767,10 +765,15 @@ fn nodes_change(
     added: &[usize],
     removed: &[&Object],
 ) -> bool {
+    nodes_after(inv, old.nodes(), added, removed) != old.nodes()
+}
+
+/// How many Nodes there are once `removed` are replaced by `added` (new positions), from
+/// the `nodes` there were.
+fn nodes_after(inv: &Inventory, nodes: usize, added: &[usize], removed: &[&Object]) -> usize {
     let is_node = |o: &Object| o.id.group.is_empty() && &*o.id.kind == "Node";
     let gained = added.iter().filter(|&&i| is_node(&inv.objects[i])).count();
-    let lost = removed.iter().filter(|o| is_node(o)).count();
-    (old.nodes() + gained).saturating_sub(lost) != old.nodes()
+    (nodes + gained).saturating_sub(removed.iter().filter(|o| is_node(o)).count())
 }
 
 /// Takes the findings at positions `dropped` (ascending) out of the sorted `findings` and

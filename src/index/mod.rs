@@ -293,7 +293,16 @@ impl LabelIndex {
 
     /// The `n` keys carried by the most objects (ties broken by key), for default columns.
     pub fn most_common_keys(&self, n: usize) -> Vec<String> {
-        let mut keys: Vec<(&str, u64)> = self.keys().collect();
+        LabelIndex::most_common_of(self.keys(), n)
+    }
+
+    /// The `n` keys of `counts` (key, objects carrying it; each key once) carried by the
+    /// most objects, ties broken by key: the one ranking of default columns.
+    pub fn most_common_of<'a>(
+        counts: impl Iterator<Item = (&'a str, u64)>,
+        n: usize,
+    ) -> Vec<String> {
+        let mut keys: Vec<(&str, u64)> = counts.collect();
         keys.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
         keys.into_iter()
             .take(n)
