@@ -22,7 +22,7 @@ pub const LOADING_PURGE_DELAY_MS: c_long = 10;
 
 /// Purge delay while the first graph is built: its temporaries (hundreds of megabytes at
 /// 1M objects, freed in large runs) go back at once, so the peak does not hold them while
-/// the next part allocates (1M: ≈ 25 MB lower peak; BENCHMARKS.md, "mem4"). Not during the
+/// the next part allocates (BENCHMARKS.md, "mem4"). Not during the
 /// parse, whose per-file buffers are reused within microseconds.
 pub const LINKING_PURGE_DELAY_MS: c_long = 0;
 
@@ -52,8 +52,8 @@ pub fn purge_while_linking() {
 ///
 /// First returns what is freed and not yet returned: a purge is due only when a thread
 /// next allocates or frees, and the graph build's threads go idle right after freeing
-/// their temporaries, so without this they stayed resident for the whole session (at 1M
-/// objects ≈ 70 MB; BENCHMARKS.md, "mem4").
+/// their temporaries, so without this they stayed resident for the whole session
+/// (BENCHMARKS.md, "mem4").
 pub fn keep_freed_memory() {
     if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
         // SAFETY: asks mimalloc to collect and purge freed memory; no arguments but `force`.

@@ -1,6 +1,6 @@
 //! Partial batches without the label index: while loading, a batch appended to a table
 //! whose query has no label term is shown without splicing its labels into the index (at
-//! 1M objects those splices were ~1.5 s of CPU on the UI thread, taken from the parsers,
+//! a million objects those splices were much of the UI thread's CPU, taken from the parsers,
 //! and the final table replaces that index anyway: BENCHMARKS.md `t1m`). The index
 //! catches up before anything reads it: a label query, a fallback to the whole table, and
 //! every action but those below that never look at it (typing a name filter while a

@@ -321,9 +321,9 @@ impl Snapshot {
 /// Positions of the definitions of each identity, ascending, by the identity's 32-bit hash
 /// (identities sharing a hash are told apart by the objects at the positions).
 ///
-/// Nearly every identity has one definition: those are 8 bytes an entry (`one`); at a
-/// million objects a map of `u64` hashes to a `Vec`-or-position enum took 32 bytes an entry
-/// in twice as many buckets (69 MB; BENCHMARKS.md, "mem4"). A hash is in one map or the other.
+/// Nearly every identity has one definition: those are 8 bytes an entry (`one`); a map of
+/// `u64` hashes to a `Vec`-or-position enum took 32 bytes an entry (BENCHMARKS.md, "mem4").
+/// A hash is in one map or the other.
 #[derive(Clone, Debug, Default)]
 struct DefMap {
     /// Hashes with exactly one position (that fits a `u32`).
