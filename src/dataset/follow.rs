@@ -243,7 +243,7 @@ fn follow_live(
         }
         let started = Instant::now();
         let before = Change::signature(live);
-        let deltas = pending.apply(live);
+        let deltas = pending.apply(live, &mut settle);
         let count = deltas.len();
         let at = chrono::Utc::now().timestamp();
         let Some(mut change) = Change::of(live, deltas, before, at) else {
@@ -500,12 +500,15 @@ impl Pending {
         self.rescan || !self.paths.is_empty()
     }
 
-    /// Applies the collected work to `live` and returns the deltas.
-    fn apply(self, live: &mut LiveSet) -> Vec<Delta> {
+    /// Applies the collected work to `live` and returns the deltas. Files a walk finds
+    /// half-written are held in `settle` like named ones (a rescan right after the watch
+    /// starts can meet a save between its truncate and its write).
+    fn apply(self, live: &mut LiveSet, settle: &mut Settle) -> Vec<Delta> {
+        let mut defer = |p: &Path| settle.defer(p);
         if self.rescan {
-            live.rescan()
+            live.rescan_deferring(&mut defer)
         } else {
-            live.apply(&self.paths.into_iter().collect::<Vec<_>>())
+            live.apply_deferring(&self.paths.into_iter().collect::<Vec<_>>(), &mut defer)
         }
     }
 }

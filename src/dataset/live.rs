@@ -233,13 +233,24 @@ impl LiveSet {
     /// re-read); a file is always re-read. Paths the loader would not read are ignored, and
     /// so is `-` (standard input is read once).
     pub fn apply(&mut self, changed: &[PathBuf]) -> Vec<Delta> {
+        self.apply_deferring(changed, &mut |_| false)
+    }
+
+    /// [`LiveSet::apply`], except that a file a directory walk finds new or changed is left
+    /// as it was when `defer` says so (it looks half-written: the caller reads it again
+    /// later, as a changed path of its own).
+    pub fn apply_deferring(
+        &mut self,
+        changed: &[PathBuf],
+        defer: &mut dyn FnMut(&Path) -> bool,
+    ) -> Vec<Delta> {
         let changed: BTreeSet<&PathBuf> = changed.iter().filter(|p| !is_stdin(p)).collect();
         let mut removed = BTreeSet::new();
         let mut reread = Vec::new();
         for path in changed {
             if path.is_dir() {
                 if self.filter.visible_under_dir(path) {
-                    let (gone, found) = self.sync_dir(std::slice::from_ref(path));
+                    let (gone, found) = self.sync_dir(std::slice::from_ref(path), defer);
                     removed.extend(gone);
                     reread.extend(found);
                 }
@@ -266,8 +277,14 @@ impl LiveSet {
     /// Walks every root again (after an event-queue overflow): new files are read, vanished
     /// ones removed, and files whose size or modification time moved re-read.
     pub fn rescan(&mut self) -> Vec<Delta> {
+        self.rescan_deferring(&mut |_| false)
+    }
+
+    /// [`LiveSet::rescan`], leaving the files `defer` names as they were (see
+    /// [`LiveSet::apply_deferring`]).
+    pub fn rescan_deferring(&mut self, defer: &mut dyn FnMut(&Path) -> bool) -> Vec<Delta> {
         let roots = self.roots.clone();
-        let (gone, found) = self.sync_dir(&roots);
+        let (gone, found) = self.sync_dir(&roots, defer);
         self.commit(gone.into_iter().collect(), found)
     }
 
@@ -280,8 +297,13 @@ impl LiveSet {
     }
 
     /// Walks `dirs` as the loader does: returns the stored files under them the walk no
-    /// longer finds, and the found files that are new or whose stamp moved.
-    fn sync_dir(&mut self, dirs: &[PathBuf]) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    /// longer finds, and the found files that are new or whose stamp moved but for those
+    /// `defer` keeps as they were.
+    fn sync_dir(
+        &mut self,
+        dirs: &[PathBuf],
+        defer: &mut dyn FnMut(&Path) -> bool,
+    ) -> (Vec<PathBuf>, Vec<PathBuf>) {
         let (found, problems) = discover(dirs, &self.opts);
         if dirs == self.roots.as_slice() {
             self.walk_problems = problems;
@@ -295,7 +317,7 @@ impl LiveSet {
             .collect();
         let changed = found
             .iter()
-            .filter(|f| self.files.get(*f).is_none_or(|e| e.stamp != stamp(f)))
+            .filter(|f| self.files.get(*f).is_none_or(|e| e.stamp != stamp(f)) && !defer(f))
             .cloned()
             .collect();
         (gone, changed)
@@ -560,5 +582,43 @@ mod tests {
         .expect("write");
         assert_eq!(live.rescan().len(), 1);
         assert_eq!(names(&live), ["a", "b", "piped"]);
+    }
+
+    /// A file a walk finds changed but the caller defers (caught half-written) keeps what it
+    /// showed, in a rescan and in a directory's walk; named on its own later, it is read.
+    #[test]
+    fn deferred_files_keep_their_objects_until_named() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let cm =
+            |name: &str| format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n");
+        let (a, b) = (dir.path().join("a.yaml"), dir.path().join("sub/b.yaml"));
+        std::fs::create_dir(dir.path().join("sub")).expect("mkdir");
+        std::fs::write(&a, cm("a")).expect("write");
+        std::fs::write(&b, cm("b")).expect("write");
+        let mut live = LiveSet::load(&[dir.path().to_path_buf()], &LoadOptions::default());
+        let names = |live: &LiveSet| -> Vec<String> {
+            live.inventory()
+                .objects
+                .iter()
+                .map(|o| o.id.name.to_string())
+                .collect()
+        };
+        // Truncated for a save: a rescan and a walk of its directory both leave it.
+        std::fs::write(&b, "").expect("truncate");
+        let mut deferred = Vec::new();
+        let mut defer = |p: &Path| {
+            deferred.push(p.to_path_buf());
+            true
+        };
+        assert!(live.rescan_deferring(&mut defer).is_empty());
+        assert!(live
+            .apply_deferring(&[dir.path().join("sub")], &mut defer)
+            .is_empty());
+        assert_eq!(deferred, [b.clone(), b.clone()]);
+        assert_eq!(names(&live), ["a", "b"]);
+        // The write lands and the file is named: read.
+        std::fs::write(&b, cm("b2")).expect("write");
+        assert_eq!(live.apply(std::slice::from_ref(&b)).len(), 2);
+        assert_eq!(names(&live), ["a", "b2"]);
     }
 }

@@ -5,6 +5,11 @@
 //! what they write with a newline, so a normal save is applied at once. A file held longer
 //! than [`MAX_HOLD`] (a writer that never ends its last line) is applied as it is.
 //!
+//! A file emptied moments ago is held the same way: a save that truncates and then writes
+//! (a shell `>`, `std::fs::write`, editors that save in place) leaves it empty for an
+//! instant, and read then every object of the file would be deleted and added back. A file
+//! emptied on purpose is applied once it has been still for [`SETTLE`].
+//!
 //! A write that stops exactly at the end of a line cannot be told from a finished file and
 //! is applied; the next write brings the rest as an ordinary change.
 
@@ -32,19 +37,23 @@ impl Settle {
     /// Moves out of `paths` the files that look half-written (see the module doc) and
     /// remembers them; a file held for [`MAX_HOLD`] already stays in `paths`.
     pub fn hold(&mut self, paths: &mut BTreeSet<PathBuf>) {
+        paths.retain(|p| !self.defer(p));
+    }
+
+    /// Whether `path` looks half-written (see the module doc): then it is remembered, to
+    /// be looked at again, and should not be read now. A file held for [`MAX_HOLD`] is not.
+    /// Also used for the files a directory walk finds changed (a rescan, a new directory).
+    pub fn defer(&mut self, path: &Path) -> bool {
         let now = Instant::now();
-        let mut keep = BTreeSet::new();
-        for path in std::mem::take(paths) {
-            let since = self.held.get(&path).copied();
-            let expired = since.is_some_and(|t| now.duration_since(t) >= MAX_HOLD);
-            if !expired && half_written(&path, SystemTime::now()) {
-                self.held.insert(path, since.unwrap_or(now));
-            } else {
-                self.held.remove(&path);
-                keep.insert(path);
-            }
+        let since = self.held.get(path).copied();
+        let expired = since.is_some_and(|t| now.duration_since(t) >= MAX_HOLD);
+        if !expired && half_written(path, SystemTime::now()) {
+            self.held.insert(path.to_path_buf(), since.unwrap_or(now));
+            true
+        } else {
+            self.held.remove(path);
+            false
         }
-        *paths = keep;
     }
 
     /// Whether some file is held back.
@@ -59,14 +68,14 @@ impl Settle {
     }
 }
 
-/// A regular, non-empty file modified less than [`SETTLE`] before `now` whose last byte is
-/// not a newline. Only the last byte is read (a FIFO or device is never opened: not a
-/// regular file).
+/// A regular file modified less than [`SETTLE`] before `now` that is empty or whose last
+/// byte is not a newline. Only the last byte is read (a FIFO or device is never opened: not
+/// a regular file).
 fn half_written(path: &Path, now: SystemTime) -> bool {
     let Ok(meta) = std::fs::metadata(path) else {
         return false;
     };
-    if !meta.is_file() || meta.len() == 0 {
+    if !meta.is_file() {
         return false;
     }
     let recent = match meta.modified() {
@@ -74,7 +83,7 @@ fn half_written(path: &Path, now: SystemTime) -> bool {
         Ok(m) => now.duration_since(m).map_or(true, |age| age < SETTLE),
         Err(_) => false,
     };
-    recent && last_byte(path).is_some_and(|b| b != b'\n')
+    recent && (meta.len() == 0 || last_byte(path).is_some_and(|b| b != b'\n'))
 }
 
 fn last_byte(path: &Path) -> Option<u8> {
@@ -127,18 +136,44 @@ mod tests {
     }
 
     #[test]
-    fn directories_missing_and_empty_files_are_never_held() {
+    fn directories_and_missing_files_are_never_held() {
         let dir = tempfile::tempdir().unwrap();
-        let empty = dir.path().join("empty.yaml");
-        std::fs::write(&empty, "").unwrap();
         let missing = dir.path().join("gone.yaml");
-        let mut paths: BTreeSet<PathBuf> = [dir.path().to_path_buf(), empty, missing]
-            .into_iter()
-            .collect();
+        let mut paths: BTreeSet<PathBuf> =
+            [dir.path().to_path_buf(), missing].into_iter().collect();
         let before = paths.clone();
         let mut s = Settle::default();
         s.hold(&mut paths);
         assert_eq!(paths, before);
+    }
+
+    /// The instant between a truncating save's truncate and its write: the file's objects
+    /// are not deleted and added back.
+    #[test]
+    fn a_file_emptied_moments_ago_is_held_then_applied_when_still() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("cm.yaml");
+        std::fs::write(&f, "").unwrap();
+        let mut s = Settle::default();
+        let mut paths = set(&f);
+        s.hold(&mut paths);
+        assert!(paths.is_empty());
+        // The write lands: applied at once.
+        std::fs::write(&f, "kind: ConfigMap\nmetadata:\n  name: full\n").unwrap();
+        let mut again: BTreeSet<PathBuf> = s.recheck().collect();
+        s.hold(&mut again);
+        assert_eq!(again, set(&f));
+        assert!(!s.waiting());
+        // Emptied on purpose: applied once still.
+        std::fs::write(&f, "").unwrap();
+        let mut emptied = set(&f);
+        s.hold(&mut emptied);
+        assert!(emptied.is_empty());
+        std::thread::sleep(SETTLE + Duration::from_millis(20));
+        let mut later: BTreeSet<PathBuf> = s.recheck().collect();
+        s.hold(&mut later);
+        assert_eq!(later, set(&f));
+        assert!(!s.waiting());
     }
 
     #[test]
