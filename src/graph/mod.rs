@@ -103,6 +103,26 @@ impl Adjacency {
         Adjacency { offsets, edges }
     }
 
+    /// Positions moved as if `gaps` (old position, count; ascending) were opened: every
+    /// endpoint at or above a gap's position moves up by its count (`moved` does that to
+    /// one position), and the new positions have no edge. One pass, in place.
+    fn open_gaps(&mut self, gaps: &[(usize, usize)], moved: impl Fn(usize) -> usize) {
+        for e in &mut self.edges {
+            e.from = moved(e.from);
+            e.to = moved(e.to);
+        }
+        let extra: usize = gaps.iter().map(|g| g.1).sum();
+        let mut offsets = Vec::with_capacity(self.offsets.len() + extra);
+        let mut gaps = gaps.iter().peekable();
+        for (i, &o) in self.offsets.iter().enumerate() {
+            while let Some(&(_, c)) = gaps.next_if(|g| g.0 == i) {
+                offsets.extend(std::iter::repeat_n(o, c));
+            }
+            offsets.push(o);
+        }
+        self.offsets = offsets;
+    }
+
     /// Edges of object `i` (empty for an index out of range).
     pub fn get(&self, i: usize) -> &[Edge] {
         match (self.offsets.get(i), self.offsets.get(i + 1)) {

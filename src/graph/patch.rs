@@ -37,7 +37,10 @@
 //! belong (with the reference findings, in `patch_refs`), and the selector edges are kept
 //! as they are when every replaced object is a member of the same sets as the one before it
 //! and the recomputed selections match what they matched before (else they are patched as
-//! above).
+//! above). When positions move but every run only grows (objects added to a file), the owner
+//! and selector edges first open a gap after each run (positions above move up in one pass)
+//! and are then patched in place the same way, each run's old objects and its gap replaced
+//! where they stand.
 //!
 //! It rebuilds only when the input is inconsistent: `replaced` does not describe the new
 //! inventory (runs out of order or out of range, counts that do not add up), the graph has
@@ -311,12 +314,43 @@ impl Plan {
             .chain(removed_at())
             .map(|o| (o, old.owners_of.get(o).to_vec()))
             .collect();
+        // Runs that only grow: the gaps after them opened first (positions above move up
+        // in one pass), then every run's old objects and its gap are replaced in place.
+        let grows = replaced
+            .iter()
+            .zip(&added)
+            .all(|(r, a)| r.removed.len() <= a.len());
+        let gaps: Vec<(usize, usize)> = replaced
+            .iter()
+            .zip(&added)
+            .map(|(r, a)| {
+                (
+                    r.at + r.removed.len(),
+                    a.len().saturating_sub(r.removed.len()),
+                )
+            })
+            .filter(|g| g.1 > 0)
+            .collect();
         let (owners_of, dependents_of) = if no_move {
             let mut adjacency = (
                 std::mem::take(&mut old.owners_of),
                 std::mem::take(&mut old.dependents_of),
             );
             owner_edges_in_place(&mut adjacency, &map, &owned, new_edges, &marks);
+            adjacency
+        } else if grows {
+            let mut adjacency = (
+                std::mem::take(&mut old.owners_of),
+                std::mem::take(&mut old.dependents_of),
+            );
+            adjacency.0.open_gaps(&gaps, |o| past_gaps(&gaps, o));
+            adjacency.1.open_gaps(&gaps, |o| past_gaps(&gaps, o));
+            // New → new position, the replaced runs and their gaps left out.
+            let mut in_place: Vec<u32> = (0..n as u32).collect();
+            for a in &added {
+                in_place[a.clone()].fill(REMOVED);
+            }
+            owner_edges_in_place(&mut adjacency, &in_place, &owned, new_edges, &marks);
             adjacency
         } else {
             let kept_edges = old.owners_of.all().iter().filter_map(|e| {
@@ -382,14 +416,31 @@ impl Plan {
             None => {
                 let old_selectors = std::mem::take(&mut old.selectors);
                 let removed_objects: Vec<&Object> = removed().collect();
+                let added_runs = &added;
                 let added: Vec<usize> = added_at().collect();
                 let adjacency = (&owners_of, &dependents_of);
-                if no_move && !nodes_change(inv, &old_selectors, &added, &removed_objects) {
+                // Runs that only grow: the gaps after them opened first, every run's old
+                // objects and its gap are replaced where they stand (no position moves).
+                if grows && !nodes_change(inv, &old_selectors, &added, &removed_objects) {
+                    let mut old_selectors = old_selectors;
+                    if !no_move {
+                        old_selectors.open_gaps(&gaps);
+                        #[cfg(test)]
+                        PATHS.with(|p| {
+                            let mut c = p.get();
+                            c[3] += 1;
+                            p.set(c);
+                        });
+                    }
+                    let in_place = |p: usize| {
+                        let replaced = added_runs.iter().any(|a| a.contains(&p));
+                        (!replaced).then_some(p)
+                    };
                     patch_selections_in_place(
                         inv,
                         &keys,
                         old_selectors,
-                        &shift,
+                        &in_place,
                         &added,
                         (&mut marks, selecting),
                         adjacency,
@@ -900,6 +951,15 @@ impl Scope {
     }
 }
 
+/// Where old position `o` stands once `gaps` (old position, count; ascending) are opened.
+fn past_gaps(gaps: &[(usize, usize)], o: usize) -> usize {
+    o + gaps
+        .iter()
+        .take_while(|g| g.0 <= o)
+        .map(|g| g.1)
+        .sum::<usize>()
+}
+
 /// The new position of an old one, if the object was not replaced.
 fn shifted(map: &[u32], old: usize) -> Option<usize> {
     map.get(old)
@@ -987,7 +1047,9 @@ impl Names {
 thread_local! {
     /// Patches by path taken: positions moved; none moved, selections redone; none moved,
     /// selections kept where they were.
-    static PATHS: std::cell::Cell<[usize; 3]> = const { std::cell::Cell::new([0; 3]) };
+    /// The last: patches that moved positions and patched the selections in place after
+    /// opening gaps.
+    static PATHS: std::cell::Cell<[usize; 4]> = const { std::cell::Cell::new([0; 4]) };
 }
 
 /// The runs a change of whole files makes (tests): file `f` of `before` — files of
@@ -1338,6 +1400,7 @@ mod tests {
         scenario: Scenario,
     ) -> (PatchOutcome, Graph, Graph, usize) {
         let mut rng = Rng(seed | 1);
+        let mut extra = Rng(seed.rotate_left(29) | 1);
         let mut files: Vec<Vec<Value>> = (0..2 + rng.below(5))
             .map(|_| {
                 (0..rng.below(6))
@@ -1360,35 +1423,45 @@ mod tests {
         let mut after_files = files.clone();
         let changed: Vec<usize> = changeable.filter(|_| rng.chance(35)).collect();
         for &f in &changed {
-            after_files[f] =
-                if matches!(scenario, Scenario::Cluster | Scenario::Selection) && f == 0 {
-                    LAST_CHANGED_CLUSTER.with(|c| c.set(true));
-                    cluster_objects(&mut rng)
-                } else if scenario == Scenario::Selection && rng.chance(70) {
-                    // Labels edited: kept selectors' sets gain and lose these objects.
-                    let mut docs = files[f].clone();
-                    for d in docs.iter_mut() {
-                        if rng.chance(60) {
-                            d["metadata"]["labels"] = labels(&mut rng);
-                        }
+            after_files[f] = if matches!(scenario, Scenario::Cluster | Scenario::Selection)
+                && f == 0
+            {
+                LAST_CHANGED_CLUSTER.with(|c| c.set(true));
+                cluster_objects(&mut rng)
+            } else if scenario == Scenario::Selection && rng.chance(70) {
+                // Labels edited: kept selectors' sets gain and lose these objects.
+                let mut docs = files[f].clone();
+                for d in docs.iter_mut() {
+                    if rng.chance(60) {
+                        d["metadata"]["labels"] = labels(&mut rng);
                     }
-                    docs
-                } else if rng.chance(50) {
-                    // An edit of some objects, often keeping the count.
-                    let mut docs = files[f].clone();
-                    for d in docs.iter_mut() {
-                        if rng.chance(30) {
-                            *d = object_of(&mut rng, scenario);
-                        } else if rng.chance(50) {
-                            edit(&mut rng, d);
-                        }
+                }
+                docs
+            } else if rng.chance(50) {
+                // An edit of some objects, often keeping the count.
+                let mut docs = files[f].clone();
+                for d in docs.iter_mut() {
+                    if rng.chance(30) {
+                        *d = object_of(&mut rng, scenario);
+                    } else if rng.chance(50) {
+                        edit(&mut rng, d);
                     }
-                    docs
+                }
+                docs
+            } else {
+                let docs: Vec<Value> = (0..rng.below(5))
+                    .map(|_| object_of(&mut rng, scenario))
+                    .collect();
+                // Or objects added at the end of the file (positions above move up),
+                // drawn apart so the other changes stay what they were for a seed.
+                if extra.chance(40) {
+                    let mut grown = files[f].clone();
+                    grown.extend((0..1 + extra.below(3)).map(|_| object_of(&mut extra, scenario)));
+                    grown
                 } else {
-                    (0..rng.below(5))
-                        .map(|_| object_of(&mut rng, scenario))
-                        .collect()
-                };
+                    docs
+                }
+            };
         }
         let after = inventory(&after_files);
         let replaced = replaced_files(&before, &files, &after_files, &changed);
@@ -1533,7 +1606,7 @@ mod tests {
     /// patched, and each patch equals a full build.
     #[test]
     fn patches_in_place_and_with_moves_equal_a_build() {
-        PATHS.with(|p| p.set([0; 3]));
+        PATHS.with(|p| p.set([0; 4]));
         for seed in 1..1500u64 {
             let (outcome, patched, built) = patched_and_built_in(seed * 104_729, scenario_of(seed));
             assert!(
@@ -1542,8 +1615,12 @@ mod tests {
                 diff(&patched, &built)
             );
         }
-        let [moved, redone, kept] = PATHS.with(|p| p.get());
+        let [moved, redone, kept, gaps] = PATHS.with(|p| p.get());
         assert!(moved > 300, "only {moved} patches moved positions");
+        assert!(
+            gaps > 100,
+            "only {gaps} patches that moved positions opened gaps"
+        );
         assert!(
             redone > 100,
             "only {redone} in-place patches redid selections"

@@ -35,6 +35,39 @@ impl SelectorEdges {
         (sel, holding)
     }
 
+    /// Positions moved as if `gaps` (old position, count; ascending) were opened: every
+    /// object at or above a gap's position moves up by its count, and the new positions
+    /// hold no selection and belong to no set. A change whose runs only grow is then a
+    /// change that moves no position (each run's old objects and the gap after it are
+    /// replaced where they stand), patched by [`SelectorEdges::splice`]. One pass over the
+    /// selections and the sets' members; the order of selections, keys and sets, and so
+    /// every number, stays.
+    pub fn open_gaps(&mut self, gaps: &[(usize, usize)]) {
+        if gaps.iter().all(|&(_, c)| c == 0) {
+            return;
+        }
+        // Cumulative shift after each gap.
+        let mut cum: Vec<u32> = Vec::with_capacity(gaps.len() + 1);
+        cum.push(0);
+        for &(_, c) in gaps {
+            cum.push(cum.last().copied().unwrap_or(0) + c as u32);
+        }
+        let moved = |t: u32| t + cum[gaps.partition_point(|&(p, _)| p <= t as usize)];
+        for seg in &mut self.segs {
+            seg.from = moved(seg.from);
+            for t in seg.except.iter_mut() {
+                *t = moved(*t);
+            }
+        }
+        for set in &mut self.sets {
+            for t in set.iter_mut() {
+                *t = moved(*t);
+            }
+        }
+        self.seg_offsets = with_gaps(&self.seg_offsets, gaps);
+        self.in_offsets = with_gaps(&self.in_offsets, gaps);
+    }
+
     /// The keys the selections of `objects` matched.
     pub fn keys_of(&self, objects: &[usize]) -> Vec<u32> {
         let mut ids: Vec<u32> = objects
@@ -383,4 +416,19 @@ impl SelectorEdges {
             self.in_offsets[t + 1] = (i64::from(old_end) + delta) as u32;
         }
     }
+}
+
+/// Per-object `offsets` with `count` empty runs inserted before object `at` for each gap
+/// `(at, count)` (ascending).
+fn with_gaps(offsets: &[u32], gaps: &[(usize, usize)]) -> Vec<u32> {
+    let extra: usize = gaps.iter().map(|g| g.1).sum();
+    let mut out = Vec::with_capacity(offsets.len() + extra);
+    let mut gaps = gaps.iter().peekable();
+    for (i, &o) in offsets.iter().enumerate() {
+        while let Some(&(_, c)) = gaps.next_if(|g| g.0 == i) {
+            out.extend(std::iter::repeat_n(o, c));
+        }
+        out.push(o);
+    }
+    out
 }
