@@ -127,7 +127,7 @@ pub fn get(id: u64) -> Option<&'static str> {
 
 /// Values of forms that hardly ever repeat: all digits (resourceVersions) and RFC 3339
 /// timestamps. Left inline without counting them: each first sighting is a cache miss on the
-/// per-thread tables, and these were a third of the first sightings (BENCHMARKS.md, "p3").
+/// per-thread tables, and these were a third of the first sightings (BENCHMARKS.md, "parse3").
 fn unique_form(b: &[u8]) -> bool {
     let digit = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
     let timestamp = b.len() >= 20
