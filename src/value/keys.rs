@@ -106,6 +106,33 @@ fn recent_slot(key: &[u8]) -> usize {
     (h >> 22) as usize % RECENT_SLOTS
 }
 
+/// Byte equality without a call into libc's `memcmp`: what is compared here (keys, repeated
+/// values) is short, and the call took longer than the comparison.
+#[inline]
+pub(super) fn same(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let word = |s: &[u8], i: usize| {
+        s.get(i..i + 8)
+            .and_then(|w| <[u8; 8]>::try_from(w).ok())
+            .map(u64::from_le_bytes)
+    };
+    if n < 8 {
+        return a.iter().zip(b).all(|(x, y)| x == y);
+    }
+    let mut i = 0;
+    while i + 8 < n {
+        if word(a, i) != word(b, i) {
+            return false;
+        }
+        i += 8;
+    }
+    // The last word, overlapping the one before when `n` is not a multiple of 8.
+    word(a, n - 8) == word(b, n - 8)
+}
+
 /// The key with id `id`, if the table has it.
 #[inline]
 pub fn get(id: u64) -> Option<&'static str> {
@@ -125,7 +152,7 @@ pub fn shared(key: &str) -> Option<(&'static str, u32)> {
     }
     let slot = recent_slot(key.as_bytes());
     let recent = RECENT.with(|r| r.borrow().get(slot).copied().flatten());
-    if let Some((text, id)) = recent.filter(|(text, _)| *text == key) {
+    if let Some((text, id)) = recent.filter(|(text, _)| same(text.as_bytes(), key.as_bytes())) {
         return Some((text, id));
     }
     let cached = CACHE.with(|c| c.borrow().get_key_value(key).map(|(k, v)| (*k, *v)));
@@ -166,6 +193,30 @@ mod tests {
         assert_eq!(id(&"k".repeat(MAX_LEN + 1)), None);
         assert_eq!(get(MAX_KEYS as u64), None);
         assert_eq!(get(u64::MAX), None);
+    }
+
+    #[test]
+    fn same_is_byte_equality() {
+        let texts = [
+            "",
+            "a",
+            "ab",
+            "abcdefg",
+            "abcdefgh",
+            "abcdefghi",
+            "abcdefghijklmnopq",
+        ];
+        for a in texts {
+            for b in texts {
+                assert_eq!(same(a.as_bytes(), b.as_bytes()), a == b, "{a:?} {b:?}");
+            }
+            let mut c = a.as_bytes().to_vec();
+            for i in 0..c.len() {
+                c[i] ^= 1;
+                assert!(!same(a.as_bytes(), &c), "{a:?} at {i}");
+                c[i] ^= 1;
+            }
+        }
     }
 
     #[test]

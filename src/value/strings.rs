@@ -22,6 +22,8 @@ use std::sync::{Mutex, OnceLock};
 
 use rustc_hash::{FxHashMap as HashMap, FxHasher};
 
+use super::keys::same;
+
 /// Shorter values are kept inline (an id would save nothing).
 pub const MIN_LEN: usize = 3;
 /// Longer values are kept inline.
@@ -65,7 +67,7 @@ impl Table {
         let ids = ids.get_or_insert_with(HashMap::default);
         if let Some(&id) = ids.get(&h) {
             let text = self.get(u64::from(id))?;
-            return (text == value).then_some((text, id));
+            return same(text.as_bytes(), value.as_bytes()).then_some((text, id));
         }
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         let at = usize::try_from(id).ok().filter(|&i| i < MAX_VALUES);
@@ -123,9 +125,23 @@ pub fn get(id: u64) -> Option<&'static str> {
     TABLE.get(id)
 }
 
+/// Values of forms that hardly ever repeat: all digits (resourceVersions) and RFC 3339
+/// timestamps. Left inline without counting them: each first sighting is a cache miss on the
+/// per-thread tables, and these were a third of the first sightings (BENCHMARKS.md, "parse3").
+fn unique_form(b: &[u8]) -> bool {
+    let digit = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
+    let timestamp = b.len() >= 20
+        && (0..4).all(digit)
+        && b.get(4) == Some(&b'-')
+        && b.get(7) == Some(&b'-')
+        && b.get(10) == Some(&b'T')
+        && b.get(13) == Some(&b':');
+    timestamp || b.iter().all(u8::is_ascii_digit)
+}
+
 /// The id to encode `value` with, or `None` to write it inline; counts the sighting.
 pub fn id(value: &str) -> Option<u32> {
-    if value.len() < MIN_LEN || value.len() > MAX_LEN {
+    if value.len() < MIN_LEN || value.len() > MAX_LEN || unique_form(value.as_bytes()) {
         return None;
     }
     let h = hash(value);
@@ -133,7 +149,7 @@ pub fn id(value: &str) -> Option<u32> {
         let mut l = l.borrow_mut();
         let slot = (h as usize) % RECENT_SLOTS;
         if let Some((text, id)) = l.recent.get(slot).copied().flatten() {
-            if text == value {
+            if same(text.as_bytes(), value.as_bytes()) {
                 return Some(id);
             }
         }
@@ -183,6 +199,10 @@ mod tests {
     #[test]
     fn short_long_and_unknown_values_stay_inline() {
         assert!((0..10).all(|_| id("ab").is_none()));
+        assert!((0..10).all(|_| id("50048351").is_none()));
+        assert!((0..10).all(|_| id("2026-01-22T01:23:19Z").is_none()));
+        assert!(!unique_form(b"2026-01-22"));
+        assert!(!unique_form(b"10.96.0.1"));
         let long = "x".repeat(MAX_LEN + 1);
         assert!((0..10).all(|_| id(&long).is_none()));
         assert_eq!(get(MAX_VALUES as u64), None);

@@ -47,6 +47,15 @@ fn lookup(s: &str) -> Option<Plain> {
     })
 }
 
+/// The longest word of [`lookup`].
+const LONGEST_WORD: usize = 5;
+
+/// Bytes a number can hold in any form [`number`] or [`go_float`] takes (digits of every
+/// radix, radix prefixes, signs, underscores, points and exponents).
+fn number_byte(c: u8) -> bool {
+    matches!(c, b'0'..=b'9' | b'a'..=b'f' | b'A'..=b'F' | b'x' | b'X' | b'o' | b'O' | b'+' | b'-' | b'_' | b'.')
+}
+
 /// Resolves a plain scalar's text.
 pub(super) fn resolve(s: &str) -> Plain {
     let Some(&first) = s.as_bytes().first() else {
@@ -55,6 +64,16 @@ pub(super) fn resolve(s: &str) -> Plain {
     let Some(h) = hint(first) else {
         return Plain::Str;
     };
+    // Longer than any word and not a number: a string, told without trying each form in
+    // turn (most keys and values starting with a hint letter or digit end here).
+    if s.len() > LONGEST_WORD && !s.bytes().all(number_byte) {
+        return Plain::Str;
+    }
+    resolve_hinted(s, h)
+}
+
+/// [`resolve`] of a text whose first byte has hint `h`.
+fn resolve_hinted(s: &str, h: u8) -> Plain {
     if let Some(p) = lookup(s) {
         return p;
     }
@@ -249,6 +268,35 @@ mod tests {
         ] {
             assert_eq!(resolve(s), Plain::Str, "{s}");
         }
+    }
+
+    proptest::proptest! {
+        /// The shortcut for long texts answers what trying every form answers.
+        #[test]
+        fn the_shortcut_changes_nothing(s in "[-+._0-9a-fxXoOA-FtrueyYnNl~ :TZ]{0,12}") {
+            let full = match s.as_bytes().first().and_then(|&c| hint(c)) {
+                None if s.is_empty() => Plain::Null,
+                None => Plain::Str,
+                Some(h) => resolve_hinted(&s, h),
+            };
+            let got = resolve(&s);
+            // NaN is not equal to itself.
+            proptest::prop_assert_eq!(format!("{got:?}"), format!("{full:?}"));
+        }
+    }
+
+    #[test]
+    fn words_are_short() {
+        let longest = ["+.inf", "-.INF", "false", "FALSE", "False", ".nan", "null"];
+        assert!(longest
+            .iter()
+            .all(|w| w.len() <= LONGEST_WORD && lookup(w).is_some()));
+        assert_eq!(resolve("+.Inf"), Plain::Float(f64::INFINITY));
+        assert_eq!(resolve("1_000_000"), Plain::Int(1_000_000));
+        assert_eq!(resolve("0x1F_FF"), Plain::Int(0x1fff));
+        assert_eq!(resolve("10.96.0.10"), Plain::Str);
+        assert_eq!(resolve("2026-01-22T01:23:19Z"), Plain::Str);
+        assert_eq!(resolve("-1.5E-2"), Plain::Float(-0.015));
     }
 
     #[test]
