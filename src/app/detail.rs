@@ -456,10 +456,10 @@ fn owner_section(out: &mut Vec<TextLine>, data: &Dataset, index: usize) {
         return;
     };
     out.push(TextLine::one(Tone::Title, "Owner references:"));
-    if obj.owner_refs.is_empty() {
+    if obj.owner_refs().is_empty() {
         out.push(TextLine::one(Tone::Dim, "  <none>"));
     }
-    for o in &obj.owner_refs {
+    for o in obj.owner_refs() {
         let controller = if o.controller == Some(true) {
             " (controller)"
         } else {

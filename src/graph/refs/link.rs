@@ -395,7 +395,7 @@ fn by_target(n: usize, edges: &[Edge]) -> Adjacency {
 /// are `o`'s, and a missing one is reported once, at the controller (the Deployment, not
 /// its ReplicaSet and each Pod).
 fn controlled<'a>(o: &'a Object, lookup: &Lookup<'_>, last: &mut LastOwner<'a>) -> bool {
-    o.owner_refs.iter().any(|r| {
+    o.owner_refs().iter().any(|r| {
         if r.controller != Some(true) {
             return false;
         }
@@ -422,7 +422,7 @@ fn controlled<'a>(o: &'a Object, lookup: &Lookup<'_>, last: &mut LastOwner<'a>) 
 
 /// The controllers [`controlled`] can look for (whether it does depends on what resolves).
 fn controller_deps(o: &Object, deps: &mut PerObject) {
-    for r in o.owner_refs.iter().filter(|r| r.controller == Some(true)) {
+    for r in o.owner_refs().iter().filter(|r| r.controller == Some(true)) {
         if pod_template(group_of(&r.api_version), &r.kind).is_some() {
             deps.push(deps::target_key(&r.kind, &r.name, o.namespace()));
         }
