@@ -24,7 +24,7 @@ pub const LOADING_PURGE_DELAY_MS: c_long = 10;
 /// 1M objects, freed in large runs) go back at once, so the peak does not hold them while
 /// the next part allocates (BENCHMARKS.md, "mem4"). Not during the
 /// parse, whose per-file buffers are reused within microseconds.
-pub const LINKING_PURGE_DELAY_MS: c_long = 0;
+pub const LINKING_PURGE_DELAY_MS: c_long = 10;
 
 /// Never purge (mimalloc's value for it).
 pub const KEEP: c_long = -1;

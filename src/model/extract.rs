@@ -321,6 +321,7 @@ impl Object {
             None => Meta::default(),
         };
         let declared_namespace = opt_interned(meta.namespace);
+        let namespace_declared = declared_namespace.is_some();
         let finalizers = match meta.finalizers.and_then(RawRef::as_array) {
             Some(a) => a.iter().filter_map(RawRef::as_str).map(intern).collect(),
             None => Box::default(),
@@ -342,14 +343,14 @@ impl Object {
         let id = ObjectId {
             group: intern(canonical_group(group_of(&api_version), &kind)),
             kind,
-            namespace: declared_namespace.clone().unwrap_or_else(|| intern("")),
+            namespace: declared_namespace.unwrap_or_else(|| intern("")),
             name,
             generated,
         };
         Ok(Object::new(ObjectData {
             id,
             api_version,
-            declared_namespace,
+            namespace_declared,
             meta: MetaAt::find(&raw),
             finalizers,
             namespaced: false,
@@ -582,7 +583,7 @@ mod tests {
         let finalizers: Vec<&str> = o.finalizers.iter().map(|f| &**f).collect();
         assert_eq!(finalizers, ["f", "g"]);
         assert_eq!(o.deletion_grace_period_seconds(), None);
-        assert_eq!(o.declared_namespace, None);
+        assert_eq!(o.declared_namespace(), None);
         assert_eq!(
             Object::from_raw(
                 Raw::from_value(&json!({"metadata": null, "kind": "K", "apiVersion": 1})),
