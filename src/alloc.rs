@@ -11,7 +11,61 @@
 //! `MIMALLOC_PURGE_DELAY`, when set, wins over both. Under the system allocator (tests) the
 //! options are set in a mimalloc that allocates nothing: harmless.
 
-use std::ffi::c_long;
+use std::alloc::{GlobalAlloc, Layout};
+use std::ffi::{c_long, c_void};
+
+use mimalloc::MiMalloc;
+
+/// mimalloc, asked for word-aligned blocks the plain way.
+///
+/// `mimalloc::MiMalloc` passes every request to `mi_malloc_aligned`, and mimalloc v3 serves
+/// an aligned request from its size class only when that class's current page has a free
+/// block; otherwise it over-allocates `size + align - 1`, one class up. A block whose size
+/// is its class's top (the 224 bytes of an object, a 24-byte `Arc<str>`) thus mostly
+/// landed in the next class (256, 32 bytes). Every mimalloc block is at least word-aligned,
+/// so a request for at most that alignment goes to `mi_malloc` (as `MiMalloc`'s `realloc`
+/// already does); larger alignments still take the aligned path.
+pub struct Allocator;
+
+const WORD: usize = std::mem::size_of::<usize>();
+
+// SAFETY: every method forwards to mimalloc, whose blocks are at least word-aligned and
+// at least `size` bytes; larger alignments go to `MiMalloc`, which honours them.
+unsafe impl GlobalAlloc for Allocator {
+    #[inline]
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if layout.align() <= WORD {
+            // SAFETY: plain allocation of `size` bytes (word-aligned, see above).
+            unsafe { libmimalloc_sys::mi_malloc(layout.size()).cast() }
+        } else {
+            // SAFETY: as the caller's contract for `alloc`.
+            unsafe { MiMalloc.alloc(layout) }
+        }
+    }
+
+    #[inline]
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        if layout.align() <= WORD {
+            // SAFETY: as `alloc`, zeroed.
+            unsafe { libmimalloc_sys::mi_zalloc(layout.size()).cast() }
+        } else {
+            // SAFETY: as the caller's contract for `alloc_zeroed`.
+            unsafe { MiMalloc.alloc_zeroed(layout) }
+        }
+    }
+
+    #[inline]
+    unsafe fn dealloc(&self, ptr: *mut u8, _layout: Layout) {
+        // SAFETY: `ptr` came from this allocator (mimalloc frees any of its blocks).
+        unsafe { libmimalloc_sys::mi_free(ptr.cast::<c_void>()) }
+    }
+
+    #[inline]
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: as the caller's contract for `realloc` (`MiMalloc` keeps the alignment).
+        unsafe { MiMalloc.realloc(ptr, layout, new_size) }
+    }
+}
 
 /// `mi_option_purge_delay` in mimalloc v3's `mi_option_e` (the version libmimalloc-sys
 /// 0.1.49 builds; `main.rs`'s test checks it still reads as that option's default, 1000 ms).
