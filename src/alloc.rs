@@ -4,7 +4,8 @@
 //! parse and the graph build leave hundreds of megabytes of temporaries behind (at 1M objects
 //! ≈ 0.45 GB of the peak was freed memory that was never returned). Per-file parse buffers
 //! are reused within microseconds, so they are not purged and re-zeroed; the graph build's
-//! are purged at once. Once the first graph is built, what is still unpurged is returned
+//! go back on the same delay (purging them at once cost more system time than the peak it
+//! saved: BENCHMARKS.md, "rss1m"). Once the first graph is built, what is still unpurged is returned
 //! and freed memory is kept: an edit's patch then reuses it instead of faulting in
 //! fresh pages, which made a one-file edit ≈ 30 ms slower (BENCHMARKS.md, "mem3").
 //!
@@ -75,9 +76,9 @@ const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 pub const LOADING_PURGE_DELAY_MS: c_long = 10;
 
 /// Purge delay while the first graph is built: its temporaries (hundreds of megabytes at
-/// 1M objects, freed in large runs) go back at once, so the peak does not hold them while
-/// the next part allocates (BENCHMARKS.md, "mem4"). Not during the
-/// parse, whose per-file buffers are reused within microseconds.
+/// 1M objects, freed in large runs) go back before the next part allocates much
+/// (BENCHMARKS.md, "mem4"); the delay of the parse, since purging at once cost more system
+/// time than the peak it saved (BENCHMARKS.md, "rss1m").
 pub const LINKING_PURGE_DELAY_MS: c_long = 10;
 
 /// Never purge (mimalloc's value for it).
@@ -97,7 +98,7 @@ pub fn purge_while_loading() {
     set_purge_delay(LOADING_PURGE_DELAY_MS);
 }
 
-/// Returns freed memory to the OS as soon as it is freed (the first graph build).
+/// Returns freed memory to the OS shortly after it is freed (the first graph build).
 pub fn purge_while_linking() {
     set_purge_delay(LINKING_PURGE_DELAY_MS);
 }

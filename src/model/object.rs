@@ -149,7 +149,7 @@ impl<'a> OwnerRef<'a> {
 
 /// An object's `metadata.ownerReferences`, read in place from its `raw`: the items that
 /// are objects (null items are skipped; the loader refused any other item). Copying them
-/// out cost four strings a reference (≈ 95 MB at 1M objects, BENCHMARKS.md "rss1m").
+/// out cost four strings a reference (BENCHMARKS.md, "rss1m").
 #[derive(Clone, Copy, Debug, Default)]
 pub struct OwnerRefs<'a> {
     items: RawArray<'a>,
