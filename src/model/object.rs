@@ -560,7 +560,8 @@ mod tests {
             json!({"ownerReferences": [null]}),
         ] {
             let bare = object(json!({"apiVersion": "v1", "kind": "Pod", "metadata": metadata}));
-            assert!(bare.owner_refs().is_empty() && bare.owner_refs().len() == 0);
+            let refs = bare.owner_refs();
+            assert_eq!((refs.is_empty(), refs.len()), (true, 0));
             assert_eq!(bare.owner_refs().first(), None);
         }
     }
