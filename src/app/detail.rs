@@ -465,7 +465,7 @@ fn owner_section(out: &mut Vec<TextLine>, data: &Dataset, index: usize) {
         } else {
             ""
         };
-        let uid = if o.uid.is_empty() { "<no uid>" } else { &o.uid };
+        let uid = if o.uid.is_empty() { "<no uid>" } else { o.uid };
         let resolved = data.graph.owners(index).iter().any(|e| {
             objects
                 .get(e.from)

@@ -197,10 +197,10 @@ pub(super) struct RefKey {
 pub(super) fn ref_keys(o: &Object) -> impl Iterator<Item = RefKey> + '_ {
     let ns = scope_ns(o);
     o.owner_refs().iter().map(move |r| RefKey {
-        here: ns_name_key(&r.kind, &r.name, ns),
-        cluster: ns_name_key(&r.kind, &r.name, ""),
-        anywhere: name_key(&r.kind, &r.name),
-        uid: uid_key(&r.uid),
+        here: ns_name_key(r.kind, r.name, ns),
+        cluster: ns_name_key(r.kind, r.name, ""),
+        anywhere: name_key(r.kind, r.name),
+        uid: uid_key(r.uid),
     })
 }
 

@@ -254,7 +254,7 @@ fn same_coordinates(o: &Object, r: &OwnerRef) -> bool {
 
 fn resolve_one(inv: &Inventory, index: &Index<'_>, dep: &Object, r: &OwnerRef) -> Outcome {
     let group = r.group();
-    let owner_namespaced = inv.kinds.is_namespaced(group, &r.kind);
+    let owner_namespaced = inv.kinds.is_namespaced(group, r.kind);
     if !dep.namespaced && owner_namespaced == Some(true) {
         return Outcome::Invalid(
             CLUSTER_SCOPED_DEPENDENT,
@@ -360,10 +360,10 @@ mod tests {
 
     fn r<'a>(api: &'a str, kind: &'a str, name: &'a str, uid: &'a str) -> OwnerRef<'a> {
         OwnerRef {
-            api_version: api.into(),
-            kind: kind.into(),
-            name: name.into(),
-            uid: uid.into(),
+            api_version: api,
+            kind,
+            name,
+            uid,
             controller: None,
             block_owner_deletion: None,
         }

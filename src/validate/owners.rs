@@ -54,11 +54,11 @@ fn version_of(api_version: &str) -> &str {
 fn validate_ref(r: &OwnerRef) -> Vec<String> {
     let f = "metadata.ownerReferences";
     let mut out = Vec::new();
-    let version = version_of(&r.api_version);
+    let version = version_of(r.api_version);
     if version.is_empty() {
         out.push(format!(
             "{f}.apiVersion: Invalid value: {}: version must not be empty",
-            Quoted(&r.api_version)
+            Quoted(r.api_version)
         ));
     }
     for (field, value) in [("kind", &r.kind), ("name", &r.name), ("uid", &r.uid)] {
@@ -90,10 +90,10 @@ mod tests {
 
     fn r<'a>(api: &'a str, kind: &'a str, name: &'a str, uid: &'a str) -> OwnerRef<'a> {
         OwnerRef {
-            api_version: api.into(),
-            kind: kind.into(),
-            name: name.into(),
-            uid: uid.into(),
+            api_version: api,
+            kind,
+            name,
+            uid,
             controller: None,
             block_owner_deletion: None,
         }
