@@ -3,9 +3,10 @@ use std::process::ExitCode;
 /// mimalloc instead of glibc malloc: loading is allocation-bound (one `serde_json::Value`
 /// tree per object) and glibc's per-thread arenas spend much of it growing and
 /// `mprotect`ing heaps (see BENCHMARKS.md for the before/after). When it returns freed
-/// memory to the OS is `kubesift::alloc`'s policy.
+/// memory to the OS is `kubesift::alloc`'s policy; `kubesift::alloc::Allocator` says why not
+/// `mimalloc::MiMalloc` itself.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: kubesift::alloc::Allocator = kubesift::alloc::Allocator;
 
 fn main() -> ExitCode {
     kubesift::alloc::purge_while_loading();

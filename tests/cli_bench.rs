@@ -34,7 +34,7 @@ fn generated_corpus_loads_with_exact_counts() {
     let pods: Vec<_> = inv.objects.iter().filter(|o| o.kind() == "Pod").collect();
     let linked = pods
         .iter()
-        .filter(|p| p.owner_refs.iter().any(|r| uids.contains(r.uid.as_str())))
+        .filter(|p| p.owner_refs().iter().any(|r| uids.contains(r.uid)))
         .count();
     assert_eq!(linked, pods.len());
     let matches = inv

@@ -456,16 +456,16 @@ fn owner_section(out: &mut Vec<TextLine>, data: &Dataset, index: usize) {
         return;
     };
     out.push(TextLine::one(Tone::Title, "Owner references:"));
-    if obj.owner_refs.is_empty() {
+    if obj.owner_refs().is_empty() {
         out.push(TextLine::one(Tone::Dim, "  <none>"));
     }
-    for o in &obj.owner_refs {
+    for o in obj.owner_refs() {
         let controller = if o.controller == Some(true) {
             " (controller)"
         } else {
             ""
         };
-        let uid = if o.uid.is_empty() { "<no uid>" } else { &o.uid };
+        let uid = if o.uid.is_empty() { "<no uid>" } else { o.uid };
         let resolved = data.graph.owners(index).iter().any(|e| {
             objects
                 .get(e.from)

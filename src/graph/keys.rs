@@ -196,11 +196,11 @@ pub(super) struct RefKey {
 /// The keys of `o`'s ownerReferences.
 pub(super) fn ref_keys(o: &Object) -> impl Iterator<Item = RefKey> + '_ {
     let ns = scope_ns(o);
-    o.owner_refs.iter().map(move |r| RefKey {
-        here: ns_name_key(&r.kind, &r.name, ns),
-        cluster: ns_name_key(&r.kind, &r.name, ""),
-        anywhere: name_key(&r.kind, &r.name),
-        uid: uid_key(&r.uid),
+    o.owner_refs().iter().map(move |r| RefKey {
+        here: ns_name_key(r.kind, r.name, ns),
+        cluster: ns_name_key(r.kind, r.name, ""),
+        anywhere: name_key(r.kind, r.name),
+        uid: uid_key(r.uid),
     })
 }
 
@@ -218,7 +218,7 @@ pub(super) struct Keys {
 
 impl Keys {
     pub fn build(objects: &[Object]) -> Keys {
-        let refs = objects.iter().map(|o| o.owner_refs.len()).sum();
+        let refs = objects.iter().map(|o| o.owner_refs().len()).sum();
         let mut keys = Keys {
             objects: Vec::with_capacity(objects.len()),
             ref_offsets: Vec::with_capacity(objects.len() + 1),
@@ -360,7 +360,7 @@ apiVersion: v1\nkind: Pod\nmetadata: {name: z, ownerReferences: [{apiVersion: ap
                         keys.splice(&spans, &after);
                         assert_eq!(keys, Keys::build(&after), "{runs:?}");
                         for (i, o) in after.iter().enumerate() {
-                            assert_eq!(keys.refs(i).len(), o.owner_refs.len(), "{runs:?} {i}");
+                            assert_eq!(keys.refs(i).len(), o.owner_refs().len(), "{runs:?} {i}");
                         }
                     }
                 }

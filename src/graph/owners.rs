@@ -187,23 +187,23 @@ pub(super) fn resolve_among(
     let mut by_ns: HashMap<Str, OwnerStats> = HashMap::default();
     for i in dependents {
         let obj = &inv.objects[i];
-        if obj.owner_refs.is_empty() {
+        if obj.owner_refs().is_empty() {
             continue;
         }
         let stats = by_ns.entry(stats_ns(obj)).or_default();
-        for r in &obj.owner_refs {
+        for r in obj.owner_refs() {
             if r.kind.is_empty() || r.name.is_empty() {
                 stats.invalid += 1;
                 continue;
             }
-            match resolve_one(inv, &index, obj, r) {
+            match resolve_one(inv, &index, obj, &r) {
                 Outcome::Edge { owner, by_uid } => {
                     if by_uid {
                         stats.by_uid += 1;
                     } else {
                         stats.by_name += 1;
                     }
-                    edges.push(owner_edge(owner, i, r, by_uid));
+                    edges.push(owner_edge(owner, i, &r, by_uid));
                 }
                 Outcome::Dangling(msg) => {
                     stats.dangling += 1;
@@ -254,7 +254,7 @@ fn same_coordinates(o: &Object, r: &OwnerRef) -> bool {
 
 fn resolve_one(inv: &Inventory, index: &Index<'_>, dep: &Object, r: &OwnerRef) -> Outcome {
     let group = r.group();
-    let owner_namespaced = inv.kinds.is_namespaced(group, &r.kind);
+    let owner_namespaced = inv.kinds.is_namespaced(group, r.kind);
     if !dep.namespaced && owner_namespaced == Some(true) {
         return Outcome::Invalid(
             CLUSTER_SCOPED_DEPENDENT,
@@ -271,11 +271,11 @@ fn resolve_one(inv: &Inventory, index: &Index<'_>, dep: &Object, r: &OwnerRef) -
         dep.namespace()
     };
     if !r.uid.is_empty() {
-        if let Some(t) = index.uid(r.uid.as_str()) {
+        if let Some(t) = index.uid(r.uid) {
             return by_uid_target(inv, dep, r, t, lookup_ns);
         }
     }
-    match index.id(group, r.kind.as_str(), lookup_ns, r.name.as_str()) {
+    match index.id(group, r.kind, lookup_ns, r.name) {
         Some(t) => by_name_target(inv, r, t),
         None => not_found(inv, index, dep, r, lookup_ns),
     }
@@ -329,7 +329,7 @@ fn by_name_target(inv: &Inventory, r: &OwnerRef, t: usize) -> Outcome {
 
 fn not_found(inv: &Inventory, index: &Index<'_>, dep: &Object, r: &OwnerRef, ns: &str) -> Outcome {
     let elsewhere = index
-        .name_any_ns(r.group(), r.kind.as_str(), r.name.as_str())
+        .name_any_ns(r.group(), r.kind, r.name)
         .map(|t| &inv.objects[t])
         .filter(|o| o.namespaced && dep.namespaced);
     if let Some(other) = elsewhere {
@@ -358,12 +358,12 @@ fn not_found(inv: &Inventory, index: &Index<'_>, dep: &Object, r: &OwnerRef, ns:
 mod tests {
     use super::*;
 
-    fn r(api: &str, kind: &str, name: &str, uid: &str) -> OwnerRef {
+    fn r<'a>(api: &'a str, kind: &'a str, name: &'a str, uid: &'a str) -> OwnerRef<'a> {
         OwnerRef {
-            api_version: api.into(),
-            kind: kind.into(),
-            name: name.into(),
-            uid: uid.into(),
+            api_version: api,
+            kind,
+            name,
+            uid,
             controller: None,
             block_owner_deletion: None,
         }

@@ -513,12 +513,12 @@ impl Plan {
         // Reference counts by namespace: the recomputed objects' old counts out, new in.
         let mut stats = std::mem::take(&mut old.stats_by_ns);
         let mut take_away = |o: usize, obj: &Object| {
-            if obj.owner_refs.is_empty() {
+            if obj.owner_refs().is_empty() {
                 return;
             }
             let d = dangling.get(&o).copied().unwrap_or(0);
             let edges = old_owner_edges.get(&o).map_or(&[][..], Vec::as_slice);
-            let s = OwnerStats::of_object(edges, d, obj.owner_refs.len());
+            let s = OwnerStats::of_object(edges, d, obj.owner_refs().len());
             if let Some(e) = stats.get_mut(&owners::stats_ns(obj)) {
                 *e = e.minus(&s);
             }

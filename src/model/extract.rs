@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use std::sync::Arc;
 
-use super::object::{group_of, Generated, MetaAt, Object, ObjectData, ObjectId, OwnerRef};
+use super::object::{group_of, Generated, MetaAt, Object, ObjectData, ObjectId};
 use super::object::{SourceSpan, Str, GENERATED};
 use crate::kinds::canonical_group;
 use crate::value::intern;
@@ -141,7 +141,6 @@ struct Meta<'a> {
     uid: Option<RawRef<'a>>,
     labels: Option<RawRef<'a>>,
     annotations: Option<RawRef<'a>>,
-    owner_refs: Option<RawRef<'a>>,
     finalizers: Option<RawRef<'a>>,
     created: Option<RawRef<'a>>,
     deleted: Option<RawRef<'a>>,
@@ -171,7 +170,6 @@ impl<'a> Meta<'a> {
                 "uid" => &mut m.uid,
                 "labels" => &mut m.labels,
                 "annotations" => &mut m.annotations,
-                "ownerReferences" => &mut m.owner_refs,
                 "finalizers" => &mut m.finalizers,
                 "creationTimestamp" => &mut m.created,
                 "deletionTimestamp" => &mut m.deleted,
@@ -297,28 +295,6 @@ fn opt_interned(v: Option<RawRef<'_>>) -> Option<Str> {
     non_empty(v).map(intern)
 }
 
-/// Owner references (checked by [`Meta::read`] first).
-fn owner_refs(v: Option<RawRef<'_>>) -> Vec<OwnerRef> {
-    let Some(items) = v.and_then(RawRef::as_array) else {
-        return Vec::new();
-    };
-    // Sized exactly: collecting a filtered iterator reserves room for four (416 B) even for
-    // the usual single owner.
-    let mut refs = Vec::with_capacity(items.iter().filter(|i| i.is_object()).count());
-    refs.extend(items.iter().filter_map(RawRef::as_object).map(|m| {
-        let s = |k: &str| m.get(k).and_then(RawRef::as_str).unwrap_or("").to_owned();
-        OwnerRef {
-            api_version: s("apiVersion"),
-            kind: s("kind"),
-            name: s("name"),
-            uid: s("uid"),
-            controller: m.get("controller").and_then(RawRef::as_bool),
-            block_owner_deletion: m.get("blockOwnerDeletion").and_then(RawRef::as_bool),
-        }
-    }));
-    refs
-}
-
 impl Object {
     /// Builds an object from a parsed value (encodes it, then as [`Object::from_raw`]).
     pub fn from_value(raw: Value, source: SourceSpan) -> Result<Object, NotAnObject> {
@@ -345,6 +321,7 @@ impl Object {
             None => Meta::default(),
         };
         let declared_namespace = opt_interned(meta.namespace);
+        let namespace_declared = declared_namespace.is_some();
         let finalizers = match meta.finalizers.and_then(RawRef::as_array) {
             Some(a) => a.iter().filter_map(RawRef::as_str).map(intern).collect(),
             None => Box::default(),
@@ -366,16 +343,15 @@ impl Object {
         let id = ObjectId {
             group: intern(canonical_group(group_of(&api_version), &kind)),
             kind,
-            namespace: declared_namespace.clone().unwrap_or_else(|| intern("")),
+            namespace: declared_namespace.unwrap_or_else(|| intern("")),
             name,
             generated,
         };
         Ok(Object::new(ObjectData {
             id,
             api_version,
-            declared_namespace,
+            namespace_declared,
             meta: MetaAt::find(&raw),
-            owner_refs: owner_refs(meta.owner_refs).into_boxed_slice(),
             finalizers,
             namespaced: false,
             source,
@@ -412,8 +388,8 @@ mod tests {
         assert_eq!(&*o.id.namespace, "shop");
         assert_eq!(o.labels().get("app"), Some("web"));
         assert!(o.is_terminating());
-        assert_eq!(o.owner_refs[0].controller, Some(true));
-        assert_eq!(o.owner_refs[0].uid, "");
+        let owner = o.owner_refs().first().unwrap();
+        assert_eq!((owner.controller, owner.uid), (Some(true), ""));
         assert_eq!(o.kubectl_name(), "deployment.apps/web");
     }
 
@@ -429,8 +405,8 @@ mod tests {
                 {"apiVersion": "extensions/v1beta1", "kind": "Deployment", "name": "web", "uid": "u"},
                 {"apiVersion": "extensions/v1beta1", "kind": "Scale", "name": "s", "uid": "v"}]}});
         let o = Object::from_value(owned, span()).unwrap();
-        assert_eq!(o.owner_refs[0].group(), "apps");
-        assert_eq!(o.owner_refs[1].group(), "extensions");
+        let groups: Vec<&str> = o.owner_refs().iter().map(|r| r.group()).collect();
+        assert_eq!(groups, ["apps", "extensions"]);
     }
 
     #[test]
@@ -603,11 +579,11 @@ mod tests {
         assert!(o.id.generated.is_some());
         let labels: Vec<(&str, &str)> = o.labels().iter().collect();
         assert_eq!(labels, [("a", "1"), ("b", "")]);
-        assert!(o.annotations().is_empty() && o.owner_refs.is_empty());
+        assert!(o.annotations().is_empty() && o.owner_refs().is_empty());
         let finalizers: Vec<&str> = o.finalizers.iter().map(|f| &**f).collect();
         assert_eq!(finalizers, ["f", "g"]);
         assert_eq!(o.deletion_grace_period_seconds(), None);
-        assert_eq!(o.declared_namespace, None);
+        assert_eq!(o.declared_namespace(), None);
         assert_eq!(
             Object::from_raw(
                 Raw::from_value(&json!({"metadata": null, "kind": "K", "apiVersion": 1})),

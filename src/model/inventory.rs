@@ -87,13 +87,13 @@ pub fn registry_for(objects: &[Object], problems: &mut Vec<Diagnostic>) -> KindR
         }
     }
     for o in objects {
-        if kinds.get(&o.id.group, &o.id.kind).is_none() || o.declared_namespace.is_some() {
+        if kinds.get(&o.id.group, &o.id.kind).is_none() || o.declared_namespace().is_some() {
             let version = o.api_version.rsplit('/').next().unwrap_or("");
             kinds.register_guess(
                 &o.id.group,
                 version,
                 &o.id.kind,
-                o.declared_namespace.is_some(),
+                o.declared_namespace().is_some(),
             );
         }
     }
@@ -109,12 +109,12 @@ fn is_crd(o: &Object) -> bool {
 pub fn resolve_scope(kinds: &KindRegistry, obj: &mut Object) -> Option<Diagnostic> {
     let namespaced = kinds
         .is_namespaced(&obj.id.group, &obj.id.kind)
-        .unwrap_or(obj.declared_namespace.is_some());
+        .unwrap_or(obj.declared_namespace().is_some());
     // Written only when it changes: the object may be shared with an earlier snapshot.
     if obj.namespaced != namespaced {
         obj.make_mut().namespaced = namespaced;
     }
-    match (&obj.declared_namespace, namespaced) {
+    match (obj.declared_namespace(), namespaced) {
         (None, true) => {
             if &*obj.id.namespace != "default" {
                 obj.make_mut().id.namespace = crate::value::intern("default");

@@ -12,7 +12,8 @@ pub use extract::{json_type, NotAnObject};
 pub use inventory::{duplicates, registry_for, resolve_scope, Inventory, ObjectsAt};
 pub use object::GENERATED;
 pub use object::{
-    group_of, Generated, Labels, MetaAt, Object, ObjectData, ObjectId, OwnerRef, SourceSpan,
+    group_of, Generated, Labels, MetaAt, Object, ObjectData, ObjectId, OwnerRef, OwnerRefIter,
+    OwnerRefs, SourceSpan,
 };
 #[cfg(test)]
 pub(crate) use testutil::{test_inventory, test_object};

@@ -6,8 +6,9 @@ use std::sync::Arc;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::kinds::{canonical_group, ObjectView};
+use crate::value::raw::ArrayIter;
 pub use crate::value::Str;
-use crate::value::{Raw, RawRef, StrMapRef};
+use crate::value::{Raw, RawArray, RawObject, RawRef, StrMapRef};
 
 /// Labels (and annotations) of an object, sorted by key, read in place from its `raw`.
 pub type Labels<'a> = StrMapRef<'a>;
@@ -92,23 +93,110 @@ impl fmt::Display for SourceSpan {
     }
 }
 
-/// One entry of `metadata.ownerReferences`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OwnerRef {
-    pub api_version: String,
-    pub kind: String,
-    pub name: String,
+/// One entry of `metadata.ownerReferences`, read in place from the object's `raw` (see
+/// [`OwnerRefs`]). A field that is absent, null or not a string reads as `""`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OwnerRef<'a> {
+    pub api_version: &'a str,
+    pub kind: &'a str,
+    pub name: &'a str,
     /// Empty when the manifest has none (common in git).
-    pub uid: String,
+    pub uid: &'a str,
     pub controller: Option<bool>,
     pub block_owner_deletion: Option<bool>,
 }
 
-impl OwnerRef {
+impl<'a> OwnerRef<'a> {
+    /// The reference an ownerReferences item holds: each field from the first entry of its
+    /// key (as `RawObject::get` finds it), in one pass over the entries.
+    fn read(m: RawObject<'a>) -> OwnerRef<'a> {
+        let mut r = OwnerRef::default();
+        // Which fields an entry was met for (a later entry of the same key is ignored).
+        let mut seen = 0u8;
+        for (key, v) in m.iter() {
+            let bit = match key {
+                "apiVersion" => 1,
+                "kind" => 2,
+                "name" => 4,
+                "uid" => 8,
+                "controller" => 16,
+                "blockOwnerDeletion" => 32,
+                _ => continue,
+            };
+            if seen & bit != 0 {
+                continue;
+            }
+            seen |= bit;
+            let text = || v.as_str().unwrap_or("");
+            match bit {
+                1 => r.api_version = text(),
+                2 => r.kind = text(),
+                4 => r.name = text(),
+                8 => r.uid = text(),
+                16 => r.controller = v.as_bool(),
+                _ => r.block_owner_deletion = v.as_bool(),
+            }
+        }
+        r
+    }
+
     /// API group of the owner, from its apiVersion, as identities use it: the current group
     /// for a legacy one (an `extensions/v1beta1` Deployment owner is one of `apps`).
-    pub fn group(&self) -> &str {
-        canonical_group(group_of(&self.api_version), &self.kind)
+    pub fn group(&self) -> &'a str {
+        canonical_group(group_of(self.api_version), self.kind)
+    }
+}
+
+/// An object's `metadata.ownerReferences`, read in place from its `raw`: the items that
+/// are objects (null items are skipped; the loader refused any other item). Copying them
+/// out cost four strings a reference (BENCHMARKS.md, "rss1m").
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OwnerRefs<'a> {
+    items: RawArray<'a>,
+}
+
+impl<'a> OwnerRefs<'a> {
+    pub fn iter(self) -> OwnerRefIter<'a> {
+        OwnerRefIter {
+            items: self.items.iter(),
+        }
+    }
+
+    pub fn len(self) -> usize {
+        self.items.iter().filter(|i| i.is_object()).count()
+    }
+
+    pub fn is_empty(self) -> bool {
+        !self.items.iter().any(|i| i.is_object())
+    }
+
+    pub fn first(self) -> Option<OwnerRef<'a>> {
+        self.iter().next()
+    }
+}
+
+impl<'a> IntoIterator for OwnerRefs<'a> {
+    type Item = OwnerRef<'a>;
+    type IntoIter = OwnerRefIter<'a>;
+    fn into_iter(self) -> OwnerRefIter<'a> {
+        self.iter()
+    }
+}
+
+/// The references of an [`OwnerRefs`], in list order.
+#[derive(Clone)]
+pub struct OwnerRefIter<'a> {
+    items: ArrayIter<'a>,
+}
+
+impl<'a> Iterator for OwnerRefIter<'a> {
+    type Item = OwnerRef<'a>;
+
+    fn next(&mut self) -> Option<OwnerRef<'a>> {
+        self.items
+            .by_ref()
+            .find_map(RawRef::as_object)
+            .map(OwnerRef::read)
     }
 }
 
@@ -166,13 +254,14 @@ impl fmt::Debug for Object {
 pub struct ObjectData {
     pub id: ObjectId,
     pub api_version: Str,
-    /// Namespace exactly as written (`None` when `metadata.namespace` was absent or empty).
-    /// `id.namespace` is the effective one (defaulted to `default` for namespaced kinds).
-    pub declared_namespace: Option<Str>,
-    /// Where labels, annotations, uid and timestamps sit in `raw`: read through
-    /// [`ObjectData::labels`] and its siblings.
+    /// Whether `metadata.namespace` was written (and not empty): then `id.namespace` is it,
+    /// as written (see [`ObjectData::declared_namespace`]); otherwise `id.namespace` is the
+    /// effective one (defaulted to `default` for namespaced kinds). A flag, not a copy of
+    /// the name: it keeps an object in mimalloc's 224-byte size class.
+    pub namespace_declared: bool,
+    /// Where labels, annotations, owner references, uid and timestamps sit in `raw`: read
+    /// through [`ObjectData::labels`] and its siblings.
     pub meta: MetaAt,
-    pub owner_refs: Box<[OwnerRef]>,
     pub finalizers: Box<[Str]>,
     /// Whether the kind is namespaced (resolved against the kind registry).
     pub namespaced: bool,
@@ -190,6 +279,7 @@ pub struct ObjectData {
 pub struct MetaAt {
     labels: u32,
     annotations: u32,
+    owner_refs: u32,
     uid: u32,
     creation_timestamp: u32,
     deletion_timestamp: u32,
@@ -214,6 +304,7 @@ impl MetaAt {
         MetaAt {
             labels: at("labels", map),
             annotations: at("annotations", map),
+            owner_refs: at("ownerReferences", |v| v.is_array()),
             uid: at("uid", text),
             creation_timestamp: at("creationTimestamp", text),
             deletion_timestamp: at("deletionTimestamp", text),
@@ -239,6 +330,21 @@ impl ObjectData {
     /// `metadata.annotations`, sorted by key.
     pub fn annotations(&self) -> Labels<'_> {
         StrMapRef::new(self.meta_value(self.meta.annotations))
+    }
+
+    /// Namespace exactly as written (`None` when `metadata.namespace` was absent or empty).
+    pub fn declared_namespace(&self) -> Option<&Str> {
+        self.namespace_declared.then_some(&self.id.namespace)
+    }
+
+    /// `metadata.ownerReferences`.
+    pub fn owner_refs(&self) -> OwnerRefs<'_> {
+        let items = self
+            .meta_value(self.meta.owner_refs)
+            .and_then(RawRef::as_array);
+        OwnerRefs {
+            items: items.unwrap_or_default(),
+        }
     }
 
     /// `metadata.uid` (`None` when absent or empty).
@@ -417,11 +523,54 @@ mod tests {
         );
     }
 
-    /// An object with its two reference counts fits mimalloc's 256-byte size class; one
-    /// more field moves every object to the 320-byte class (+64 MB at 1M objects).
+    #[test]
+    fn owner_references_read_back_from_the_raw() {
+        let o = object(json!({
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "p", "ownerReferences": [
+                {"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "web-1", "uid": "u-1",
+                 "controller": true, "blockOwnerDeletion": false, "extra": 1},
+                null,
+                {"apiVersion": "extensions/v1beta1", "kind": "Deployment", "name": "web",
+                 "uid": null, "controller": null},
+                {},
+            ]},
+        }));
+        let refs: Vec<OwnerRef<'_>> = o.owner_refs().iter().collect();
+        assert_eq!(o.owner_refs().len(), 3);
+        assert!(!o.owner_refs().is_empty());
+        assert_eq!(
+            refs[0],
+            OwnerRef {
+                api_version: "apps/v1",
+                kind: "ReplicaSet",
+                name: "web-1",
+                uid: "u-1",
+                controller: Some(true),
+                block_owner_deletion: Some(false),
+            }
+        );
+        assert_eq!((refs[1].uid, refs[1].controller), ("", None));
+        assert_eq!(refs[1].group(), "apps");
+        assert_eq!(refs[2], OwnerRef::default());
+        assert_eq!(o.owner_refs().first(), Some(refs[0]));
+        for metadata in [
+            json!({"name": "q"}),
+            json!({"ownerReferences": null}),
+            json!({"ownerReferences": [null]}),
+        ] {
+            let bare = object(json!({"apiVersion": "v1", "kind": "Pod", "metadata": metadata}));
+            let refs = bare.owner_refs();
+            assert_eq!((refs.is_empty(), refs.len()), (true, 0));
+            assert_eq!(bare.owner_refs().first(), None);
+        }
+    }
+
+    /// An object with its two reference counts fits mimalloc's 224-byte size class; one
+    /// more field moves every object to the 256-byte class (+32 MB at 1M objects).
     #[test]
     fn object_data_fits_its_size_class() {
-        assert!(std::mem::size_of::<ObjectData>() + 2 * std::mem::size_of::<usize>() <= 256);
+        assert!(std::mem::size_of::<ObjectData>() + 2 * std::mem::size_of::<usize>() <= 224);
     }
 
     proptest! {

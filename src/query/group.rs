@@ -68,7 +68,7 @@ pub fn group_key(group: &GroupBy, obj: &Object) -> String {
         GroupBy::Namespace => obj.id.namespace.to_string(),
         GroupBy::Kind => obj.id.kind.to_string(),
         GroupBy::Owner => obj
-            .owner_refs
+            .owner_refs()
             .first()
             .map(|o| format!("{}/{}", o.kind, o.name))
             .unwrap_or_else(|| "(no owner)".into()),

@@ -133,7 +133,7 @@ pub fn findings(inv: &Inventory) -> Vec<Diagnostic> {
         .enumerate()
         .fold(Vec::new, |mut out, (i, o)| {
             object_findings(i, o, &mut out);
-            if !o.owner_refs.is_empty() {
+            if !o.owner_refs().is_empty() {
                 out.extend(super::owners::findings(i, o));
             }
             out

@@ -5,7 +5,7 @@
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::gocompat::quote::Quoted;
-use crate::model::{Object, OwnerRef};
+use crate::model::{Object, OwnerRef, OwnerRefs};
 
 /// Code of every finding here.
 pub const INVALID: &str = "owner-ref-invalid";
@@ -15,8 +15,8 @@ pub fn findings(i: usize, obj: &Object) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let mut push = |msg: String| out.push(obj.finding(i, Severity::Error, INVALID, msg));
     let mut first_controller: Option<String> = None;
-    for r in &obj.owner_refs {
-        for msg in validate_ref(r) {
+    for r in obj.owner_refs() {
+        for msg in validate_ref(&r) {
             push(msg);
         }
         if r.controller == Some(true) {
@@ -24,7 +24,7 @@ pub fn findings(i: usize, obj: &Object) -> Vec<Diagnostic> {
             match &first_controller {
                 Some(first) => push(format!(
                     "metadata.ownerReferences: Invalid value: {}: Only one reference can have Controller set to true. Found \"true\" in references for {} and {}",
-                    refs_value(&obj.owner_refs), first, cur
+                    refs_value(obj.owner_refs()), first, cur
                 )),
                 None => first_controller = Some(cur),
             }
@@ -34,7 +34,7 @@ pub fn findings(i: usize, obj: &Object) -> Vec<Diagnostic> {
 }
 
 /// A compact stand-in for Go's `%#v` of the reference list (which prints Go structs).
-fn refs_value(refs: &[OwnerRef]) -> String {
+fn refs_value(refs: OwnerRefs<'_>) -> String {
     let items: Vec<String> = refs
         .iter()
         .map(|r| format!("{}/{}", r.kind, r.name))
@@ -54,11 +54,11 @@ fn version_of(api_version: &str) -> &str {
 fn validate_ref(r: &OwnerRef) -> Vec<String> {
     let f = "metadata.ownerReferences";
     let mut out = Vec::new();
-    let version = version_of(&r.api_version);
+    let version = version_of(r.api_version);
     if version.is_empty() {
         out.push(format!(
             "{f}.apiVersion: Invalid value: {}: version must not be empty",
-            Quoted(&r.api_version)
+            Quoted(r.api_version)
         ));
     }
     for (field, value) in [("kind", &r.kind), ("name", &r.name), ("uid", &r.uid)] {
@@ -88,12 +88,12 @@ mod tests {
     use crate::model::test_inventory;
     use serde_json::json;
 
-    fn r(api: &str, kind: &str, name: &str, uid: &str) -> OwnerRef {
+    fn r<'a>(api: &'a str, kind: &'a str, name: &'a str, uid: &'a str) -> OwnerRef<'a> {
         OwnerRef {
-            api_version: api.into(),
-            kind: kind.into(),
-            name: name.into(),
-            uid: uid.into(),
+            api_version: api,
+            kind,
+            name,
+            uid,
             controller: None,
             block_owner_deletion: None,
         }

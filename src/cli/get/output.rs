@@ -60,7 +60,7 @@ pub fn render(objects: &[&Object], opts: &RenderOptions) -> String {
 /// The object as the API server would return it: the manifest, with the effective
 /// namespace filled in for namespaced kinds.
 pub fn served(obj: &Object) -> Raw {
-    if obj.namespaced && obj.declared_namespace.is_none() {
+    if obj.namespaced && !obj.namespace_declared {
         let ns = Raw::string(obj.namespace());
         obj.raw.with_member("metadata", "namespace", ns.view())
     } else {

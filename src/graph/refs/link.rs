@@ -395,24 +395,24 @@ fn by_target(n: usize, edges: &[Edge]) -> Adjacency {
 /// are `o`'s, and a missing one is reported once, at the controller (the Deployment, not
 /// its ReplicaSet and each Pod).
 fn controlled<'a>(o: &'a Object, lookup: &Lookup<'_>, last: &mut LastOwner<'a>) -> bool {
-    o.owner_refs.iter().any(|r| {
+    o.owner_refs().iter().any(|r| {
         if r.controller != Some(true) {
             return false;
         }
-        let key = (o.namespace(), &*r.api_version, &*r.kind, &*r.name);
+        let key = (o.namespace(), r.api_version, r.kind, r.name);
         if let Some((k, found)) = last.0 {
             if k == key {
                 return found;
             }
         }
-        let group = group_of(&r.api_version);
-        let found = pod_template(group, &r.kind).is_some()
+        let group = group_of(r.api_version);
+        let found = pod_template(group, r.kind).is_some()
             && lookup
                 .find(&Target {
                     group,
-                    kind: &r.kind,
+                    kind: r.kind,
                     namespace: o.namespace(),
-                    name: &r.name,
+                    name: r.name,
                 })
                 .is_some();
         last.0 = Some((key, found));
@@ -422,9 +422,9 @@ fn controlled<'a>(o: &'a Object, lookup: &Lookup<'_>, last: &mut LastOwner<'a>) 
 
 /// The controllers [`controlled`] can look for (whether it does depends on what resolves).
 fn controller_deps(o: &Object, deps: &mut PerObject) {
-    for r in o.owner_refs.iter().filter(|r| r.controller == Some(true)) {
-        if pod_template(group_of(&r.api_version), &r.kind).is_some() {
-            deps.push(deps::target_key(&r.kind, &r.name, o.namespace()));
+    for r in o.owner_refs().iter().filter(|r| r.controller == Some(true)) {
+        if pod_template(group_of(r.api_version), r.kind).is_some() {
+            deps.push(deps::target_key(r.kind, r.name, o.namespace()));
         }
     }
 }
