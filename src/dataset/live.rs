@@ -539,6 +539,15 @@ mod tests {
     use super::*;
     use crate::model::load::parse_text;
 
+    /// The inventory's object names, in order.
+    fn names(live: &LiveSet) -> Vec<String> {
+        live.inventory()
+            .objects
+            .iter()
+            .map(|o| o.id.name.to_string())
+            .collect()
+    }
+
     /// Standard input beside a folder: a rescan and a change reported for `-` leave its
     /// objects alone (re-reading it would find the stream gone), the folder follows.
     #[test]
@@ -563,13 +572,6 @@ mod tests {
             vec![piped, load_file(&file, &opts)],
             Vec::new(),
         );
-        let names = |live: &LiveSet| -> Vec<String> {
-            live.inventory()
-                .objects
-                .iter()
-                .map(|o| o.id.name.to_string())
-                .collect()
-        };
         // Files in path order (components: the absolute folder's first).
         assert_eq!(names(&live), ["a", "piped"]);
         assert!(live.apply(&[PathBuf::from("-")]).is_empty());
@@ -596,13 +598,6 @@ mod tests {
         std::fs::write(&a, cm("a")).expect("write");
         std::fs::write(&b, cm("b")).expect("write");
         let mut live = LiveSet::load(&[dir.path().to_path_buf()], &LoadOptions::default());
-        let names = |live: &LiveSet| -> Vec<String> {
-            live.inventory()
-                .objects
-                .iter()
-                .map(|o| o.id.name.to_string())
-                .collect()
-        };
         // Truncated for a save: a rescan and a walk of its directory both leave it.
         std::fs::write(&b, "").expect("truncate");
         let mut deferred = Vec::new();
