@@ -104,23 +104,15 @@ impl Adjacency {
     }
 
     /// Positions moved as if `gaps` (old position, count; ascending) were opened: every
-    /// endpoint at or above a gap's position moves up by its count (`moved` does that to
-    /// one position), and the new positions have no edge. One pass, in place.
-    fn open_gaps(&mut self, gaps: &[(usize, usize)], moved: impl Fn(usize) -> usize) {
+    /// endpoint at or above a gap's position moves up by its count, and the new positions
+    /// have no edge. One pass, in place.
+    fn open_gaps(&mut self, gaps: &[(usize, usize)]) {
+        let moved = gap_moves(gaps);
         for e in &mut self.edges {
             e.from = moved(e.from);
             e.to = moved(e.to);
         }
-        let extra: usize = gaps.iter().map(|g| g.1).sum();
-        let mut offsets = Vec::with_capacity(self.offsets.len() + extra);
-        let mut gaps = gaps.iter().peekable();
-        for (i, &o) in self.offsets.iter().enumerate() {
-            while let Some(&(_, c)) = gaps.next_if(|g| g.0 == i) {
-                offsets.extend(std::iter::repeat_n(o, c));
-            }
-            offsets.push(o);
-        }
-        self.offsets = offsets;
+        self.offsets = with_gaps(&self.offsets, gaps);
     }
 
     /// Edges of object `i` (empty for an index out of range).
@@ -182,6 +174,32 @@ impl Adjacency {
             }
         }
     }
+}
+
+/// Where an old position lands when `gaps` (old position, count; ascending) are opened: up
+/// by the counts of the gaps at or below it (an edit whose files only grow).
+fn gap_moves(gaps: &[(usize, usize)]) -> impl Fn(usize) -> usize + '_ {
+    let mut cum = Vec::with_capacity(gaps.len() + 1);
+    cum.push(0);
+    for &(_, c) in gaps {
+        cum.push(cum.last().copied().unwrap_or(0) + c);
+    }
+    move |o| o + cum[gaps.partition_point(|&(p, _)| p <= o)]
+}
+
+/// Per-object `offsets` with `count` empty runs inserted before object `at` for each gap
+/// `(at, count)` (ascending).
+fn with_gaps<T: Copy>(offsets: &[T], gaps: &[(usize, usize)]) -> Vec<T> {
+    let extra: usize = gaps.iter().map(|g| g.1).sum();
+    let mut out = Vec::with_capacity(offsets.len() + extra);
+    let mut gaps = gaps.iter().peekable();
+    for (i, &o) in offsets.iter().enumerate() {
+        while let Some(&(_, c)) = gaps.next_if(|g| g.0 == i) {
+            out.extend(std::iter::repeat_n(o, c));
+        }
+        out.push(o);
+    }
+    out
 }
 
 /// More resized groups than this are rebuilt in one pass rather than spliced one by one.

@@ -343,8 +343,8 @@ impl Plan {
                 std::mem::take(&mut old.owners_of),
                 std::mem::take(&mut old.dependents_of),
             );
-            adjacency.0.open_gaps(&gaps, |o| past_gaps(&gaps, o));
-            adjacency.1.open_gaps(&gaps, |o| past_gaps(&gaps, o));
+            adjacency.0.open_gaps(&gaps);
+            adjacency.1.open_gaps(&gaps);
             // New → new position, the replaced runs and their gaps left out.
             let mut in_place: Vec<u32> = (0..n as u32).collect();
             for a in &added {
@@ -949,15 +949,6 @@ impl Scope {
         }
         found
     }
-}
-
-/// Where old position `o` stands once `gaps` (old position, count; ascending) are opened.
-fn past_gaps(gaps: &[(usize, usize)], o: usize) -> usize {
-    o + gaps
-        .iter()
-        .take_while(|g| g.0 <= o)
-        .map(|g| g.1)
-        .sum::<usize>()
 }
 
 /// The new position of an old one, if the object was not replaced.

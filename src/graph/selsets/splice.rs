@@ -14,6 +14,7 @@
 use rustc_hash::FxHashMap;
 
 use super::{count_by, fill, offsets, run, Keyed, Seg, Selections, SelectorEdges, UNSEEN};
+use crate::graph::{gap_moves, with_gaps};
 
 impl SelectorEdges {
     /// Takes the keys and sets out for a patch (the rest stays, for [`SelectorEdges::splice`]),
@@ -46,13 +47,9 @@ impl SelectorEdges {
         if gaps.iter().all(|&(_, c)| c == 0) {
             return;
         }
-        // Cumulative shift after each gap.
-        let mut cum: Vec<u32> = Vec::with_capacity(gaps.len() + 1);
-        cum.push(0);
-        for &(_, c) in gaps {
-            cum.push(cum.last().copied().unwrap_or(0) + c as u32);
-        }
-        let moved = |t: u32| t + cum[gaps.partition_point(|&(p, _)| p <= t as usize)];
+        let gap_moved = gap_moves(gaps);
+        // Positions are u32 here (below `u32::MAX`, as every position of the build).
+        let moved = |t: u32| gap_moved(t as usize) as u32;
         for seg in &mut self.segs {
             seg.from = moved(seg.from);
             for t in seg.except.iter_mut() {
@@ -416,19 +413,4 @@ impl SelectorEdges {
             self.in_offsets[t + 1] = (i64::from(old_end) + delta) as u32;
         }
     }
-}
-
-/// Per-object `offsets` with `count` empty runs inserted before object `at` for each gap
-/// `(at, count)` (ascending).
-fn with_gaps(offsets: &[u32], gaps: &[(usize, usize)]) -> Vec<u32> {
-    let extra: usize = gaps.iter().map(|g| g.1).sum();
-    let mut out = Vec::with_capacity(offsets.len() + extra);
-    let mut gaps = gaps.iter().peekable();
-    for (i, &o) in offsets.iter().enumerate() {
-        while let Some(&(_, c)) = gaps.next_if(|g| g.0 == i) {
-            out.extend(std::iter::repeat_n(o, c));
-        }
-        out.push(o);
-    }
-    out
 }
