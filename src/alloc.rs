@@ -1,11 +1,13 @@
 //! The process allocator's memory policy (mimalloc is installed in `main.rs`).
 //!
-//! While the first load runs, freed memory goes back to the OS 10 ms after it is freed: the
-//! parse and the graph build leave hundreds of megabytes of temporaries behind (at 1M objects
-//! ≈ 0.45 GB of the peak was freed memory that was never returned). Per-file parse buffers
-//! are reused within microseconds, so they are not purged and re-zeroed; the graph build's
-//! go back on the same delay (purging them at once cost more system time than the peak it
-//! saved: BENCHMARKS.md, "rss1m"). Once the first graph is built, what is still unpurged is returned
+//! While the first load runs, freed memory goes back to the OS a second after it is freed
+//! (mimalloc's default): a parse thread frees and reuses its per-file temporaries within
+//! milliseconds, and at 10 ms it gave them back and faulted them in again ≈ 35k times per
+//! 100k objects (≈ 10 % of the load's CPU, BENCHMARKS.md, "lead4"). While the first graph
+//! is built, freed memory goes back after 10 ms: the build leaves hundreds of megabytes of
+//! temporaries behind, the peak is at its end (at 1M objects ≈ 0.45 GB of it was freed
+//! memory that was never returned), and purging at once cost more system time than the
+//! peak it saved (BENCHMARKS.md, "rss1m"). Once the first graph is built, what is still unpurged is returned
 //! and freed memory is kept: an edit's patch then reuses it instead of faulting in
 //! fresh pages, which made a one-file edit ≈ 30 ms slower (BENCHMARKS.md, "mem3").
 //!
@@ -72,8 +74,8 @@ unsafe impl GlobalAlloc for Allocator {
 /// 0.1.49 builds; `main.rs`'s test checks it still reads as that option's default, 1000 ms).
 const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 
-/// Purge delay while the first load runs.
-pub const LOADING_PURGE_DELAY_MS: c_long = 10;
+/// Purge delay while the first load runs (files are parsed; the peak comes later).
+pub const LOADING_PURGE_DELAY_MS: c_long = 1000;
 
 /// Purge delay while the first graph is built: its temporaries (hundreds of megabytes at
 /// 1M objects, freed in large runs) go back before the next part allocates much
@@ -93,7 +95,8 @@ fn set_purge_delay(ms: c_long) {
     unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, ms) };
 }
 
-/// Returns freed memory to the OS shortly after it is freed (the first load).
+/// Returns freed memory to the OS a second after it is freed (the first load; set rather
+/// than left at mimalloc's default so that a change of the default does not change it).
 pub fn purge_while_loading() {
     set_purge_delay(LOADING_PURGE_DELAY_MS);
 }

@@ -16,7 +16,7 @@ use super::load::{first_load, Pacing};
 use super::render::{RenderRequest, Rendering};
 use super::settle::{Settle, RECHECK};
 use super::Event;
-use crate::model::load::{discover, is_stdin, load_file, LoadOptions};
+use crate::model::load::{discover, is_stdin, load_listed_file, LoadOptions};
 use crate::watch::{WatchError, WatchEvent, Watcher};
 
 /// What following says when standard input is among the roots.
@@ -118,7 +118,7 @@ pub fn follow(
             }
             load
         }
-        None => load_file(f, opts),
+        None => load_listed_file(f, opts, &mut || {}),
     };
     // The whole table says which view it is (and how the builds went).
     let send_view = |event: Event| match (event, &rendering) {

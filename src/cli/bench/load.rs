@@ -14,7 +14,7 @@ use ratatui::Terminal;
 use super::{HEIGHT, WIDTH};
 use crate::app::{superseded_left_out, Action, App, Effect, Keymap, Options};
 use crate::dataset::{first_load, LiveSet, Pacing};
-use crate::model::load::{load_file_timed, FileLoad, LoadOptions, YamlStats};
+use crate::model::load::{load_listed_file, FileLoad, LoadOptions, YamlStats};
 
 /// The first load, timed step by step as the UI runs it ([`first_load`]): the loader's
 /// steps, and when the off-screen UI drew what it received.
@@ -106,7 +106,7 @@ fn read_and_parse(
 ) -> FileLoad {
     let t = Instant::now();
     let mut read = None;
-    let load = load_file_timed(path, opts, &mut || read = Some(t.elapsed()));
+    let load = load_listed_file(path, opts, &mut || read = Some(t.elapsed()));
     let read = read.unwrap_or_default();
     add(read_ns, read);
     add(parse_ns, t.elapsed().saturating_sub(read));

@@ -112,10 +112,12 @@ pub fn load_file(path: &Path, opts: &LoadOptions) -> FileLoad {
     read::load_file(path, opts, &mut || {})
 }
 
-/// [`load_file`], calling `read_done` once the bytes are read, before they are parsed
-/// (`kubesift bench` times reading and parsing apart on the path the UI takes).
-pub fn load_file_timed(path: &Path, opts: &LoadOptions, read_done: &mut dyn FnMut()) -> FileLoad {
-    read::load_file(path, opts, read_done)
+/// [`load_file`] for a file [`discover_streaming`] or [`discover`] has just handed over: its
+/// type is not looked at again before it is opened (only after, on the open file).
+/// `read_done` is called once the bytes are read, before they are parsed (`kubesift bench`
+/// times reading and parsing apart on the path the UI takes).
+pub fn load_listed_file(path: &Path, opts: &LoadOptions, read_done: &mut dyn FnMut()) -> FileLoad {
+    read::load_listed_file(path, opts, read_done)
 }
 
 /// Reads and parses what `reader` yields as if it were the file `path`, with the same size
@@ -170,7 +172,7 @@ fn load_while_walking(paths: &[PathBuf], opts: &LoadOptions) -> (Vec<FileLoad>, 
                 let mut seen = seen.lock().unwrap_or_else(PoisonError::into_inner);
                 for file in batch.into_iter().filter(|f| seen.insert(f.clone())) {
                     pool.spawn(move |_| {
-                        let load = load_file(&file, opts);
+                        let load = load_listed_file(&file, opts, &mut || {});
                         loads
                             .lock()
                             .unwrap_or_else(PoisonError::into_inner)
@@ -194,6 +196,8 @@ pub fn load_paths_with(
     sink: &(dyn Fn(FileLoad) + Sync),
 ) -> Vec<Diagnostic> {
     let (files, walk_problems) = discover(paths, opts);
-    files.par_iter().for_each(|f| sink(load_file(f, opts)));
+    files
+        .par_iter()
+        .for_each(|f| sink(load_listed_file(f, opts, &mut || {})));
     walk_problems
 }
