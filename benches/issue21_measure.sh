@@ -9,13 +9,15 @@ M=${M:-/tmp/measure3}; mkdir -p $M
 uptime > $M/uptime.start
 for r in 1 2; do
   for shape in annotation label add; do
-    $NEW bench -f /mnt/ram/corpus-1m --rounds 1 --edit-shape $shape -o json > $M/1m-new-$shape-$r.json 2>$M/1m-new-$shape-$r.err
+    $NEW bench -f /mnt/ram/corpus-1m --rounds 3 --edit-shape $shape -o json > $M/1m-new-$shape-$r.json 2>$M/1m-new-$shape-$r.err
   done
-  $BASE bench -f /mnt/ram/corpus-1m --rounds 1 --edit-shape label -o json > $M/1m-base-label-$r.json 2>$M/1m-base-$r.err
+  for shape in label add; do
+    $BASE bench -f /mnt/ram/corpus-1m --rounds 3 --edit-shape $shape -o json > $M/1m-base-$shape-$r.json 2>$M/1m-base-$shape-$r.err
+  done
 done
 uptime > $M/uptime.1m
 for shape in annotation label add; do
-  python3 benches/edit_cases.py /tmp/corpus /tmp/edit-cases --bin $NEW --runs 3 --shape $shape > $M/edits-new-$shape.md 2>&1
+  python3 benches/edit_cases.py /mnt/ram/corpus /mnt/ram/edit-cases --bin $NEW --runs 3 --shape $shape > $M/edits-new-$shape.md 2>&1
 done
 uptime > $M/uptime.edits
 python3 benches/scaling.py /mnt/ram/corpus-10k /mnt/ram/corpus --runs 3 --rounds 2 --kubesift $NEW > $M/scaling-new.md 2>&1
