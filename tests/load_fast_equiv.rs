@@ -916,8 +916,94 @@ fn crlf_document() -> impl Strategy<Value = String> {
     })
 }
 
+/// Mapping entries whose values are plain scalars on one line (the scanner's shortcut for
+/// `key: value`), and what may follow them: trailing blanks, comments, continuation lines
+/// at every indentation, blank lines, tabs, list items, the end without a line break.
+fn plain_entries() -> impl Strategy<Value = String> {
+    let value = prop::sample::select(vec![
+        "x",
+        "a b",
+        "a  b",
+        "1",
+        "-1",
+        "0x1F",
+        "yes",
+        "~",
+        "null",
+        ".nan",
+        ".inf",
+        "1e3",
+        "x:y",
+        "x: y",
+        "a #b",
+        "a#b",
+        "\u{e9}t\u{e9}",
+        "x\ty",
+        "'q'",
+        "-",
+        "- x",
+        "?x",
+        ":x",
+        "x:",
+        "[a]",
+        "&a x",
+        "*a",
+        "!t x",
+        "",
+        "True",
+        "2026-01-22T01:23:19Z",
+        "catalog-184",
+    ]);
+    let sep = prop::sample::select(vec![" ", "  ", "\t", ""]);
+    let tail = prop::sample::select(vec!["", " ", "  # c", "\t", " #c", "#c"]);
+    let next = prop::sample::select(vec![
+        "",
+        "",
+        "",
+        "\n",
+        " \n",
+        "\t\n",
+        "# c\n",
+        "  # c\n",
+        "  cont\n",
+        " cont\n",
+        "   cont\n",
+        "   cont: x\n",
+        "  - x\n",
+        "- x\n",
+        "\tx\n",
+        "...\n",
+    ]);
+    let entry = (sep, value, tail, next);
+    (
+        prop::collection::vec(entry, 1..6),
+        any::<bool>(),
+        any::<bool>(),
+    )
+        .prop_map(|(entries, nested, final_break)| {
+            let (mut out, pad) = if nested {
+                ("m:\n".to_owned(), "  ")
+            } else {
+                (String::new(), "")
+            };
+            for (i, (sep, value, tail, next)) in entries.iter().enumerate() {
+                out.push_str(&format!("{pad}k{i}:{sep}{value}{tail}\n{next}"));
+            }
+            if !final_break {
+                out.pop();
+            }
+            out
+        })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn plain_entry_values_agree(text in plain_entries()) {
+        check(&text);
+        same_bytes(&text);
+    }
 
     #[test]
     fn double_quoted_scalars_agree(text in double_quoted()) {
@@ -955,6 +1041,7 @@ fn construct_generators_reach_the_fast_path() {
         ("single-quoted", taken_share(single_quoted(), 400), 7),
         ("block scalar", taken_share(block_scalar(), 400), 5),
         ("crlf", taken_share(crlf_document(), 400), 7),
+        ("plain entries", taken_share(plain_entries(), 400), 2),
     ] {
         println!("{name}: fast path took {taken} of {valid} valid documents");
         assert!(valid >= 50, "{name}: {valid} valid");

@@ -386,6 +386,19 @@ static PLAIN_STOP: [bool; 256] = {
     t
 };
 
+/// Bytes that may start a plain scalar whatever follows them: not an indicator, a blank or
+/// a line break (`-`, `?` and `:`, which start one only when no blank follows, are left out).
+static PLAIN_START: [bool; 256] = {
+    let mut t = [true; 256];
+    let mut i = 0;
+    let not = b"&*!|>'\"%@`,[]{}#?-: \n\t\r";
+    while i < not.len() {
+        t[not[i] as usize] = false;
+        i += 1;
+    }
+    t
+};
+
 /// Bytes a quoted scalar spanning lines must look at: the rest are content.
 static QUOTED_STOP: [bool; 256] = {
     let mut t = [false; 256];
@@ -1313,12 +1326,15 @@ impl<'a> Scanner<'a> {
             match self.key()? {
                 Key::Merge => self.merge(n, merged.get_or_insert_with(Map::new))?,
                 Key::Entry(key, ctx) => {
-                    let seq_path = if key == "items" { path.clone() } else { None };
                     self.out.key(&key);
+                    let done = ctx == Ctx::MapValue && self.plain_line_value(n)?;
+                    if !done {
+                        let seq_path = if key == "items" { path.clone() } else { None };
+                        self.value(n, ctx, seq_path, None)?;
+                    }
                     if self.track_keys {
                         explicit.push(key);
                     }
-                    self.value(n, ctx, seq_path, None)?;
                 }
             }
             if self.eof() || self.at_doc_end() || self.col() < c {
@@ -1340,6 +1356,51 @@ impl<'a> Scanner<'a> {
             start,
             end: Some(self.here_end()),
         })
+    }
+
+    /// The most common entry value, ` value` to the end of the line after `key:` (the
+    /// cursor just past the colon, inside a mapping indented `n`): a plain scalar ending at
+    /// its line break, the next line not continuing it. Written, and the cursor moved on,
+    /// exactly as [`Scanner::value`] would, without its general dispatch; `Some(false)`:
+    /// not that case, nothing done (`value` then takes it).
+    #[inline]
+    fn plain_line_value(&mut self, n: isize) -> Option<bool> {
+        let b = self.b;
+        let mut p = self.pos;
+        if b.get(p) != Some(&b' ') {
+            return Some(false);
+        }
+        while b.get(p) == Some(&b' ') {
+            p += 1;
+        }
+        // A first byte that cannot be an indicator (`-`, `?` and `:` left to `value`).
+        if !b.get(p).is_some_and(|&c| PLAIN_START[usize::from(c)]) {
+            return Some(false);
+        }
+        let Some((end, PlainEnd::Line)) = self.plain_rest(p) else {
+            return Some(false);
+        };
+        if b.get(end) != Some(&b'\n') {
+            return Some(false);
+        }
+        // As `plain_continuation` tells it: the next line ends the scalar when it is a
+        // comment, the end, or indented `n` or less.
+        let next = end + 1;
+        let spaces = b[next..].iter().take_while(|&&c| c == b' ').count();
+        match b.get(next + spaces) {
+            None | Some(b'#') => {}
+            Some(b'\n' | b'\t') => return Some(false),
+            Some(_) if isize::try_from(spaces).is_ok_and(|s| s <= n) => {}
+            Some(_) => return Some(false),
+        }
+        // A value saphyr's path refuses is left to `value`, which declines it.
+        if plain_into(&mut self.out, &self.text[p..end]).is_none() {
+            return Some(false);
+        }
+        self.pos = end;
+        self.finish_line()?;
+        self.skip_to_content()?;
+        Some(true)
     }
 
     /// A mapping key at the cursor; leaves the cursor after its `:`.
