@@ -996,8 +996,42 @@ fn plain_entries() -> impl Strategy<Value = String> {
         })
 }
 
+/// Streams of small documents over few keys, written plainly, quoted, with a blank before
+/// the colon, resolving to other scalars or not keys at all: the scanner guesses each key
+/// from the key that came before it (in this and earlier documents), so a key must read
+/// the same whether it was guessed or scanned.
+fn guessed_keys() -> impl Strategy<Value = String> {
+    let key = prop::sample::select(vec![
+        "a", "b", "a b", "yes", "'yes'", "\"a\"", "a ", "1", "0x1", "a:b", "-a", ".a", "...", "~",
+        "ab", "a#", "a\t", "é",
+    ]);
+    let sep = prop::sample::select(vec![": ", ":\n", ":", ": x\n  ", ":\t"]);
+    let doc = prop::collection::vec((key, sep, 0usize..2), 1..5);
+    prop::collection::vec(doc, 1..5).prop_map(|docs| {
+        let mut out = String::new();
+        for d in docs {
+            out.push_str("---\n");
+            for (key, sep, indent) in d {
+                let pad = if indent == 1 && !out.ends_with("---\n") {
+                    "  "
+                } else {
+                    ""
+                };
+                out.push_str(&format!("{pad}{key}{sep}1\n"));
+            }
+        }
+        out
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn guessed_keys_agree(text in guessed_keys()) {
+        check(&text);
+        same_bytes(&text);
+    }
 
     #[test]
     fn plain_entry_values_agree(text in plain_entries()) {
@@ -1042,6 +1076,7 @@ fn construct_generators_reach_the_fast_path() {
         ("block scalar", taken_share(block_scalar(), 400), 5),
         ("crlf", taken_share(crlf_document(), 400), 7),
         ("plain entries", taken_share(plain_entries(), 400), 2),
+        ("guessed keys", taken_share(guessed_keys(), 400), 1),
     ] {
         println!("{name}: fast path took {taken} of {valid} valid documents");
         assert!(valid >= 50, "{name}: {valid} valid");

@@ -32,6 +32,7 @@ use serde_json::{Map, Value};
 
 use super::scalar;
 use super::yaml::{self, ItemPath, Weight, MAX_ALIAS_BYTES, MAX_ALIAS_WEIGHT};
+use crate::value::keys::same;
 use crate::value::{Raw, RawBuilder};
 
 /// Deeper documents go to saphyr (which refuses beyond `yaml::MAX_DEPTH`).
@@ -313,6 +314,8 @@ fn scan(text: &str, track_keys: bool) -> (Result<Option<Parsed>, Decline>, bool)
     thread_local! {
         /// Reused across documents so its buffers keep their capacity.
         static BUILDER: RefCell<RawBuilder> = RefCell::new(RawBuilder::new());
+        /// Kept across documents: the guesses come from the documents before.
+        static NEXT_KEYS: RefCell<NextKeys> = RefCell::new(NextKeys::default());
     }
     let mut s = Scanner {
         text,
@@ -330,10 +333,12 @@ fn scan(text: &str, track_keys: bool) -> (Result<Option<Parsed>, Decline>, bool)
         alias_bytes: 0,
         track_keys,
         merge_seen: false,
+        next_keys: NEXT_KEYS.with(RefCell::take),
     };
     let parsed = s.document().ok_or(s.why.get());
     s.out.clear_and_trim(KEEP_BUILDER_BYTES);
     BUILDER.with(|b| b.replace(s.out));
+    NEXT_KEYS.with(|k| k.replace(s.next_keys));
     (parsed, s.merge_seen)
 }
 
@@ -493,6 +498,8 @@ struct Scanner<'a> {
     track_keys: bool,
     /// A merge key was met while keys were not tracked.
     merge_seen: bool,
+    /// Guesses of the next key.
+    next_keys: NextKeys,
 }
 
 /// A block mapping key.
@@ -501,8 +508,58 @@ enum Key<'a> {
     /// ([`Ctx::SeqItem`]: a compact mapping may follow; PyYAML writes empty and long keys
     /// so).
     Entry(Cow<'a, str>, Ctx),
+    /// `key:` with a plain key that is its own text as a string (no quotes, no other
+    /// resolution, no leading `-`, `?`, `:` or `.`): what [`NextKeys`] may guess.
+    Plain(&'a str),
+    /// `key:` where the key is [`NextKeys`]' guess: the key table's text and id.
+    Known(&'static str, u32),
     /// `<<:`, whose value's keys are merged in.
     Merge,
+}
+
+/// Slots of [`NextKeys`].
+const NEXT_KEY_SLOTS: usize = 2048;
+
+/// Per thread, the plain key that last followed each key (by its id), in document order
+/// across nesting: manifests repeat the shapes of the ones before them (`apiVersion` then
+/// `kind` then `metadata` then `annotations`), so most keys are recognised by one
+/// comparison with the guess, without scanning for their end, resolving them or looking
+/// them up in the key table. A wrong guess costs that comparison.
+#[derive(Default)]
+struct NextKeys {
+    /// By the previous key's id (modulo the slots): the key that followed it.
+    slots: Vec<Option<(&'static str, u32)>>,
+    /// The id of the key just written (`None`: inline, or none yet).
+    last: Option<u32>,
+}
+
+impl NextKeys {
+    fn slot(&mut self, id: u32) -> Option<&mut Option<(&'static str, u32)>> {
+        if self.slots.is_empty() {
+            self.slots = vec![None; NEXT_KEY_SLOTS];
+        }
+        self.slots.get_mut(id as usize % NEXT_KEY_SLOTS)
+    }
+
+    /// The guess for the key after the last one.
+    fn guess(&self) -> Option<(&'static str, u32)> {
+        let last = self.last?;
+        self.slots
+            .get(last as usize % NEXT_KEY_SLOTS)
+            .copied()
+            .flatten()
+    }
+
+    /// A key was written (`shared`: its table text and id, if it has one); `guessable`: a
+    /// [`Key::Plain`] key, which may be guessed next time.
+    fn wrote(&mut self, shared: Option<(&'static str, u32)>, guessable: bool) {
+        if let (true, Some(last), Some(key)) = (guessable, self.last, shared) {
+            if let Some(s) = self.slot(last) {
+                *s = Some(key);
+            }
+        }
+        self.last = shared.map(|(_, id)| id);
+    }
 }
 
 fn is_sep(c: Option<&u8>) -> bool {
@@ -1323,19 +1380,17 @@ impl<'a> Scanner<'a> {
         let mut explicit: Vec<Cow<'a, str>> = Vec::new();
         let mut merged: Option<Map<String, Value>> = None;
         loop {
-            match self.key()? {
-                Key::Merge => self.merge(n, merged.get_or_insert_with(Map::new))?,
-                Key::Entry(key, ctx) => {
-                    self.out.key(&key);
-                    let done = ctx == Ctx::MapValue && self.plain_line_value(n)?;
-                    if !done {
-                        let seq_path = if key == "items" { path.clone() } else { None };
-                        self.value(n, ctx, seq_path, None)?;
-                    }
-                    if self.track_keys {
-                        explicit.push(key);
-                    }
+            if let Some((key, ctx)) = self.entry_key()? {
+                let done = ctx == Ctx::MapValue && self.plain_line_value(n)?;
+                if !done {
+                    let seq_path = if key == "items" { path.clone() } else { None };
+                    self.value(n, ctx, seq_path, None)?;
                 }
+                if self.track_keys {
+                    explicit.push(key);
+                }
+            } else {
+                self.merge(n, merged.get_or_insert_with(Map::new))?;
             }
             if self.eof() || self.at_doc_end() || self.col() < c {
                 break;
@@ -1403,9 +1458,48 @@ impl<'a> Scanner<'a> {
         Some(true)
     }
 
+    /// A mapping key at the cursor, written (the cursor then after its `:`): the key and
+    /// what its value may be; `None` for a merge key (`<<:`, not written).
+    fn entry_key(&mut self) -> Option<Option<(Cow<'a, str>, Ctx)>> {
+        let entry = match self.key()? {
+            Key::Merge => return Some(None),
+            Key::Known(text, id) => {
+                self.out.key_known(text, id);
+                self.next_keys.last = Some(id);
+                (Cow::Borrowed(text), Ctx::MapValue)
+            }
+            Key::Plain(text) => {
+                let shared = self.out.key(text);
+                self.next_keys.wrote(shared, true);
+                (Cow::Borrowed(text), Ctx::MapValue)
+            }
+            Key::Entry(key, ctx) => {
+                let shared = self.out.key(&key);
+                self.next_keys.wrote(shared, false);
+                (key, ctx)
+            }
+        };
+        Some(Some(entry))
+    }
+
     /// A mapping key at the cursor; leaves the cursor after its `:`.
     fn key(&mut self) -> Option<Key<'a>> {
         let from = self.pos;
+        // The guess is taken when the text here is the key followed by `: ` (or `:` and a
+        // line break): a plain key's scan would stop exactly there.
+        if let Some((text, id)) = self.next_keys.guess() {
+            let end = from + text.len();
+            if self
+                .b
+                .get(from..end)
+                .is_some_and(|k| same(k, text.as_bytes()))
+                && self.b.get(end) == Some(&b':')
+                && is_sep(self.b.get(end + 1))
+            {
+                self.pos = end + 1;
+                return Some(Key::Known(text, id));
+            }
+        }
         let key = match self.peek()? {
             b'?' if is_sep(self.at(1)) => return self.explicit_key(),
             q @ (b'"' | b'\'') => {
@@ -1426,7 +1520,18 @@ impl<'a> Scanner<'a> {
                     return Some(Key::Merge);
                 }
                 self.pos = colon;
-                self.plain_key(text)?
+                let key = self.plain_key(text)?;
+                // The key's own text, and nothing a guess taken at another column or after
+                // another indicator could misread (`-`, `?`, `:`, `...` at column 0).
+                let guessable = matches!(key, Cow::Borrowed(_))
+                    && PLAIN_START[usize::from(text.as_bytes()[0])]
+                    && !text.starts_with('.')
+                    && colon == end;
+                if guessable && colon - from <= MAX_KEY_BYTES {
+                    self.pos += 1;
+                    return Some(Key::Plain(text));
+                }
+                key
             }
         };
         if self.pos - from > MAX_KEY_BYTES {

@@ -171,29 +171,54 @@ impl RawBuilder {
         self.begin(true);
     }
 
-    /// The key of the next entry of the current object (ignored outside an object).
-    pub fn key(&mut self, k: &str) {
-        let Some(f) = self.frames.last_mut().filter(|f| f.is_object) else {
-            return;
-        };
-        f.count += 1;
-        let start = self.buf.len();
-        let key = match keys::shared(k) {
-            Some((text, id)) => {
-                put_varint(&mut self.buf, (u64::from(id) << 1) | 1);
-                EntryKey::Shared(text)
-            }
+    /// The key of the next entry of the current object (ignored outside an object); the
+    /// key table's copy of it and its id when it is written as an id.
+    pub fn key(&mut self, k: &str) -> Option<(&'static str, u32)> {
+        if !self.frames.last().is_some_and(|f| f.is_object) {
+            return None;
+        }
+        let shared = keys::shared(k);
+        match shared {
+            Some((text, id)) => self.push_shared_key(text, id),
             None => {
-                put_varint(&mut self.buf, (k.len() as u64) << 1);
+                self.entry_started();
                 let start = self.buf.len();
+                put_varint(&mut self.buf, (k.len() as u64) << 1);
+                let at = self.buf.len();
                 self.buf.extend_from_slice(k.as_bytes());
-                EntryKey::Inline {
-                    start,
+                let key = EntryKey::Inline {
+                    start: at,
                     end: self.buf.len(),
-                }
+                };
+                self.entries.push(Entry { start, key });
             }
-        };
-        self.entries.push(Entry { start, key });
+        }
+        shared
+    }
+
+    /// [`Self::key`] of a key already looked up: `text` and `id` as [`keys::shared`] gave
+    /// them.
+    pub fn key_known(&mut self, text: &'static str, id: u32) {
+        if self.frames.last().is_some_and(|f| f.is_object) {
+            self.push_shared_key(text, id);
+        }
+    }
+
+    fn push_shared_key(&mut self, text: &'static str, id: u32) {
+        self.entry_started();
+        let start = self.buf.len();
+        put_varint(&mut self.buf, (u64::from(id) << 1) | 1);
+        self.entries.push(Entry {
+            start,
+            key: EntryKey::Shared(text),
+        });
+    }
+
+    /// Counts an entry of the current object (an object: checked by the caller).
+    fn entry_started(&mut self) {
+        if let Some(f) = self.frames.last_mut() {
+            f.count += 1;
+        }
     }
 
     /// Closes the current array (nothing happens if the current container is an object).
