@@ -953,6 +953,16 @@ fn plain_entries() -> impl Strategy<Value = String> {
         "True",
         "2026-01-22T01:23:19Z",
         "catalog-184",
+        // A value seen before (and guessed next time), then longer texts starting with it.
+        "abc",
+        "abc",
+        "abc def",
+        "abc:d",
+        "abc: d",
+        "abc#d",
+        "abc #d",
+        "abcd",
+        "abc\td",
     ]);
     let sep = prop::sample::select(vec![" ", "  ", "\t", ""]);
     let tail = prop::sample::select(vec!["", " ", "  # c", "\t", " #c", "#c"]);

@@ -33,6 +33,7 @@ use serde_json::{Map, Value};
 use super::scalar;
 use super::yaml::{self, ItemPath, Weight, MAX_ALIAS_BYTES, MAX_ALIAS_WEIGHT};
 use crate::value::keys::same;
+use crate::value::strings;
 use crate::value::{Raw, RawBuilder};
 
 /// Deeper documents go to saphyr (which refuses beyond `yaml::MAX_DEPTH`).
@@ -315,7 +316,7 @@ fn scan(text: &str, track_keys: bool) -> (Result<Option<Parsed>, Decline>, bool)
         /// Reused across documents so its buffers keep their capacity.
         static BUILDER: RefCell<RawBuilder> = RefCell::new(RawBuilder::new());
         /// Kept across documents: the guesses come from the documents before.
-        static NEXT_KEYS: RefCell<NextKeys> = RefCell::new(NextKeys::default());
+        static GUESSES: RefCell<Guesses> = RefCell::new(Guesses::default());
     }
     let mut s = Scanner {
         text,
@@ -333,12 +334,12 @@ fn scan(text: &str, track_keys: bool) -> (Result<Option<Parsed>, Decline>, bool)
         alias_bytes: 0,
         track_keys,
         merge_seen: false,
-        next_keys: NEXT_KEYS.with(RefCell::take),
+        guesses: GUESSES.with(RefCell::take),
     };
     let parsed = s.document().ok_or(s.why.get());
     s.out.clear_and_trim(KEEP_BUILDER_BYTES);
     BUILDER.with(|b| b.replace(s.out));
-    NEXT_KEYS.with(|k| k.replace(s.next_keys));
+    GUESSES.with(|k| k.replace(s.guesses));
     (parsed, s.merge_seen)
 }
 
@@ -499,7 +500,7 @@ struct Scanner<'a> {
     /// A merge key was met while keys were not tracked.
     merge_seen: bool,
     /// Guesses of the next key.
-    next_keys: NextKeys,
+    guesses: Guesses,
 }
 
 /// A block mapping key.
@@ -509,56 +510,81 @@ enum Key<'a> {
     /// so).
     Entry(Cow<'a, str>, Ctx),
     /// `key:` with a plain key that is its own text as a string (no quotes, no other
-    /// resolution, no leading `-`, `?`, `:` or `.`): what [`NextKeys`] may guess.
+    /// resolution, no leading `-`, `?`, `:` or `.`): what [`Guesses`] may guess.
     Plain(&'a str),
-    /// `key:` where the key is [`NextKeys`]' guess: the key table's text and id.
+    /// `key:` where the key is [`Guesses`]' guess: the key table's text and id.
     Known(&'static str, u32),
     /// `<<:`, whose value's keys are merged in.
     Merge,
 }
 
-/// Slots of [`NextKeys`].
-const NEXT_KEY_SLOTS: usize = 2048;
+/// Slots of each table of [`Guesses`].
+const GUESS_SLOTS: usize = 2048;
 
-/// Per thread, the plain key that last followed each key (by its id), in document order
-/// across nesting: manifests repeat the shapes of the ones before them (`apiVersion` then
-/// `kind` then `metadata` then `annotations`), so most keys are recognised by one
+/// A key or value of the shared tables: its text and id.
+type Known = Option<(&'static str, u32)>;
+
+/// Per thread, what followed each key last time (by the key's id, modulo the slots): the
+/// plain key after it in document order (across nesting), and its value when that was a
+/// plain string of the table of repeated values. Manifests repeat the shapes and many
+/// values of the ones before them (`apiVersion` then `kind` then `metadata`;
+/// `imagePullPolicy: IfNotPresent`), so most keys and many values are recognised by one
 /// comparison with the guess, without scanning for their end, resolving them or looking
-/// them up in the key table. A wrong guess costs that comparison.
+/// them up in the tables. A wrong guess costs that comparison.
 #[derive(Default)]
-struct NextKeys {
-    /// By the previous key's id (modulo the slots): the key that followed it.
-    slots: Vec<Option<(&'static str, u32)>>,
+struct Guesses {
+    next_key: Vec<Known>,
+    value: Vec<Known>,
     /// The id of the key just written (`None`: inline, or none yet).
     last: Option<u32>,
 }
 
-impl NextKeys {
-    fn slot(&mut self, id: u32) -> Option<&mut Option<(&'static str, u32)>> {
-        if self.slots.is_empty() {
-            self.slots = vec![None; NEXT_KEY_SLOTS];
-        }
-        self.slots.get_mut(id as usize % NEXT_KEY_SLOTS)
+/// `table`'s slot for key `id` (the table allocated on first use).
+fn guess_slot(table: &mut Vec<Known>, id: u32) -> Option<&mut Known> {
+    if table.is_empty() {
+        *table = vec![None; GUESS_SLOTS];
+    }
+    table.get_mut(id as usize % GUESS_SLOTS)
+}
+
+impl Guesses {
+    /// The guess for the key after the last one.
+    fn key(&self) -> Known {
+        let last = self.last?;
+        self.next_key
+            .get(last as usize % GUESS_SLOTS)
+            .copied()
+            .flatten()
     }
 
-    /// The guess for the key after the last one.
-    fn guess(&self) -> Option<(&'static str, u32)> {
+    /// The guess for the value of the last key.
+    fn value(&self) -> Known {
         let last = self.last?;
-        self.slots
-            .get(last as usize % NEXT_KEY_SLOTS)
+        self.value
+            .get(last as usize % GUESS_SLOTS)
             .copied()
             .flatten()
     }
 
     /// A key was written (`shared`: its table text and id, if it has one); `guessable`: a
     /// [`Key::Plain`] key, which may be guessed next time.
-    fn wrote(&mut self, shared: Option<(&'static str, u32)>, guessable: bool) {
+    fn wrote(&mut self, shared: Known, guessable: bool) {
         if let (true, Some(last), Some(key)) = (guessable, self.last, shared) {
-            if let Some(s) = self.slot(last) {
+            if let Some(s) = guess_slot(&mut self.next_key, last) {
                 *s = Some(key);
             }
         }
         self.last = shared.map(|(_, id)| id);
+    }
+
+    /// The last key's value was `value`, a plain string on its line with this id in the
+    /// table of repeated values.
+    fn wrote_value(&mut self, value: &'static str, id: u32) {
+        if let Some(last) = self.last {
+            if let Some(s) = guess_slot(&mut self.value, last) {
+                *s = Some((value, id));
+            }
+        }
     }
 }
 
@@ -1432,26 +1458,44 @@ impl<'a> Scanner<'a> {
         if !b.get(p).is_some_and(|&c| PLAIN_START[usize::from(c)]) {
             return Some(false);
         }
+        // The guess is taken when the text here is the value and a line break: a scan
+        // would end there, and resolve it to the same string.
+        if let Some((text, id)) = self.guesses.value() {
+            let end = p + text.len();
+            if b.get(p..end).is_some_and(|v| same(v, text.as_bytes()))
+                && b.get(end) == Some(&b'\n')
+                && ends_scalar(b, end + 1, n)
+            {
+                self.out.str_id(id);
+                return self.after_plain_line(end);
+            }
+        }
         let Some((end, PlainEnd::Line)) = self.plain_rest(p) else {
             return Some(false);
         };
-        if b.get(end) != Some(&b'\n') {
+        if b.get(end) != Some(&b'\n') || !ends_scalar(b, end + 1, n) {
             return Some(false);
         }
-        // As `plain_continuation` tells it: the next line ends the scalar when it is a
-        // comment, the end, or indented `n` or less.
-        let next = end + 1;
-        let spaces = b[next..].iter().take_while(|&&c| c == b' ').count();
-        match b.get(next + spaces) {
-            None | Some(b'#') => {}
-            Some(b'\n' | b'\t') => return Some(false),
-            Some(_) if isize::try_from(spaces).is_ok_and(|s| s <= n) => {}
-            Some(_) => return Some(false),
+        let text = &self.text[p..end];
+        match scalar::resolve(text) {
+            scalar::Plain::Str => {
+                if let Some(id) = self.out.str_shared(text) {
+                    if let Some(shared) = strings::get(u64::from(id)) {
+                        self.guesses.wrote_value(shared, id);
+                    }
+                }
+            }
+            // A value saphyr's path refuses is left to `value`, which declines it.
+            v => match scalar::to_json(v, text) {
+                Ok(v) => self.out.value(&v),
+                Err(_) => return Some(false),
+            },
         }
-        // A value saphyr's path refuses is left to `value`, which declines it.
-        if plain_into(&mut self.out, &self.text[p..end]).is_none() {
-            return Some(false);
-        }
+        self.after_plain_line(end)
+    }
+
+    /// The cursor past a plain scalar ending at `end`, a line break.
+    fn after_plain_line(&mut self, end: usize) -> Option<bool> {
         self.pos = end;
         self.finish_line()?;
         self.skip_to_content()?;
@@ -1465,17 +1509,17 @@ impl<'a> Scanner<'a> {
             Key::Merge => return Some(None),
             Key::Known(text, id) => {
                 self.out.key_known(text, id);
-                self.next_keys.last = Some(id);
+                self.guesses.last = Some(id);
                 (Cow::Borrowed(text), Ctx::MapValue)
             }
             Key::Plain(text) => {
                 let shared = self.out.key(text);
-                self.next_keys.wrote(shared, true);
+                self.guesses.wrote(shared, true);
                 (Cow::Borrowed(text), Ctx::MapValue)
             }
             Key::Entry(key, ctx) => {
                 let shared = self.out.key(&key);
-                self.next_keys.wrote(shared, false);
+                self.guesses.wrote(shared, false);
                 (key, ctx)
             }
         };
@@ -1487,7 +1531,7 @@ impl<'a> Scanner<'a> {
         let from = self.pos;
         // The guess is taken when the text here is the key followed by `: ` (or `:` and a
         // line break): a plain key's scan would stop exactly there.
-        if let Some((text, id)) = self.next_keys.guess() {
+        if let Some((text, id)) = self.guesses.key() {
             let end = from + text.len();
             if self
                 .b
@@ -1938,6 +1982,20 @@ fn with(prefix: &[u32], i: u32) -> ItemPath {
     p.extend_from_slice(prefix);
     p.push(i);
     p
+}
+
+/// Whether the line starting at `at` ends a plain scalar on the line before, inside a
+/// collection indented `n`, as [`Scanner::plain_continuation`] tells it: a comment, the
+/// end, or a line indented `n` or less (`false` also for what it looks at further: blank
+/// lines, tabs).
+fn ends_scalar(b: &[u8], at: usize, n: isize) -> bool {
+    let rest = b.get(at..).unwrap_or_default();
+    let spaces = rest.iter().take_while(|&&c| c == b' ').count();
+    match rest.get(spaces) {
+        None | Some(b'#') => true,
+        Some(b'\n' | b'\t') => false,
+        Some(_) => isize::try_from(spaces).is_ok_and(|s| s <= n),
+    }
 }
 
 /// Writes a plain scalar's value, as `yaml.rs` resolves it; `None` where saphyr's path errs.

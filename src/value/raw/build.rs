@@ -18,8 +18,8 @@ use serde_json::Value;
 
 use super::super::keys;
 use super::{
-    measure, put_varint, varint_len, write, write_number, write_shared_str, Raw, ARRAY, FALSE,
-    NULL, OBJECT, TRUE,
+    measure, put_varint, varint_len, write, write_number, write_shared_id, write_shared_str, Raw,
+    ARRAY, FALSE, NULL, OBJECT, TRUE,
 };
 
 /// Header bytes reserved when a container opens: tag, 2-byte body length, 1-byte count.
@@ -125,8 +125,21 @@ impl RawBuilder {
     }
 
     pub fn str(&mut self, s: &str) {
+        self.str_shared(s);
+    }
+
+    /// [`Self::str`], telling the id of the table of repeated values it was written with
+    /// (`None`: inline).
+    pub fn str_shared(&mut self, s: &str) -> Option<u32> {
         self.started();
-        write_shared_str(s, &mut self.buf);
+        write_shared_str(s, &mut self.buf)
+    }
+
+    /// The string value with id `id` of the table of repeated values (as
+    /// [`Self::str_shared`] gave it for the same text).
+    pub fn str_id(&mut self, id: u32) {
+        self.started();
+        write_shared_id(id, &mut self.buf);
     }
 
     pub fn number(&mut self, n: &serde_json::Number) {
