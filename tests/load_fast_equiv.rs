@@ -916,8 +916,138 @@ fn crlf_document() -> impl Strategy<Value = String> {
     })
 }
 
+/// Mapping entries whose values are plain scalars on one line (the scanner's shortcut for
+/// `key: value`), and what may follow them: trailing blanks, comments, continuation lines
+/// at every indentation, blank lines, tabs, list items, the end without a line break.
+fn plain_entries() -> impl Strategy<Value = String> {
+    let value = prop::sample::select(vec![
+        "x",
+        "a b",
+        "a  b",
+        "1",
+        "-1",
+        "0x1F",
+        "yes",
+        "~",
+        "null",
+        ".nan",
+        ".inf",
+        "1e3",
+        "x:y",
+        "x: y",
+        "a #b",
+        "a#b",
+        "\u{e9}t\u{e9}",
+        "x\ty",
+        "'q'",
+        "-",
+        "- x",
+        "?x",
+        ":x",
+        "x:",
+        "[a]",
+        "&a x",
+        "*a",
+        "!t x",
+        "",
+        "True",
+        "2026-01-22T01:23:19Z",
+        "catalog-184",
+        // A value seen before (and guessed next time), then longer texts starting with it.
+        "abc",
+        "abc",
+        "abc def",
+        "abc:d",
+        "abc: d",
+        "abc#d",
+        "abc #d",
+        "abcd",
+        "abc\td",
+    ]);
+    let sep = prop::sample::select(vec![" ", "  ", "\t", ""]);
+    let tail = prop::sample::select(vec!["", " ", "  # c", "\t", " #c", "#c"]);
+    let next = prop::sample::select(vec![
+        "",
+        "",
+        "",
+        "\n",
+        " \n",
+        "\t\n",
+        "# c\n",
+        "  # c\n",
+        "  cont\n",
+        " cont\n",
+        "   cont\n",
+        "   cont: x\n",
+        "  - x\n",
+        "- x\n",
+        "\tx\n",
+        "...\n",
+    ]);
+    let entry = (sep, value, tail, next);
+    (
+        prop::collection::vec(entry, 1..6),
+        any::<bool>(),
+        any::<bool>(),
+    )
+        .prop_map(|(entries, nested, final_break)| {
+            let (mut out, pad) = if nested {
+                ("m:\n".to_owned(), "  ")
+            } else {
+                (String::new(), "")
+            };
+            for (i, (sep, value, tail, next)) in entries.iter().enumerate() {
+                out.push_str(&format!("{pad}k{i}:{sep}{value}{tail}\n{next}"));
+            }
+            if !final_break {
+                out.pop();
+            }
+            out
+        })
+}
+
+/// Streams of small documents over few keys, written plainly, quoted, with a blank before
+/// the colon, resolving to other scalars or not keys at all: the scanner guesses each key
+/// from the key that came before it (in this and earlier documents), so a key must read
+/// the same whether it was guessed or scanned.
+fn guessed_keys() -> impl Strategy<Value = String> {
+    let key = prop::sample::select(vec![
+        "a", "b", "a b", "yes", "'yes'", "\"a\"", "a ", "1", "0x1", "a:b", "-a", ".a", "...", "~",
+        "ab", "a#", "a\t", "é",
+    ]);
+    let sep = prop::sample::select(vec![": ", ":\n", ":", ": x\n  ", ":\t"]);
+    let doc = prop::collection::vec((key, sep, 0usize..2), 1..5);
+    prop::collection::vec(doc, 1..5).prop_map(|docs| {
+        let mut out = String::new();
+        for d in docs {
+            out.push_str("---\n");
+            for (key, sep, indent) in d {
+                let pad = if indent == 1 && !out.ends_with("---\n") {
+                    "  "
+                } else {
+                    ""
+                };
+                out.push_str(&format!("{pad}{key}{sep}1\n"));
+            }
+        }
+        out
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn guessed_keys_agree(text in guessed_keys()) {
+        check(&text);
+        same_bytes(&text);
+    }
+
+    #[test]
+    fn plain_entry_values_agree(text in plain_entries()) {
+        check(&text);
+        same_bytes(&text);
+    }
 
     #[test]
     fn double_quoted_scalars_agree(text in double_quoted()) {
@@ -955,6 +1085,8 @@ fn construct_generators_reach_the_fast_path() {
         ("single-quoted", taken_share(single_quoted(), 400), 7),
         ("block scalar", taken_share(block_scalar(), 400), 5),
         ("crlf", taken_share(crlf_document(), 400), 7),
+        ("plain entries", taken_share(plain_entries(), 400), 2),
+        ("guessed keys", taken_share(guessed_keys(), 400), 1),
     ] {
         println!("{name}: fast path took {taken} of {valid} valid documents");
         assert!(valid >= 50, "{name}: {valid} valid");

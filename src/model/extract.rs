@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use std::sync::Arc;
 
-use super::object::{group_of, Generated, MetaAt, Object, ObjectData, ObjectId};
+use super::object::{group_of, Generated, MetaAt, MetaRefs, Object, ObjectData, ObjectId};
 use super::object::{SourceSpan, Str, GENERATED};
 use crate::kinds::canonical_group;
 use crate::value::intern;
@@ -83,24 +83,6 @@ enum GoType {
     OwnerRefs,
 }
 
-/// ObjectMeta's fields kubesift reads or kubectl would refuse, sorted by key (the order
-/// the decoder meets them in: the YAML is converted to JSON with sorted keys).
-const OBJECT_META: [(&str, GoType); 13] = [
-    ("annotations", GoType::StrMap),
-    ("creationTimestamp", GoType::Str("string")),
-    ("deletionGracePeriodSeconds", GoType::Int64),
-    ("deletionTimestamp", GoType::Str("string")),
-    ("finalizers", GoType::StrList),
-    ("generateName", GoType::Str("string")),
-    ("generation", GoType::Int64),
-    ("labels", GoType::StrMap),
-    ("name", GoType::Str("string")),
-    ("namespace", GoType::Str("string")),
-    ("ownerReferences", GoType::OwnerRefs),
-    ("resourceVersion", GoType::Str("string")),
-    ("uid", GoType::Str("types.UID")),
-];
-
 const OWNER_REFERENCE: [(&str, GoType); 6] = [
     ("apiVersion", GoType::Str("string")),
     ("blockOwnerDeletion", GoType::Bool),
@@ -145,6 +127,7 @@ struct Meta<'a> {
     created: Option<RawRef<'a>>,
     deleted: Option<RawRef<'a>>,
     grace: Option<RawRef<'a>>,
+    owner_refs: Option<RawRef<'a>>,
 }
 
 impl<'a> Meta<'a> {
@@ -153,8 +136,24 @@ impl<'a> Meta<'a> {
     fn read(meta: RawObject<'a>) -> Result<Meta<'a>, String> {
         let mut m = Meta::default();
         for (key, v) in meta.iter() {
-            let Some(&(_, t)) = OBJECT_META.iter().find(|(k, _)| *k == key) else {
-                continue;
+            // ObjectMeta's fields kubesift reads or kubectl would refuse, with their Go
+            // types: one match per key (a linear search of a table was most of this loop).
+            let str_type = GoType::Str("string");
+            let (t, slot) = match key {
+                "annotations" => (GoType::StrMap, Some(&mut m.annotations)),
+                "creationTimestamp" => (str_type, Some(&mut m.created)),
+                "deletionGracePeriodSeconds" => (GoType::Int64, Some(&mut m.grace)),
+                "deletionTimestamp" => (str_type, Some(&mut m.deleted)),
+                "finalizers" => (GoType::StrList, Some(&mut m.finalizers)),
+                "generateName" => (str_type, Some(&mut m.generate_name)),
+                "generation" => (GoType::Int64, None),
+                "labels" => (GoType::StrMap, Some(&mut m.labels)),
+                "name" => (str_type, Some(&mut m.name)),
+                "namespace" => (str_type, Some(&mut m.namespace)),
+                "ownerReferences" => (GoType::OwnerRefs, Some(&mut m.owner_refs)),
+                "resourceVersion" => (str_type, None),
+                "uid" => (GoType::Str("types.UID"), Some(&mut m.uid)),
+                _ => continue,
             };
             let field = Field {
                 prefix: "ObjectMeta.metadata",
@@ -163,22 +162,26 @@ impl<'a> Meta<'a> {
             if let Some(e) = field_error(v, t, field) {
                 return Err(e);
             }
-            let slot = match key {
-                "name" => &mut m.name,
-                "generateName" => &mut m.generate_name,
-                "namespace" => &mut m.namespace,
-                "uid" => &mut m.uid,
-                "labels" => &mut m.labels,
-                "annotations" => &mut m.annotations,
-                "finalizers" => &mut m.finalizers,
-                "creationTimestamp" => &mut m.created,
-                "deletionTimestamp" => &mut m.deleted,
-                "deletionGracePeriodSeconds" => &mut m.grace,
-                _ => continue,
-            };
-            slot.get_or_insert(v);
+            if let Some(slot) = slot {
+                slot.get_or_insert(v);
+            }
         }
         Ok(m)
+    }
+}
+
+impl<'a> Meta<'a> {
+    /// The fields [`MetaAt`] keeps, as found in the same pass.
+    fn at(&self) -> MetaRefs<'a> {
+        MetaRefs {
+            labels: self.labels,
+            annotations: self.annotations,
+            owner_refs: self.owner_refs,
+            uid: self.uid,
+            creation_timestamp: self.created,
+            deletion_timestamp: self.deleted,
+            deletion_grace_period_seconds: self.grace,
+        }
     }
 }
 
@@ -351,7 +354,7 @@ impl Object {
             id,
             api_version,
             namespace_declared,
-            meta: MetaAt::find(&raw),
+            meta: MetaAt::of(&raw, &meta.at()),
             finalizers,
             namespaced: false,
             source,
@@ -592,5 +595,31 @@ mod tests {
             .unwrap_err(),
             NotAnObject::MissingTypeMeta("apiVersion not set".into())
         );
+    }
+
+    /// The offsets found in `from_raw`'s one pass over `metadata` are those of a lookup per
+    /// key.
+    #[test]
+    fn metadata_offsets_match_lookups_by_key() {
+        let metas = [
+            json!({}),
+            json!({"name": "a", "labels": {"x": "1"}, "annotations": {"y": "2"},
+                "uid": "u", "creationTimestamp": "2024-01-01T00:00:00Z",
+                "deletionTimestamp": "2024-01-02T00:00:00Z", "deletionGracePeriodSeconds": 30,
+                "ownerReferences": [{"kind": "K", "name": "o"}], "generation": 2,
+                "resourceVersion": "7", "finalizers": ["f"], "zzz": [1]}),
+            json!({"name": "a", "labels": null, "annotations": null, "uid": "",
+                "creationTimestamp": null, "deletionGracePeriodSeconds": null,
+                "ownerReferences": null}),
+            json!({"name": "a", "labels": {}, "uid": "x", "deletionGracePeriodSeconds": -1,
+                "ownerReferences": []}),
+        ];
+        for meta in metas {
+            let v = json!({"apiVersion": "v1", "kind": "Pod", "metadata": meta});
+            let o = Object::from_value(v, span()).unwrap();
+            assert_eq!(o.meta, MetaAt::find(&o.raw), "{meta}");
+        }
+        let no_meta = Object::from_value(json!({"apiVersion": "v1", "kind": "Pod"}), span());
+        assert_eq!(no_meta.unwrap().meta, MetaAt::default());
     }
 }

@@ -286,30 +286,60 @@ pub struct MetaAt {
     deletion_grace_period_seconds: u32,
 }
 
+/// The `metadata` fields [`MetaAt`] keeps, as the loader's one pass over `metadata` found
+/// them (each the first entry of its key, as `RawObject::get` finds it), not yet checked
+/// for type.
+#[derive(Clone, Copy, Default)]
+pub(super) struct MetaRefs<'a> {
+    pub labels: Option<RawRef<'a>>,
+    pub annotations: Option<RawRef<'a>>,
+    pub owner_refs: Option<RawRef<'a>>,
+    pub uid: Option<RawRef<'a>>,
+    pub creation_timestamp: Option<RawRef<'a>>,
+    pub deletion_timestamp: Option<RawRef<'a>>,
+    pub deletion_grace_period_seconds: Option<RawRef<'a>>,
+}
+
 impl MetaAt {
-    /// Finds them in `raw`'s `metadata`: labels and annotations when they are maps; uid and
-    /// timestamps when they are non-empty strings (as an absent one reads otherwise).
-    pub fn find(raw: &Raw) -> MetaAt {
-        let Some(meta) = raw.get("metadata").and_then(RawRef::as_object) else {
-            return MetaAt::default();
-        };
-        let at = |key: &str, keep: fn(RawRef<'_>) -> bool| {
-            meta.get(key)
-                .filter(|v| keep(*v))
+    /// The offsets of `found` (views into `raw`): labels and annotations when they are
+    /// maps; uid and timestamps when they are non-empty strings (as an absent one reads
+    /// otherwise).
+    pub(super) fn of(raw: &Raw, found: &MetaRefs<'_>) -> MetaAt {
+        let at = |v: Option<RawRef<'_>>, keep: fn(RawRef<'_>) -> bool| {
+            v.filter(|v| keep(*v))
                 .and_then(|v| raw.offset_of(v))
                 .unwrap_or(0)
         };
         let map = |v: RawRef<'_>| v.is_object();
         let text = |v: RawRef<'_>| v.as_str().is_some_and(|s| !s.is_empty());
         MetaAt {
-            labels: at("labels", map),
-            annotations: at("annotations", map),
-            owner_refs: at("ownerReferences", |v| v.is_array()),
-            uid: at("uid", text),
-            creation_timestamp: at("creationTimestamp", text),
-            deletion_timestamp: at("deletionTimestamp", text),
-            deletion_grace_period_seconds: at("deletionGracePeriodSeconds", |v| v.is_i64()),
+            labels: at(found.labels, map),
+            annotations: at(found.annotations, map),
+            owner_refs: at(found.owner_refs, |v| v.is_array()),
+            uid: at(found.uid, text),
+            creation_timestamp: at(found.creation_timestamp, text),
+            deletion_timestamp: at(found.deletion_timestamp, text),
+            deletion_grace_period_seconds: at(found.deletion_grace_period_seconds, |v| v.is_i64()),
         }
+    }
+
+    /// Finds them in `raw`'s `metadata` by key, one lookup each (what [`MetaAt::of`] is
+    /// checked against).
+    #[cfg(test)]
+    pub(super) fn find(raw: &Raw) -> MetaAt {
+        let Some(meta) = raw.get("metadata").and_then(RawRef::as_object) else {
+            return MetaAt::default();
+        };
+        let found = MetaRefs {
+            labels: meta.get("labels"),
+            annotations: meta.get("annotations"),
+            owner_refs: meta.get("ownerReferences"),
+            uid: meta.get("uid"),
+            creation_timestamp: meta.get("creationTimestamp"),
+            deletion_timestamp: meta.get("deletionTimestamp"),
+            deletion_grace_period_seconds: meta.get("deletionGracePeriodSeconds"),
+        };
+        MetaAt::of(raw, &found)
     }
 }
 

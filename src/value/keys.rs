@@ -109,7 +109,7 @@ fn recent_slot(key: &[u8]) -> usize {
 /// Byte equality without a call into libc's `memcmp`: what is compared here (keys, repeated
 /// values) is short, and the call took longer than the comparison.
 #[inline]
-pub(super) fn same(a: &[u8], b: &[u8]) -> bool {
+pub fn same(a: &[u8], b: &[u8]) -> bool {
     let n = a.len();
     if n != b.len() {
         return false;

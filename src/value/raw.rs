@@ -223,14 +223,19 @@ fn write_str(tag: u8, s: &str, out: &mut Vec<u8>) {
 /// Writes a string value as an id when the table gives it one (see the module doc), else
 /// inline. Only [`RawBuilder`] shares: `from_value` measures before it writes, and an id
 /// given in between would change the size.
-fn write_shared_str(s: &str, out: &mut Vec<u8>) {
-    match strings::id(s) {
-        Some(id) => {
-            out.push(SHARED);
-            put_varint(out, u64::from(id));
-        }
+fn write_shared_str(s: &str, out: &mut Vec<u8>) -> Option<u32> {
+    let id = strings::id(s);
+    match id {
+        Some(id) => write_shared_id(id, out),
         None => write_str(STRING, s, out),
     }
+    id
+}
+
+/// Writes the string value with id `id` of the table of repeated values.
+fn write_shared_id(id: u32, out: &mut Vec<u8>) {
+    out.push(SHARED);
+    put_varint(out, u64::from(id));
 }
 
 // ---------------------------------------------------------------------------------------

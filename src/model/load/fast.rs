@@ -32,6 +32,8 @@ use serde_json::{Map, Value};
 
 use super::scalar;
 use super::yaml::{self, ItemPath, Weight, MAX_ALIAS_BYTES, MAX_ALIAS_WEIGHT};
+use crate::value::keys::same;
+use crate::value::strings;
 use crate::value::{Raw, RawBuilder};
 
 /// Deeper documents go to saphyr (which refuses beyond `yaml::MAX_DEPTH`).
@@ -313,6 +315,8 @@ fn scan(text: &str, track_keys: bool) -> (Result<Option<Parsed>, Decline>, bool)
     thread_local! {
         /// Reused across documents so its buffers keep their capacity.
         static BUILDER: RefCell<RawBuilder> = RefCell::new(RawBuilder::new());
+        /// Kept across documents: the guesses come from the documents before.
+        static GUESSES: RefCell<Guesses> = RefCell::new(Guesses::default());
     }
     let mut s = Scanner {
         text,
@@ -330,10 +334,12 @@ fn scan(text: &str, track_keys: bool) -> (Result<Option<Parsed>, Decline>, bool)
         alias_bytes: 0,
         track_keys,
         merge_seen: false,
+        guesses: GUESSES.with(RefCell::take),
     };
     let parsed = s.document().ok_or(s.why.get());
     s.out.clear_and_trim(KEEP_BUILDER_BYTES);
     BUILDER.with(|b| b.replace(s.out));
+    GUESSES.with(|k| k.replace(s.guesses));
     (parsed, s.merge_seen)
 }
 
@@ -383,6 +389,19 @@ static PLAIN_STOP: [bool; 256] = {
     t[b'\n' as usize] = true;
     t[b'\t' as usize] = true;
     t[b':' as usize] = true;
+    t
+};
+
+/// Bytes that may start a plain scalar whatever follows them: not an indicator, a blank or
+/// a line break (`-`, `?` and `:`, which start one only when no blank follows, are left out).
+static PLAIN_START: [bool; 256] = {
+    let mut t = [true; 256];
+    let mut i = 0;
+    let not = b"&*!|>'\"%@`,[]{}#?-: \n\t\r";
+    while i < not.len() {
+        t[not[i] as usize] = false;
+        i += 1;
+    }
     t
 };
 
@@ -480,6 +499,8 @@ struct Scanner<'a> {
     track_keys: bool,
     /// A merge key was met while keys were not tracked.
     merge_seen: bool,
+    /// Guesses of the next key.
+    guesses: Guesses,
 }
 
 /// A block mapping key.
@@ -488,8 +509,83 @@ enum Key<'a> {
     /// ([`Ctx::SeqItem`]: a compact mapping may follow; PyYAML writes empty and long keys
     /// so).
     Entry(Cow<'a, str>, Ctx),
+    /// `key:` with a plain key that is its own text as a string (no quotes, no other
+    /// resolution, no leading `-`, `?`, `:` or `.`): what [`Guesses`] may guess.
+    Plain(&'a str),
+    /// `key:` where the key is [`Guesses`]' guess: the key table's text and id.
+    Known(&'static str, u32),
     /// `<<:`, whose value's keys are merged in.
     Merge,
+}
+
+/// Slots of each table of [`Guesses`].
+const GUESS_SLOTS: usize = 2048;
+
+/// A key or value of the shared tables: its text and id.
+type Known = Option<(&'static str, u32)>;
+
+/// Per thread, what followed each key last time (by the key's id, modulo the slots): the
+/// plain key after it in document order (across nesting), and its value when that was a
+/// plain string of the table of repeated values. Manifests repeat the shapes and many
+/// values of the ones before them (`apiVersion` then `kind` then `metadata`;
+/// `imagePullPolicy: IfNotPresent`), so most keys and many values are recognised by one
+/// comparison with the guess, without scanning for their end, resolving them or looking
+/// them up in the tables. A wrong guess costs that comparison.
+#[derive(Default)]
+struct Guesses {
+    next_key: Vec<Known>,
+    value: Vec<Known>,
+    /// The id of the key just written (`None`: inline, or none yet).
+    last: Option<u32>,
+}
+
+/// `table`'s slot for key `id` (the table allocated on first use).
+fn guess_slot(table: &mut Vec<Known>, id: u32) -> Option<&mut Known> {
+    if table.is_empty() {
+        *table = vec![None; GUESS_SLOTS];
+    }
+    table.get_mut(id as usize % GUESS_SLOTS)
+}
+
+impl Guesses {
+    /// The guess for the key after the last one.
+    fn key(&self) -> Known {
+        let last = self.last?;
+        self.next_key
+            .get(last as usize % GUESS_SLOTS)
+            .copied()
+            .flatten()
+    }
+
+    /// The guess for the value of the last key.
+    fn value(&self) -> Known {
+        let last = self.last?;
+        self.value
+            .get(last as usize % GUESS_SLOTS)
+            .copied()
+            .flatten()
+    }
+
+    /// A key was written (`shared`: its table text and id, if it has one); `guessable`: a
+    /// [`Key::Plain`] key, which may be guessed next time.
+    fn wrote(&mut self, shared: Known, guessable: bool) {
+        if let (true, Some(last), Some(key)) = (guessable, self.last, shared) {
+            if let Some(s) = guess_slot(&mut self.next_key, last) {
+                *s = Some(key);
+            }
+        }
+        self.last = shared.map(|(_, id)| id);
+    }
+
+    /// The last key's value was `value`, a plain string on its line with this id in the
+    /// table of repeated values.
+    fn wrote_value(&mut self, value: &'static str, id: u32) {
+        if let Some(last) = self.last {
+            if let Some(s) = guess_slot(&mut self.value, last) {
+                *s = Some((value, id));
+            }
+        }
+    }
 }
 
 fn is_sep(c: Option<&u8>) -> bool {
@@ -1310,16 +1406,17 @@ impl<'a> Scanner<'a> {
         let mut explicit: Vec<Cow<'a, str>> = Vec::new();
         let mut merged: Option<Map<String, Value>> = None;
         loop {
-            match self.key()? {
-                Key::Merge => self.merge(n, merged.get_or_insert_with(Map::new))?,
-                Key::Entry(key, ctx) => {
+            if let Some((key, ctx)) = self.entry_key()? {
+                let done = ctx == Ctx::MapValue && self.plain_line_value(n)?;
+                if !done {
                     let seq_path = if key == "items" { path.clone() } else { None };
-                    self.out.key(&key);
-                    if self.track_keys {
-                        explicit.push(key);
-                    }
                     self.value(n, ctx, seq_path, None)?;
                 }
+                if self.track_keys {
+                    explicit.push(key);
+                }
+            } else {
+                self.merge(n, merged.get_or_insert_with(Map::new))?;
             }
             if self.eof() || self.at_doc_end() || self.col() < c {
                 break;
@@ -1342,9 +1439,111 @@ impl<'a> Scanner<'a> {
         })
     }
 
+    /// The most common entry value, ` value` to the end of the line after `key:` (the
+    /// cursor just past the colon, inside a mapping indented `n`): a plain scalar ending at
+    /// its line break, the next line not continuing it. Written, and the cursor moved on,
+    /// exactly as [`Scanner::value`] would, without its general dispatch; `Some(false)`:
+    /// not that case, nothing done (`value` then takes it).
+    #[inline]
+    fn plain_line_value(&mut self, n: isize) -> Option<bool> {
+        let b = self.b;
+        let mut p = self.pos;
+        if b.get(p) != Some(&b' ') {
+            return Some(false);
+        }
+        while b.get(p) == Some(&b' ') {
+            p += 1;
+        }
+        // A first byte that cannot be an indicator (`-`, `?` and `:` left to `value`).
+        if !b.get(p).is_some_and(|&c| PLAIN_START[usize::from(c)]) {
+            return Some(false);
+        }
+        // The guess is taken when the text here is the value and a line break: a scan
+        // would end there, and resolve it to the same string.
+        if let Some((text, id)) = self.guesses.value() {
+            let end = p + text.len();
+            if b.get(p..end).is_some_and(|v| same(v, text.as_bytes()))
+                && b.get(end) == Some(&b'\n')
+                && ends_scalar(b, end + 1, n)
+            {
+                self.out.str_id(id);
+                return self.after_plain_line(end);
+            }
+        }
+        let Some((end, PlainEnd::Line)) = self.plain_rest(p) else {
+            return Some(false);
+        };
+        if b.get(end) != Some(&b'\n') || !ends_scalar(b, end + 1, n) {
+            return Some(false);
+        }
+        let text = &self.text[p..end];
+        match scalar::resolve(text) {
+            scalar::Plain::Str => {
+                if let Some(id) = self.out.str_shared(text) {
+                    if let Some(shared) = strings::get(u64::from(id)) {
+                        self.guesses.wrote_value(shared, id);
+                    }
+                }
+            }
+            // A value saphyr's path refuses is left to `value`, which declines it.
+            v => match scalar::to_json(v, text) {
+                Ok(v) => self.out.value(&v),
+                Err(_) => return Some(false),
+            },
+        }
+        self.after_plain_line(end)
+    }
+
+    /// The cursor past a plain scalar ending at `end`, a line break.
+    fn after_plain_line(&mut self, end: usize) -> Option<bool> {
+        self.pos = end;
+        self.finish_line()?;
+        self.skip_to_content()?;
+        Some(true)
+    }
+
+    /// A mapping key at the cursor, written (the cursor then after its `:`): the key and
+    /// what its value may be; `None` for a merge key (`<<:`, not written).
+    fn entry_key(&mut self) -> Option<Option<(Cow<'a, str>, Ctx)>> {
+        let entry = match self.key()? {
+            Key::Merge => return Some(None),
+            Key::Known(text, id) => {
+                self.out.key_known(text, id);
+                self.guesses.last = Some(id);
+                (Cow::Borrowed(text), Ctx::MapValue)
+            }
+            Key::Plain(text) => {
+                let shared = self.out.key(text);
+                self.guesses.wrote(shared, true);
+                (Cow::Borrowed(text), Ctx::MapValue)
+            }
+            Key::Entry(key, ctx) => {
+                let shared = self.out.key(&key);
+                self.guesses.wrote(shared, false);
+                (key, ctx)
+            }
+        };
+        Some(Some(entry))
+    }
+
     /// A mapping key at the cursor; leaves the cursor after its `:`.
     fn key(&mut self) -> Option<Key<'a>> {
         let from = self.pos;
+        // The guess is taken when the text here is the key followed by `: ` (or `:` and a
+        // line break): a plain key's scan would stop exactly there.
+        if let Some((text, id)) = self.guesses.key() {
+            let end = from + text.len();
+            if self
+                .b
+                .get(from..end)
+                .is_some_and(|k| same(k, text.as_bytes()))
+                && self.b.get(end) == Some(&b':')
+                && is_sep(self.b.get(end + 1))
+            {
+                self.pos = end + 1;
+                return Some(Key::Known(text, id));
+            }
+        }
         let key = match self.peek()? {
             b'?' if is_sep(self.at(1)) => return self.explicit_key(),
             q @ (b'"' | b'\'') => {
@@ -1365,7 +1564,18 @@ impl<'a> Scanner<'a> {
                     return Some(Key::Merge);
                 }
                 self.pos = colon;
-                self.plain_key(text)?
+                let key = self.plain_key(text)?;
+                // The key's own text, and nothing a guess taken at another column or after
+                // another indicator could misread (`-`, `?`, `:`, `...` at column 0).
+                let guessable = matches!(key, Cow::Borrowed(_))
+                    && PLAIN_START[usize::from(text.as_bytes()[0])]
+                    && !text.starts_with('.')
+                    && colon == end;
+                if guessable && colon - from <= MAX_KEY_BYTES {
+                    self.pos += 1;
+                    return Some(Key::Plain(text));
+                }
+                key
             }
         };
         if self.pos - from > MAX_KEY_BYTES {
@@ -1772,6 +1982,20 @@ fn with(prefix: &[u32], i: u32) -> ItemPath {
     p.extend_from_slice(prefix);
     p.push(i);
     p
+}
+
+/// Whether the line starting at `at` ends a plain scalar on the line before, inside a
+/// collection indented `n`, as [`Scanner::plain_continuation`] tells it: a comment, the
+/// end, or a line indented `n` or less (`false` also for what it looks at further: blank
+/// lines, tabs).
+fn ends_scalar(b: &[u8], at: usize, n: isize) -> bool {
+    let rest = b.get(at..).unwrap_or_default();
+    let spaces = rest.iter().take_while(|&&c| c == b' ').count();
+    match rest.get(spaces) {
+        None | Some(b'#') => true,
+        Some(b'\n' | b'\t') => false,
+        Some(_) => isize::try_from(spaces).is_ok_and(|s| s <= n),
+    }
 }
 
 /// Writes a plain scalar's value, as `yaml.rs` resolves it; `None` where saphyr's path errs.

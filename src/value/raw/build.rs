@@ -18,8 +18,8 @@ use serde_json::Value;
 
 use super::super::keys;
 use super::{
-    measure, put_varint, varint_len, write, write_number, write_shared_str, Raw, ARRAY, FALSE,
-    NULL, OBJECT, TRUE,
+    measure, put_varint, varint_len, write, write_number, write_shared_id, write_shared_str, Raw,
+    ARRAY, FALSE, NULL, OBJECT, TRUE,
 };
 
 /// Header bytes reserved when a container opens: tag, 2-byte body length, 1-byte count.
@@ -125,8 +125,21 @@ impl RawBuilder {
     }
 
     pub fn str(&mut self, s: &str) {
+        self.str_shared(s);
+    }
+
+    /// [`Self::str`], telling the id of the table of repeated values it was written with
+    /// (`None`: inline).
+    pub fn str_shared(&mut self, s: &str) -> Option<u32> {
         self.started();
-        write_shared_str(s, &mut self.buf);
+        write_shared_str(s, &mut self.buf)
+    }
+
+    /// The string value with id `id` of the table of repeated values (as
+    /// [`Self::str_shared`] gave it for the same text).
+    pub fn str_id(&mut self, id: u32) {
+        self.started();
+        write_shared_id(id, &mut self.buf);
     }
 
     pub fn number(&mut self, n: &serde_json::Number) {
@@ -171,29 +184,54 @@ impl RawBuilder {
         self.begin(true);
     }
 
-    /// The key of the next entry of the current object (ignored outside an object).
-    pub fn key(&mut self, k: &str) {
-        let Some(f) = self.frames.last_mut().filter(|f| f.is_object) else {
-            return;
-        };
-        f.count += 1;
-        let start = self.buf.len();
-        let key = match keys::shared(k) {
-            Some((text, id)) => {
-                put_varint(&mut self.buf, (u64::from(id) << 1) | 1);
-                EntryKey::Shared(text)
-            }
+    /// The key of the next entry of the current object (ignored outside an object); the
+    /// key table's copy of it and its id when it is written as an id.
+    pub fn key(&mut self, k: &str) -> Option<(&'static str, u32)> {
+        if !self.frames.last().is_some_and(|f| f.is_object) {
+            return None;
+        }
+        let shared = keys::shared(k);
+        match shared {
+            Some((text, id)) => self.push_shared_key(text, id),
             None => {
-                put_varint(&mut self.buf, (k.len() as u64) << 1);
+                self.entry_started();
                 let start = self.buf.len();
+                put_varint(&mut self.buf, (k.len() as u64) << 1);
+                let at = self.buf.len();
                 self.buf.extend_from_slice(k.as_bytes());
-                EntryKey::Inline {
-                    start,
+                let key = EntryKey::Inline {
+                    start: at,
                     end: self.buf.len(),
-                }
+                };
+                self.entries.push(Entry { start, key });
             }
-        };
-        self.entries.push(Entry { start, key });
+        }
+        shared
+    }
+
+    /// [`Self::key`] of a key already looked up: `text` and `id` as [`keys::shared`] gave
+    /// them.
+    pub fn key_known(&mut self, text: &'static str, id: u32) {
+        if self.frames.last().is_some_and(|f| f.is_object) {
+            self.push_shared_key(text, id);
+        }
+    }
+
+    fn push_shared_key(&mut self, text: &'static str, id: u32) {
+        self.entry_started();
+        let start = self.buf.len();
+        put_varint(&mut self.buf, (u64::from(id) << 1) | 1);
+        self.entries.push(Entry {
+            start,
+            key: EntryKey::Shared(text),
+        });
+    }
+
+    /// Counts an entry of the current object (an object: checked by the caller).
+    fn entry_started(&mut self) {
+        if let Some(f) = self.frames.last_mut() {
+            f.count += 1;
+        }
     }
 
     /// Closes the current array (nothing happens if the current container is an object).
