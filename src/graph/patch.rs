@@ -56,7 +56,7 @@ use super::owners::{self, OwnerStats};
 use super::refs::{merge_by, KeySet};
 use super::selsets::SelectorEdges;
 use super::setkeys::{self, Class};
-use super::{apps, cycles, lifecycle, selectors, Adjacency, Edge, Graph, Parts};
+use super::{apps, cycles, gap_moves, lifecycle, selectors, Adjacency, Edge, Graph, Parts};
 use crate::diagnostic::{self, Diagnostic};
 use crate::model::{Inventory, Object};
 
@@ -490,13 +490,24 @@ impl Plan {
         let mut dropped: Vec<usize> = Vec::new();
         // Positions of the reference findings (when they stay where they are).
         let mut ref_findings_at: Vec<usize> = Vec::new();
-        if no_move {
-            // Reference findings are left to `patch_refs`.
-            for (k, f) in old_findings.iter().enumerate() {
+        if no_move || grows {
+            // Reference findings are left to `patch_refs`. When runs grow, every finding
+            // stays where it is in the list and its object moves where the gaps put it
+            // (moving positions up keeps the order); a reference finding of a replaced
+            // object lands in its run's new positions.
+            let moved = gap_moves(&gaps);
+            for (k, f) in old_findings.iter_mut().enumerate() {
                 if super::refs::is_ref_finding(f.code) {
                     ref_findings_at.push(k);
-                } else if stays(f).is_none() {
-                    dropped.push(k);
+                    if !no_move {
+                        f.object = f.object_index().and_then(|o| u32::try_from(moved(o)).ok());
+                    }
+                } else {
+                    match stays(f) {
+                        None => dropped.push(k),
+                        Some(i) if !no_move => f.object = u32::try_from(i).ok(),
+                        Some(_) => {}
+                    }
                 }
             }
         } else {
@@ -570,7 +581,7 @@ impl Plan {
             looked_at: found.owners.len() + scanned + found.inside.len() + found.members.len(),
         };
         let old_refs = std::mem::take(&mut old.refs);
-        let graph = if no_move {
+        let graph = if no_move || grows {
             // The old findings where they are, the recomputed ones taken out, the new put in.
             diagnostic::sort(&mut findings);
             for &i in &owned {
@@ -1598,6 +1609,7 @@ mod tests {
     #[test]
     fn patches_in_place_and_with_moves_equal_a_build() {
         PATHS.with(|p| p.set([0; 4]));
+        crate::graph::refs::GAPS_IN_PLACE.with(|c| c.set(0));
         for seed in 1..1500u64 {
             let (outcome, patched, built) = patched_and_built_in(seed * 104_729, scenario_of(seed));
             assert!(
@@ -1608,6 +1620,11 @@ mod tests {
         }
         let [moved, redone, kept, gaps] = PATHS.with(|p| p.get());
         assert!(moved > 300, "only {moved} patches moved positions");
+        let refs_gaps = crate::graph::refs::GAPS_IN_PLACE.with(|c| c.get());
+        assert!(
+            refs_gaps > 100,
+            "only {refs_gaps} patches relinked references in place after opening gaps"
+        );
         assert!(
             gaps > 100,
             "only {gaps} patches that moved positions opened gaps"

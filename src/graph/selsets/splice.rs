@@ -315,27 +315,63 @@ impl SelectorEdges {
             }
             return same_keys;
         }
-        // Counts changed: rebuilt by object from the old and the fresh selections.
+        // Counts changed: the stretch from the first changed object to the last is rebuilt
+        // from the old and the fresh selections and spliced in (one move of the tail), the
+        // offsets after it shifted; what lies outside it is neither read nor moved.
         let n = self.seg_offsets.len().saturating_sub(1);
-        let mut old = std::mem::take(&mut self.segs).into_iter().peekable();
+        let mut objects: Vec<usize> = selecting
+            .iter()
+            .copied()
+            .chain(fresh.iter().map(|s| s.from as usize))
+            .filter(|&i| i < n)
+            .collect();
+        objects.sort_unstable();
+        objects.dedup();
+        let (Some(&first), Some(&last)) = (objects.first(), objects.last()) else {
+            return false;
+        };
+        let (lo, hi) = (
+            self.seg_offsets[first] as usize,
+            self.seg_offsets[last + 1] as usize,
+        );
         let mut fresh = fresh.into_iter().peekable();
-        let mut segs = Vec::with_capacity(old.len() + fresh.len());
-        let mut counts = vec![0usize; n];
-        let is_recomputed = |i: usize| selecting.binary_search(&i).is_ok();
-        for (i, c) in counts.iter_mut().enumerate() {
-            while let Some(s) = old.next_if(|s| s.from as usize == i) {
-                if !is_recomputed(i) {
-                    segs.push(s);
-                    *c += 1;
-                }
+        let mut recomputed = selecting.iter().copied().peekable();
+        let mut mid: Vec<Seg> = Vec::with_capacity(hi - lo + fresh.len());
+        let mut ends: Vec<u32> = Vec::with_capacity(last + 1 - first);
+        let placeholder = || Seg {
+            from: 0,
+            via: "",
+            key: 0,
+            set: UNSEEN,
+            except: Box::default(),
+        };
+        for i in first..=last {
+            while recomputed.next_if(|&r| r < i).is_some() {}
+            if recomputed.next_if_eq(&i).is_none() {
+                let (a, b) = (
+                    self.seg_offsets[i] as usize,
+                    self.seg_offsets[i + 1] as usize,
+                );
+                mid.extend(
+                    self.segs[a..b]
+                        .iter_mut()
+                        .map(|s| std::mem::replace(s, placeholder())),
+                );
             }
             while let Some(s) = fresh.next_if(|s| s.from as usize == i) {
-                segs.push(s);
-                *c += 1;
+                mid.push(s);
+            }
+            ends.push(u32::try_from(lo + mid.len()).unwrap_or(u32::MAX));
+        }
+        let old_end = self.seg_offsets[last + 1];
+        let delta = i64::from(ends.last().copied().unwrap_or(old_end)) - i64::from(old_end);
+        self.segs.splice(lo..hi, mid);
+        self.seg_offsets[first + 1..=last + 1].copy_from_slice(&ends);
+        if delta != 0 {
+            for o in &mut self.seg_offsets[last + 2..] {
+                *o = (i64::from(*o) + delta) as u32;
             }
         }
-        self.segs = segs;
-        self.seg_offsets = offsets(counts.into_iter());
         false
     }
 
