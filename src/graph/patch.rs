@@ -421,7 +421,7 @@ impl Plan {
                 let adjacency = (&owners_of, &dependents_of);
                 // Runs that only grow: the gaps after them opened first, every run's old
                 // objects and its gap are replaced where they stand (no position moves).
-                if grows && !nodes_change(inv, &old_selectors, &added, &removed_objects) {
+                if grows {
                     let mut old_selectors = old_selectors;
                     if !no_move {
                         old_selectors.open_gaps(&gaps);
@@ -441,7 +441,7 @@ impl Plan {
                         &keys,
                         old_selectors,
                         &in_place,
-                        &added,
+                        (&added, &removed_objects),
                         (&mut marks, selecting),
                         adjacency,
                     )
@@ -778,23 +778,39 @@ fn patch_selections(
 /// [`patch_selections`] when no position moves (the added objects stand where the
 /// replaced ones did): the sets that can lose a member are those holding a replaced object,
 /// and the selector edges are patched where they are (`selsets/splice.rs`) instead of taken
-/// apart and built again. Not for a change of the Nodes' number (a Pod's finding counts
-/// them: [`nodes_change`]), which the general patch handles.
+/// apart and built again. When the Nodes change in number (a Pod's finding counts them),
+/// the selections of every Nodes key that count what they match are recomputed too, as the
+/// general patch does.
 fn patch_selections_in_place(
     inv: &Inventory,
     keys: &Keys,
     mut old: SelectorEdges,
     shift: &dyn Fn(usize) -> Option<usize>,
-    added: &[usize],
+    (added, removed): (&[usize], &[&Object]),
     (marks, mut selecting): (&mut [u8], Vec<usize>),
     (owners_of, dependents_of): (&Adjacency, &Adjacency),
 ) -> (SelectorEdges, Vec<Diagnostic>, usize) {
     let (mut sets, dirty) = old.take_keyed(added.iter().copied());
     let key_sets: Vec<u32> = sets.keys.iter().map(|k| k.set).collect();
     let flipped = setkeys::patch_sets(inv, keys, &mut sets, (shift, Some(&dirty)), added);
-    for (k, _) in flipped.iter().enumerate().filter(|(_, &f)| f) {
+    let nodes = nodes_after(inv, sets.nodes, added, removed);
+    let recount = nodes != sets.nodes;
+    sets.nodes = nodes;
+    #[cfg(test)]
+    if recount {
+        PATHS.with(|p| {
+            let mut c = p.get();
+            c[4] += 1;
+            p.set(c);
+        });
+    }
+    for (k, &set) in key_sets.iter().enumerate() {
         let class = sets.keys[k].key.class();
-        for i in old.users_of(k as u32, key_sets[k]) {
+        let redo = flipped.get(k).copied().unwrap_or(false);
+        if !redo && !(recount && class == Class::Nodes) {
+            continue;
+        }
+        for i in old.users_of(k as u32, set) {
             if marks[i] & SEL == 0 && selectors::counts_matches(&inv.objects[i], class) {
                 marks[i] |= SEL;
                 selecting.push(i);
@@ -817,17 +833,6 @@ fn patch_selections_in_place(
         findings,
         scanned,
     )
-}
-
-/// Whether replacing `removed` by `added` (new positions) changes how many Nodes `old`'s
-/// inventory held.
-fn nodes_change(
-    inv: &Inventory,
-    old: &SelectorEdges,
-    added: &[usize],
-    removed: &[&Object],
-) -> bool {
-    nodes_after(inv, old.nodes(), added, removed) != old.nodes()
 }
 
 /// How many Nodes there are once `removed` are replaced by `added` (new positions), from
@@ -1051,7 +1056,8 @@ thread_local! {
     /// selections kept where they were.
     /// The last: patches that moved positions and patched the selections in place after
     /// opening gaps.
-    static PATHS: std::cell::Cell<[usize; 4]> = const { std::cell::Cell::new([0; 4]) };
+    /// Then: patches in place (no position moved, or gaps opened) that recounted the Nodes.
+    static PATHS: std::cell::Cell<[usize; 5]> = const { std::cell::Cell::new([0; 5]) };
 }
 
 /// The runs a change of whole files makes (tests): file `f` of `before` — files of
@@ -1608,7 +1614,7 @@ mod tests {
     /// patched, and each patch equals a full build.
     #[test]
     fn patches_in_place_and_with_moves_equal_a_build() {
-        PATHS.with(|p| p.set([0; 4]));
+        PATHS.with(|p| p.set([0; 5]));
         crate::graph::refs::GAPS_IN_PLACE.with(|c| c.set(0));
         for seed in 1..1500u64 {
             let (outcome, patched, built) = patched_and_built_in(seed * 104_729, scenario_of(seed));
@@ -1618,8 +1624,12 @@ mod tests {
                 diff(&patched, &built)
             );
         }
-        let [moved, redone, kept, gaps] = PATHS.with(|p| p.get());
+        let [moved, redone, kept, gaps, nodes] = PATHS.with(|p| p.get());
         assert!(moved > 300, "only {moved} patches moved positions");
+        assert!(
+            nodes > 50,
+            "only {nodes} in-place patches recounted the Nodes"
+        );
         let refs_gaps = crate::graph::refs::GAPS_IN_PLACE.with(|c| c.get());
         assert!(
             refs_gaps > 100,

@@ -14,7 +14,9 @@
 use rustc_hash::FxHashMap;
 
 use super::{count_by, fill, offsets, run, Keyed, Seg, Selections, SelectorEdges, UNSEEN};
-use crate::graph::{gap_moves, with_gaps};
+use rayon::prelude::*;
+
+use crate::graph::{gap_moves, open_offset_gaps, GAP_CHUNK};
 
 impl SelectorEdges {
     /// Takes the keys and sets out for a patch (the rest stays, for [`SelectorEdges::splice`]),
@@ -50,19 +52,23 @@ impl SelectorEdges {
         let gap_moved = gap_moves(gaps);
         // Positions are u32 here (below `u32::MAX`, as every position of the build).
         let moved = |t: u32| gap_moved(t as usize) as u32;
-        for seg in &mut self.segs {
-            seg.from = moved(seg.from);
-            for t in seg.except.iter_mut() {
-                *t = moved(*t);
-            }
-        }
-        for set in &mut self.sets {
+        // On every core: selections and sets are independent.
+        self.segs
+            .par_iter_mut()
+            .with_min_len(GAP_CHUNK)
+            .for_each(|seg| {
+                seg.from = moved(seg.from);
+                for t in seg.except.iter_mut() {
+                    *t = moved(*t);
+                }
+            });
+        self.sets.par_iter_mut().with_min_len(64).for_each(|set| {
             for t in set.iter_mut() {
                 *t = moved(*t);
             }
-        }
-        self.seg_offsets = with_gaps(&self.seg_offsets, gaps);
-        self.in_offsets = with_gaps(&self.in_offsets, gaps);
+        });
+        open_offset_gaps(&mut self.seg_offsets, gaps);
+        open_offset_gaps(&mut self.in_offsets, gaps);
     }
 
     /// The keys the selections of `objects` matched.
@@ -75,11 +81,6 @@ impl SelectorEdges {
         ids.sort_unstable();
         ids.dedup();
         ids
-    }
-
-    /// How many Nodes the inventory held.
-    pub fn nodes(&self) -> usize {
-        self.nodes
     }
 
     /// The objects whose selections matched key `key`, whose set was `set`.
