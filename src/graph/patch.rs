@@ -807,7 +807,7 @@ fn patch_selections_in_place(
     for (k, &set) in key_sets.iter().enumerate() {
         let class = sets.keys[k].key.class();
         let redo = flipped.get(k).copied().unwrap_or(false);
-        if !redo && !(recount && class == Class::Nodes) {
+        if !(redo || (recount && class == Class::Nodes)) {
             continue;
         }
         for i in old.users_of(k as u32, set) {
