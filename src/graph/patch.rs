@@ -37,9 +37,10 @@
 //! belong (with the reference findings, in `patch_refs`), and the selector edges are kept
 //! as they are when every replaced object is a member of the same sets as the one before it
 //! and the recomputed selections match what they matched before (else they are patched as
-//! above). When positions move but every run only grows (objects added to a file), the owner
-//! and selector edges first open a gap after each run (positions above move up in one pass)
-//! and are then patched in place the same way, each run's old objects and its gap replaced
+//! above). When positions move but every run only grows (objects added to a file), the owner,
+//! selector and reference edges first open a gap after each run (positions above move up in
+//! one pass) and the findings' objects move where the gaps put them (their order stays);
+//! all are then patched in place the same way, each run's old objects and its gap replaced
 //! where they stand.
 //!
 //! It rebuilds only when the input is inconsistent: `replaced` does not describe the new

@@ -6,7 +6,8 @@
 //! (`deps.rs`). A patch relinks the added objects and the kept objects with a lookup that
 //! a replaced object answers (before or after the change), against the objects that answer
 //! their lookups; every other object's edges, dangling references and findings are kept
-//! (shifted), since nothing they resolve against changed. A changed
+//! (shifted; when runs only grow, a gap opened after each run, then patched where they
+//! stand), since nothing they resolve against changed. A changed
 //! CustomResourceDefinition (a kind's scope) relinks everything.
 //!
 //! A Service's target-port findings read its selection (a function of the Service and the
