@@ -133,7 +133,7 @@ impl Patch {
 pub struct PatchReport {
     /// Splicing the inventory's objects.
     pub splice: Duration,
-    /// `LabelIndex::splice`.
+    /// `LabelIndex::splice`, run beside `Graph::patch` when positions move (the two overlap).
     pub index: Duration,
     /// `Graph::patch`, and what it did.
     pub graph: Duration,
@@ -186,24 +186,17 @@ impl Dataset {
     pub fn apply_patch(&mut self, patch: Patch) -> Option<(Moves, PatchReport)> {
         let runs = runs(self.inventory.objects.len(), &patch.splices)?;
         let mut removed: Vec<Vec<Object>> = Vec::with_capacity(runs.len());
-        let (mut splice, mut index) = (Duration::ZERO, Duration::ZERO);
-        for (s, run) in patch.splices.into_iter().zip(&runs) {
-            let t = Instant::now();
+        let t = Instant::now();
+        for s in patch.splices {
             let end = s.at + s.removed;
             let gone: Vec<Object> = self
                 .inventory
                 .objects
                 .splice(s.at..end, s.objects)
                 .collect();
-            splice += t.elapsed();
-            let t = Instant::now();
-            let at = u32::try_from(s.at).unwrap_or(u32::MAX);
-            self.index
-                .splice(at, &gone, &self.inventory.objects[s.at..s.at + run.added]);
-            index += t.elapsed();
             removed.push(gone);
         }
-        let t = Instant::now();
+        let splice = t.elapsed();
         let replaced: Vec<Replaced<'_>> = runs
             .iter()
             .zip(&removed)
@@ -213,9 +206,41 @@ impl Dataset {
                 added: r.added,
             })
             .collect();
-        let (graph, outcome) = std::mem::take(&mut self.graph).patch(&self.inventory, &replaced);
+        // The label index and the graph are independent. When positions move (every
+        // bitmap above an edit shifts) the index is spliced on a thread of its own while
+        // the graph is patched here; otherwise the splice is short and stays on this
+        // thread. Each run's objects stand at its new position in the spliced inventory
+        // (runs ascend), so the index splices, in order, see what they saw one splice at a
+        // time.
+        let (inventory, label_index) = (&self.inventory, &mut self.index);
+        let old_graph = std::mem::take(&mut self.graph);
+        let mut index = Duration::ZERO;
+        let mut splice_index = |spent: &mut Duration| {
+            let t = Instant::now();
+            for (run, gone) in runs.iter().zip(&removed) {
+                let at = u32::try_from(run.new_at).unwrap_or(u32::MAX);
+                let added = &inventory.objects[run.new_at..run.new_at + run.added];
+                label_index.splice(at, gone, added);
+            }
+            *spent = t.elapsed();
+        };
+        let patch_graph = || {
+            let t = Instant::now();
+            let patched = old_graph.patch(inventory, &replaced);
+            (patched, t.elapsed())
+        };
+        let ((graph, outcome), graph_time) = if runs.iter().all(|r| r.removed == r.added) {
+            splice_index(&mut index);
+            patch_graph()
+        } else {
+            // A panic on the index's thread is raised again when the scope ends.
+            std::thread::scope(|s| {
+                s.spawn(|| splice_index(&mut index));
+                patch_graph()
+            })
+        };
         self.graph = graph;
-        let graph = t.elapsed();
+        let graph = graph_time;
         self.inventory.problems = patch.problems;
         self.inventory.files = patch.files;
         self.inventory.bytes = patch.bytes;

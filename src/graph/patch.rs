@@ -37,9 +37,10 @@
 //! belong (with the reference findings, in `patch_refs`), and the selector edges are kept
 //! as they are when every replaced object is a member of the same sets as the one before it
 //! and the recomputed selections match what they matched before (else they are patched as
-//! above). When positions move but every run only grows (objects added to a file), the owner
-//! and selector edges first open a gap after each run (positions above move up in one pass)
-//! and are then patched in place the same way, each run's old objects and its gap replaced
+//! above). When positions move but every run only grows (objects added to a file), the owner,
+//! selector and reference edges first open a gap after each run (positions above move up in
+//! one pass) and the findings' objects move where the gaps put them (their order stays);
+//! all are then patched in place the same way, each run's old objects and its gap replaced
 //! where they stand.
 //!
 //! It rebuilds only when the input is inconsistent: `replaced` does not describe the new
@@ -56,7 +57,7 @@ use super::owners::{self, OwnerStats};
 use super::refs::{merge_by, KeySet};
 use super::selsets::SelectorEdges;
 use super::setkeys::{self, Class};
-use super::{apps, cycles, lifecycle, selectors, Adjacency, Edge, Graph, Parts};
+use super::{apps, cycles, gap_moves, lifecycle, selectors, Adjacency, Edge, Graph, Parts};
 use crate::diagnostic::{self, Diagnostic};
 use crate::model::{Inventory, Object};
 
@@ -421,7 +422,7 @@ impl Plan {
                 let adjacency = (&owners_of, &dependents_of);
                 // Runs that only grow: the gaps after them opened first, every run's old
                 // objects and its gap are replaced where they stand (no position moves).
-                if grows && !nodes_change(inv, &old_selectors, &added, &removed_objects) {
+                if grows {
                     let mut old_selectors = old_selectors;
                     if !no_move {
                         old_selectors.open_gaps(&gaps);
@@ -441,7 +442,7 @@ impl Plan {
                         &keys,
                         old_selectors,
                         &in_place,
-                        &added,
+                        (&added, &removed_objects),
                         (&mut marks, selecting),
                         adjacency,
                     )
@@ -490,13 +491,24 @@ impl Plan {
         let mut dropped: Vec<usize> = Vec::new();
         // Positions of the reference findings (when they stay where they are).
         let mut ref_findings_at: Vec<usize> = Vec::new();
-        if no_move {
-            // Reference findings are left to `patch_refs`.
-            for (k, f) in old_findings.iter().enumerate() {
+        if no_move || grows {
+            // Reference findings are left to `patch_refs`. When runs grow, every finding
+            // stays where it is in the list and its object moves where the gaps put it
+            // (moving positions up keeps the order); a reference finding of a replaced
+            // object lands in its run's new positions.
+            let moved = gap_moves(&gaps);
+            for (k, f) in old_findings.iter_mut().enumerate() {
                 if super::refs::is_ref_finding(f.code) {
                     ref_findings_at.push(k);
-                } else if stays(f).is_none() {
-                    dropped.push(k);
+                    if !no_move {
+                        f.object = f.object_index().and_then(|o| u32::try_from(moved(o)).ok());
+                    }
+                } else {
+                    match stays(f) {
+                        None => dropped.push(k),
+                        Some(i) if !no_move => f.object = u32::try_from(i).ok(),
+                        Some(_) => {}
+                    }
                 }
             }
         } else {
@@ -570,7 +582,7 @@ impl Plan {
             looked_at: found.owners.len() + scanned + found.inside.len() + found.members.len(),
         };
         let old_refs = std::mem::take(&mut old.refs);
-        let graph = if no_move {
+        let graph = if no_move || grows {
             // The old findings where they are, the recomputed ones taken out, the new put in.
             diagnostic::sort(&mut findings);
             for &i in &owned {
@@ -767,23 +779,39 @@ fn patch_selections(
 /// [`patch_selections`] when no position moves (the added objects stand where the
 /// replaced ones did): the sets that can lose a member are those holding a replaced object,
 /// and the selector edges are patched where they are (`selsets/splice.rs`) instead of taken
-/// apart and built again. Not for a change of the Nodes' number (a Pod's finding counts
-/// them: [`nodes_change`]), which the general patch handles.
+/// apart and built again. When the Nodes change in number (a Pod's finding counts them),
+/// the selections of every Nodes key that count what they match are recomputed too, as the
+/// general patch does.
 fn patch_selections_in_place(
     inv: &Inventory,
     keys: &Keys,
     mut old: SelectorEdges,
     shift: &dyn Fn(usize) -> Option<usize>,
-    added: &[usize],
+    (added, removed): (&[usize], &[&Object]),
     (marks, mut selecting): (&mut [u8], Vec<usize>),
     (owners_of, dependents_of): (&Adjacency, &Adjacency),
 ) -> (SelectorEdges, Vec<Diagnostic>, usize) {
     let (mut sets, dirty) = old.take_keyed(added.iter().copied());
     let key_sets: Vec<u32> = sets.keys.iter().map(|k| k.set).collect();
     let flipped = setkeys::patch_sets(inv, keys, &mut sets, (shift, Some(&dirty)), added);
-    for (k, _) in flipped.iter().enumerate().filter(|(_, &f)| f) {
+    let nodes = nodes_after(inv, sets.nodes, added, removed);
+    let recount = nodes != sets.nodes;
+    sets.nodes = nodes;
+    #[cfg(test)]
+    if recount {
+        PATHS.with(|p| {
+            let mut c = p.get();
+            c[4] += 1;
+            p.set(c);
+        });
+    }
+    for (k, &set) in key_sets.iter().enumerate() {
         let class = sets.keys[k].key.class();
-        for i in old.users_of(k as u32, key_sets[k]) {
+        let redo = flipped.get(k).copied().unwrap_or(false);
+        if !(redo || (recount && class == Class::Nodes)) {
+            continue;
+        }
+        for i in old.users_of(k as u32, set) {
             if marks[i] & SEL == 0 && selectors::counts_matches(&inv.objects[i], class) {
                 marks[i] |= SEL;
                 selecting.push(i);
@@ -806,17 +834,6 @@ fn patch_selections_in_place(
         findings,
         scanned,
     )
-}
-
-/// Whether replacing `removed` by `added` (new positions) changes how many Nodes `old`'s
-/// inventory held.
-fn nodes_change(
-    inv: &Inventory,
-    old: &SelectorEdges,
-    added: &[usize],
-    removed: &[&Object],
-) -> bool {
-    nodes_after(inv, old.nodes(), added, removed) != old.nodes()
 }
 
 /// How many Nodes there are once `removed` are replaced by `added` (new positions), from
@@ -1040,7 +1057,8 @@ thread_local! {
     /// selections kept where they were.
     /// The last: patches that moved positions and patched the selections in place after
     /// opening gaps.
-    static PATHS: std::cell::Cell<[usize; 4]> = const { std::cell::Cell::new([0; 4]) };
+    /// Then: patches in place (no position moved, or gaps opened) that recounted the Nodes.
+    static PATHS: std::cell::Cell<[usize; 5]> = const { std::cell::Cell::new([0; 5]) };
 }
 
 /// The runs a change of whole files makes (tests): file `f` of `before` — files of
@@ -1597,7 +1615,8 @@ mod tests {
     /// patched, and each patch equals a full build.
     #[test]
     fn patches_in_place_and_with_moves_equal_a_build() {
-        PATHS.with(|p| p.set([0; 4]));
+        PATHS.with(|p| p.set([0; 5]));
+        crate::graph::refs::GAPS_IN_PLACE.with(|c| c.set(0));
         for seed in 1..1500u64 {
             let (outcome, patched, built) = patched_and_built_in(seed * 104_729, scenario_of(seed));
             assert!(
@@ -1606,8 +1625,17 @@ mod tests {
                 diff(&patched, &built)
             );
         }
-        let [moved, redone, kept, gaps] = PATHS.with(|p| p.get());
+        let [moved, redone, kept, gaps, nodes] = PATHS.with(|p| p.get());
         assert!(moved > 300, "only {moved} patches moved positions");
+        assert!(
+            nodes > 50,
+            "only {nodes} in-place patches recounted the Nodes"
+        );
+        let refs_gaps = crate::graph::refs::GAPS_IN_PLACE.with(|c| c.get());
+        assert!(
+            refs_gaps > 100,
+            "only {refs_gaps} patches relinked references in place after opening gaps"
+        );
         assert!(
             gaps > 100,
             "only {gaps} patches that moved positions opened gaps"

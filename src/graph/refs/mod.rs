@@ -33,6 +33,8 @@ pub(super) use deps::KeySet;
 pub use extract::extract;
 pub use findings::is_ref_finding;
 pub(super) use link::build;
+#[cfg(test)]
+pub(super) use patch::GAPS_IN_PLACE;
 pub(super) use patch::{FindingsChange, RefChange};
 
 use rayon::prelude::*;

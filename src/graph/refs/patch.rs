@@ -6,7 +6,8 @@
 //! (`deps.rs`). A patch relinks the added objects and the kept objects with a lookup that
 //! a replaced object answers (before or after the change), against the objects that answer
 //! their lookups; every other object's edges, dangling references and findings are kept
-//! (shifted), since nothing they resolve against changed. A changed
+//! (shifted; when runs only grow, a gap opened after each run, then patched where they
+//! stand), since nothing they resolve against changed. A changed
 //! CustomResourceDefinition (a kind's scope) relinks everything.
 //!
 //! A Service's target-port findings read its selection (a function of the Service and the
@@ -25,7 +26,7 @@ use super::deps::{self, KeySet};
 use super::link::{self, assemble, is_service, link_sources, target_ports, Lookup};
 use super::{findings, merge, merge_by, Dangling, RefGraph};
 use crate::diagnostic::Diagnostic;
-use crate::graph::{Adjacency, Edge, Graph};
+use crate::graph::{gap_moves, Adjacency, Edge, Graph};
 use crate::model::{Inventory, Object};
 
 /// What changed, as the reference patch needs it (made by the graph patch).
@@ -36,9 +37,10 @@ pub(in crate::graph) struct RefChange<'a> {
     pub removed: Vec<&'a [Object]>,
     /// New positions of the kept objects that selected a removed object.
     pub selected_removed: Vec<usize>,
-    /// When no position moved: how the graph patch changes the findings, which are still
-    /// the old ones, the reference findings among them (not in `old_findings`); the
-    /// reference findings' changes are added and all are spliced in at once.
+    /// When no position moved, or runs only grew: how the graph patch changes the findings,
+    /// which are still the old ones (their objects moved where the gaps put them), the
+    /// reference findings among them (not in `old_findings`); the reference findings'
+    /// changes are added and all are spliced in at once.
     pub findings: Option<FindingsChange>,
 }
 
@@ -50,6 +52,13 @@ pub(in crate::graph) struct FindingsChange {
     pub new: Vec<Diagnostic>,
     /// Positions of the reference findings, ascending.
     pub refs_at: Vec<usize>,
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Reference patches relinked in place after opening gaps (runs that only grew).
+    pub(in crate::graph) static GAPS_IN_PLACE: std::cell::Cell<usize> =
+        const { std::cell::Cell::new(0) };
 }
 
 /// The kinds the unused notes are about.
@@ -109,6 +118,39 @@ impl Graph {
             dangling: old_dangling,
             ..
         } = old;
+        let mut dangling = old_dangling;
+        // Runs that only grow: the gaps after them opened first (positions above move up in
+        // one pass), then every run's old objects and its gap are relinked where they stand,
+        // as when no position moves. `now` maps a position of the edges, the dangling
+        // references and the in-place findings to its new one (none for a replaced object).
+        let grows = change
+            .runs
+            .iter()
+            .all(|(gone, new)| gone.len() <= new.len())
+            && change.runs.iter().any(|(gone, new)| gone.len() < new.len());
+        let edge_runs: Vec<(Range<usize>, Range<usize>)> = if grows {
+            let gaps: Vec<(usize, usize)> = change
+                .runs
+                .iter()
+                .map(|(gone, new)| (gone.end, new.len() - gone.len()))
+                .filter(|g| g.1 > 0)
+                .collect();
+            uses.open_gaps(&gaps);
+            used_by.open_gaps(&gaps);
+            let moved = gap_moves(&gaps);
+            for d in &mut dangling {
+                d.from = moved(d.from);
+            }
+            change
+                .runs
+                .iter()
+                .map(|(_, new)| (new.clone(), new.clone()))
+                .collect()
+        } else {
+            change.runs.clone()
+        };
+        let edge_shift = Shift(&edge_runs);
+        let now = |p: usize| edge_shift.get(p);
         dep_keys.splice(&change.runs, &added_deps);
         splice_provided(&mut answers, &change.runs, inv);
         let mut wanted = KeySet::default();
@@ -137,8 +179,11 @@ impl Graph {
             .findings
             .extend(target_ports(inv, &self, ports.iter().copied(), None));
 
-        let mut dangling = old_dangling;
-        let in_place = in_place(&change.runs, &used_by, &relinked);
+        let in_place = in_place(&edge_runs, &used_by, &relinked);
+        #[cfg(test)]
+        if grows && in_place {
+            GAPS_IN_PLACE.with(|c| c.set(c.get() + 1));
+        }
         // What a relinked or removed object named before, and what a relinked one names now.
         let mut named: Vec<usize> = Vec::new();
         if in_place {
@@ -146,14 +191,14 @@ impl Graph {
             let fresh = std::mem::take(&mut linked.dangling);
             dangling = replace_sources(dangling, &sources, &relinked, fresh);
             relink_in_place(&mut uses, &mut used_by, &sources, &linked.edges, &mut named);
-            named.retain(|&t| shift(t).is_some());
+            named.retain(|&t| now(t).is_some());
             named.extend(linked.edges.iter().map(|e| e.to));
         }
         let edges = if in_place {
             Vec::new()
         } else {
             let mut edges = std::mem::take(&mut uses.edges);
-            edges.retain_mut(|e| match (shift(e.from), shift(e.to)) {
+            edges.retain_mut(|e| match (now(e.from), now(e.to)) {
                 (Some(from), Some(to)) if !relinked[from] => {
                     (e.from, e.to) = (from, to);
                     true
@@ -171,7 +216,7 @@ impl Graph {
                 |a, b| a.from < b.from,
                 |a, b| merge_by(a, b, |e| e.from),
             );
-            dangling.retain_mut(|d| match shift(d.from).filter(|&f| !relinked[f]) {
+            dangling.retain_mut(|d| match now(d.from).filter(|&f| !relinked[f]) {
                 Some(from) => {
                     d.from = from;
                     true
@@ -234,7 +279,7 @@ impl Graph {
             dropped.extend(refs_at.into_iter().filter(|&k| {
                 let f = &graph.findings[k];
                 f.object_index()
-                    .and_then(shift)
+                    .and_then(now)
                     .is_none_or(|i| redone(f.code, i))
             }));
             dropped.sort_unstable();

@@ -14,7 +14,9 @@
 use rustc_hash::FxHashMap;
 
 use super::{count_by, fill, offsets, run, Keyed, Seg, Selections, SelectorEdges, UNSEEN};
-use crate::graph::{gap_moves, with_gaps};
+use rayon::prelude::*;
+
+use crate::graph::{gap_moves, open_offset_gaps, GAP_CHUNK};
 
 impl SelectorEdges {
     /// Takes the keys and sets out for a patch (the rest stays, for [`SelectorEdges::splice`]),
@@ -50,19 +52,23 @@ impl SelectorEdges {
         let gap_moved = gap_moves(gaps);
         // Positions are u32 here (below `u32::MAX`, as every position of the build).
         let moved = |t: u32| gap_moved(t as usize) as u32;
-        for seg in &mut self.segs {
-            seg.from = moved(seg.from);
-            for t in seg.except.iter_mut() {
-                *t = moved(*t);
-            }
-        }
-        for set in &mut self.sets {
+        // On every core: selections and sets are independent.
+        self.segs
+            .par_iter_mut()
+            .with_min_len(GAP_CHUNK)
+            .for_each(|seg| {
+                seg.from = moved(seg.from);
+                for t in seg.except.iter_mut() {
+                    *t = moved(*t);
+                }
+            });
+        self.sets.par_iter_mut().with_min_len(64).for_each(|set| {
             for t in set.iter_mut() {
                 *t = moved(*t);
             }
-        }
-        self.seg_offsets = with_gaps(&self.seg_offsets, gaps);
-        self.in_offsets = with_gaps(&self.in_offsets, gaps);
+        });
+        open_offset_gaps(&mut self.seg_offsets, gaps);
+        open_offset_gaps(&mut self.in_offsets, gaps);
     }
 
     /// The keys the selections of `objects` matched.
@@ -75,11 +81,6 @@ impl SelectorEdges {
         ids.sort_unstable();
         ids.dedup();
         ids
-    }
-
-    /// How many Nodes the inventory held.
-    pub fn nodes(&self) -> usize {
-        self.nodes
     }
 
     /// The objects whose selections matched key `key`, whose set was `set`.
@@ -315,27 +316,63 @@ impl SelectorEdges {
             }
             return same_keys;
         }
-        // Counts changed: rebuilt by object from the old and the fresh selections.
+        // Counts changed: the stretch from the first changed object to the last is rebuilt
+        // from the old and the fresh selections and spliced in (one move of the tail), the
+        // offsets after it shifted; what lies outside it is neither read nor moved.
         let n = self.seg_offsets.len().saturating_sub(1);
-        let mut old = std::mem::take(&mut self.segs).into_iter().peekable();
+        let mut objects: Vec<usize> = selecting
+            .iter()
+            .copied()
+            .chain(fresh.iter().map(|s| s.from as usize))
+            .filter(|&i| i < n)
+            .collect();
+        objects.sort_unstable();
+        objects.dedup();
+        let (Some(&first), Some(&last)) = (objects.first(), objects.last()) else {
+            return false;
+        };
+        let (lo, hi) = (
+            self.seg_offsets[first] as usize,
+            self.seg_offsets[last + 1] as usize,
+        );
         let mut fresh = fresh.into_iter().peekable();
-        let mut segs = Vec::with_capacity(old.len() + fresh.len());
-        let mut counts = vec![0usize; n];
-        let is_recomputed = |i: usize| selecting.binary_search(&i).is_ok();
-        for (i, c) in counts.iter_mut().enumerate() {
-            while let Some(s) = old.next_if(|s| s.from as usize == i) {
-                if !is_recomputed(i) {
-                    segs.push(s);
-                    *c += 1;
-                }
+        let mut recomputed = selecting.iter().copied().peekable();
+        let mut mid: Vec<Seg> = Vec::with_capacity(hi - lo + fresh.len());
+        let mut ends: Vec<u32> = Vec::with_capacity(last + 1 - first);
+        let placeholder = || Seg {
+            from: 0,
+            via: "",
+            key: 0,
+            set: UNSEEN,
+            except: Box::default(),
+        };
+        for i in first..=last {
+            while recomputed.next_if(|&r| r < i).is_some() {}
+            if recomputed.next_if_eq(&i).is_none() {
+                let (a, b) = (
+                    self.seg_offsets[i] as usize,
+                    self.seg_offsets[i + 1] as usize,
+                );
+                mid.extend(
+                    self.segs[a..b]
+                        .iter_mut()
+                        .map(|s| std::mem::replace(s, placeholder())),
+                );
             }
             while let Some(s) = fresh.next_if(|s| s.from as usize == i) {
-                segs.push(s);
-                *c += 1;
+                mid.push(s);
+            }
+            ends.push(u32::try_from(lo + mid.len()).unwrap_or(u32::MAX));
+        }
+        let old_end = self.seg_offsets[last + 1];
+        let delta = i64::from(ends.last().copied().unwrap_or(old_end)) - i64::from(old_end);
+        self.segs.splice(lo..hi, mid);
+        self.seg_offsets[first + 1..=last + 1].copy_from_slice(&ends);
+        if delta != 0 {
+            for o in &mut self.seg_offsets[last + 2..] {
+                *o = (i64::from(*o) + delta) as u32;
             }
         }
-        self.segs = segs;
-        self.seg_offsets = offsets(counts.into_iter());
         false
     }
 
