@@ -65,8 +65,8 @@ pub struct Timeline {
 /// any more: the load stops). `pacing: None` sends no progress and no partial batches (a
 /// consumer that only wants the whole table); `link: false` skips the graph. `load` reads
 /// and parses one file the walk has just listed (`load_listed_file`, or the bench's timed
-/// use of it). Returns the live set to
-/// follow the files with, unless the listener went away.
+/// use of it). Returns the live set to follow the files with, unless the listener went
+/// away.
 pub fn first_load(
     paths: &[PathBuf],
     opts: &LoadOptions,

@@ -547,23 +547,20 @@ fn guess_slot(table: &mut Vec<Known>, id: u32) -> Option<&mut Known> {
     table.get_mut(id as usize % GUESS_SLOTS)
 }
 
+/// What `table` holds for key `id`, if it was allocated and holds anything.
+fn guessed(table: &[Known], id: u32) -> Known {
+    table.get(id as usize % GUESS_SLOTS).copied().flatten()
+}
+
 impl Guesses {
     /// The guess for the key after the last one.
     fn key(&self) -> Known {
-        let last = self.last?;
-        self.next_key
-            .get(last as usize % GUESS_SLOTS)
-            .copied()
-            .flatten()
+        guessed(&self.next_key, self.last?)
     }
 
     /// The guess for the value of the last key.
     fn value(&self) -> Known {
-        let last = self.last?;
-        self.value
-            .get(last as usize % GUESS_SLOTS)
-            .copied()
-            .flatten()
+        guessed(&self.value, self.last?)
     }
 
     /// A key was written (`shared`: its table text and id, if it has one); `guessable`: a
