@@ -39,6 +39,11 @@ pub struct LoadReport {
     pub table_frame: Duration,
     /// From the start until the whole table was on screen.
     pub to_table: Duration,
+    /// The CPU time of every thread (user + system) until then: what the load costs
+    /// whatever else shares the cores.
+    pub cpu_to_table: Duration,
+    /// The process's CPU time when the load started (what setting up cost).
+    pub cpu_at_start: Duration,
     /// From the start until the graph was applied and drawn (tree, findings).
     pub to_linked: Duration,
     /// From the start until the first frame with rows (a partial batch, or the table).
@@ -95,6 +100,23 @@ impl Rss {
     }
 }
 
+/// The CPU time (user + system) every thread of the process has used so far.
+pub fn process_cpu() -> Duration {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: `getrusage` writes one `rusage` into the valid, writable buffer given.
+    let ok = unsafe { libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) } == 0;
+    if !ok {
+        return Duration::ZERO;
+    }
+    // SAFETY: initialised by the successful call above (and zeroed before it).
+    let usage = unsafe { usage.assume_init() };
+    let time = |t: libc::timeval| {
+        Duration::from_secs(u64::try_from(t.tv_sec).unwrap_or(0))
+            + Duration::from_micros(u64::try_from(t.tv_usec).unwrap_or(0))
+    };
+    time(usage.ru_utime) + time(usage.ru_stime)
+}
+
 /// Reads and parses one file as the UI does ([`load_file`]), timing the read and the parse
 /// separately (nanoseconds added to the counters).
 fn read_and_parse(
@@ -138,6 +160,7 @@ pub fn measure(
     let mut report = LoadReport::default();
 
     let start = Instant::now();
+    report.cpu_at_start = process_cpu();
     report.loading_frame = draw(&mut terminal, &mut app)?;
     let (read_ns, parse_ns, first_ns) = (AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0));
     let yaml = Mutex::new(YamlStats::default());
@@ -251,6 +274,7 @@ fn ui_side(
             report.table = update;
             report.table_frame = frame;
             report.to_table = at;
+            report.cpu_to_table = process_cpu().saturating_sub(report.cpu_at_start);
         }
         if linked {
             report.to_linked = at;

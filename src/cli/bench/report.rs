@@ -53,6 +53,7 @@ impl Report {
                 "inventory": round3(l.inventory), "index": round3(l.index), "graph": round3(l.graph),
                 "table": round3(l.table), "table_frame": round3(l.table_frame),
                 "total": round3(l.total()), "to_table": round3(self.to_table()),
+                "cpu_to_table": round3(l.cpu_to_table),
                 "to_linked": round3(l.to_linked), "first_rows": round3(l.first_rows),
                 "first_file": round3(l.first_file), "loading_frame": round3(l.loading_frame),
                 "partial_ui": round3(l.partial_ui), "ui_stall": round3(l.ui_stall),
@@ -109,6 +110,7 @@ impl Report {
         line("table (sort + filter)", t(l.table));
         line("table frame", t(l.table_frame));
         line("load to full table", t(self.to_table()));
+        line("  CPU until then (all threads)", t(l.cpu_to_table));
         line("graph (after the table)", t(l.graph));
         line("load to linked frame", t(l.to_linked));
         line("first file parsed", t(l.first_file));
