@@ -2,7 +2,7 @@
 
 use serde::Deserialize;
 
-use crate::dataset::{Change, Dataset, Event, Graph};
+use crate::dataset::{Change, Dataset, Event, Graph, LabelIndex};
 use crate::model::Inventory;
 
 /// One thing that can change the app's state.
@@ -134,6 +134,9 @@ pub enum Action {
     },
     #[serde(skip)]
     Loaded(Box<Dataset>),
+    /// The label index of an `indexing` [`Dataset`] (same objects, same order).
+    #[serde(skip)]
+    Indexed(Box<LabelIndex>),
     /// The graph of an unlinked [`Dataset`] (same objects, same order).
     #[serde(skip)]
     Linked(Box<Graph>),
@@ -174,6 +177,7 @@ impl From<Event> for Action {
             },
             Event::Partial(more) => Action::Partial(more),
             Event::Loaded(dataset) => Action::Loaded(dataset),
+            Event::Indexed(index) => Action::Indexed(index),
             Event::Linked(graph) => Action::Linked(graph),
             Event::Changed(change) => Action::Changed(change),
             Event::Notice(msg) => Action::Notice(msg),

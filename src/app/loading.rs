@@ -60,6 +60,24 @@ impl KeyCounts {
         }
     }
 
+    /// These counts and `indexed` (the index's keys and counts) as one: what stands for a
+    /// whole table's counts while its index is still being built (the objects of the last
+    /// files loaded, not in any partial batch, are not counted).
+    fn with<'a>(&'a self, indexed: impl Iterator<Item = (&'a str, u64)>) -> KeyCounts {
+        let mut all = KeyCounts::default();
+        let own = self.keys.iter().map(|(k, n, _)| (&**k, *n));
+        for (k, n) in indexed.chain(own) {
+            match all.by_text.get(k) {
+                Some(&slot) => all.keys[slot].1 += n,
+                None => {
+                    all.keys.push((k.into(), n, u32::MAX));
+                    all.by_text.insert(k.into(), all.keys.len() - 1);
+                }
+            }
+        }
+        all
+    }
+
     /// The `n` keys carried by the most objects, ties broken by key, counting `indexed`
     /// (the index's keys and counts) and these.
     fn most_common<'a>(
@@ -81,12 +99,15 @@ impl App {
         (self.data.index.len() as usize) < self.data.inventory.objects.len()
     }
 
-    /// Splices the objects the label index does not have yet into it.
+    /// Splices the objects the label index does not have yet into it (all of them when the
+    /// whole table came before its index, `Dataset::indexing`: the index that follows is
+    /// then dropped).
     pub(super) fn catch_up_index(&mut self) {
         if !self.index_behind() {
             return;
         }
         let data = std::sync::Arc::make_mut(&mut self.data);
+        let whole_table = std::mem::replace(&mut data.indexing, false);
         let at = data.index.len();
         let added = data
             .inventory
@@ -95,6 +116,33 @@ impl App {
             .unwrap_or_default();
         data.index.splice(at, &[], added);
         self.unindexed_keys = KeyCounts::default();
+        if whole_table {
+            // The counts of the partial batches may have missed the last files.
+            self.auto_columns_follow();
+        }
+    }
+
+    /// The whole table arrived before its label index (`Dataset::indexing`): label keys
+    /// are counted from what the partial batches showed (the default columns) until
+    /// [`App::indexed`].
+    pub(super) fn loaded_unindexed(&mut self) {
+        let counts = self.unindexed_keys.with(self.data.index.keys());
+        self.unindexed_keys = counts;
+    }
+
+    /// The label index of the whole table arrived: used unless the index was caught up
+    /// meanwhile (a label query before it came), then the default columns follow it.
+    pub(super) fn indexed(&mut self, index: LabelIndex) {
+        if !self.data.indexing || index.len() as usize != self.data.inventory.objects.len() {
+            tracing::debug!("a label index arrived for other data, or was built meanwhile");
+            return;
+        }
+        let data = std::sync::Arc::make_mut(&mut self.data);
+        data.index = index;
+        data.indexing = false;
+        self.unindexed_keys = KeyCounts::default();
+        self.auto_columns_follow();
+        self.clamp_views();
     }
 
     /// Whether a partial batch appended from `at` on may leave the label index behind:
@@ -136,6 +184,7 @@ pub(super) fn leaves_index_behind(action: &Action) -> bool {
         Action::Partial(_)
             | Action::LoadProgress { .. }
             | Action::Loaded(_)
+            | Action::Indexed(_)
             | Action::Tick(_)
             | Action::Resize(..)
             | Action::Up
@@ -176,6 +225,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::super::{Action, App, Keymap, Options};
+    use crate::dataset::Dataset;
     use crate::index::LabelIndex;
     use crate::model::load::parse_text;
     use crate::model::{Inventory, Object};
@@ -266,6 +316,61 @@ mod tests {
                 .filter(|&i| all[i as usize].labels().get("k1") == Some("v0"))
                 .collect();
             prop_assert_eq!(matched, want);
+        }
+
+        /// The whole table before its index (`Dataset::indexing`): the default columns come
+        /// from what the partial batches showed until the index arrives; a label query
+        /// meanwhile catches the index up (the index that arrives later is then dropped);
+        /// either way the app ends as with a table that came indexed.
+        #[test]
+        fn a_table_before_its_index_ends_as_an_indexed_one(
+            labels in proptest::collection::vec(
+                proptest::collection::btree_map(0u8..6, 0u8..3, 0..4)
+                    .prop_map(|m| m.into_iter().collect::<Vec<_>>()),
+                1..40,
+            ),
+            shown in 0usize..40,
+            query_first in proptest::bool::ANY,
+        ) {
+            let all = objects(&labels);
+            let shown = shown.min(all.len());
+            let fresh = || {
+                let mut app = App::new(Keymap::load(None).expect("keymap"), Options::default(), 0);
+                app.update(Action::Resize(120, 30));
+                if shown > 0 {
+                    app.update(Action::Partial(batch(&all[..shown])));
+                }
+                app
+            };
+            let inventory = Inventory { objects: all.clone(), ..Default::default() };
+            let mut want = fresh();
+            want.update(Action::Loaded(Box::new(Dataset::unlinked(inventory.clone()))));
+            let mut app = fresh();
+            app.update(Action::Loaded(Box::new(Dataset::unindexed(inventory))));
+            prop_assert!(app.data.indexing && app.index_behind());
+            prop_assert_eq!(app.most_common_keys(2), LabelIndex::build(&all[..shown]).most_common_keys(2));
+            prop_assert_eq!(app.table.matched.len(), all.len() as u64);
+            let query = |app: &mut App| {
+                app.update(Action::FocusBar);
+                for c in "k1=v0".chars() {
+                    app.update(Action::Insert(c));
+                }
+            };
+            if query_first {
+                query(&mut app);
+                prop_assert!(!app.data.indexing && !app.index_behind());
+            }
+            app.update(Action::Indexed(Box::new(LabelIndex::build(&all))));
+            if !query_first {
+                query(&mut app);
+            }
+            query(&mut want);
+            prop_assert!(!app.data.indexing && !app.index_behind());
+            prop_assert_eq!(&app.data.index, &want.data.index);
+            prop_assert_eq!(&app.table.columns, &want.table.columns);
+            let matched: Vec<u32> = app.table.matched.iter().collect();
+            let wanted: Vec<u32> = want.table.matched.iter().collect();
+            prop_assert_eq!(matched, wanted);
         }
     }
 }

@@ -292,10 +292,15 @@ impl App {
             }
             Action::Loaded(loaded) => {
                 self.loading = None;
-                self.unindexed_keys = loading::KeyCounts::default();
+                if loaded.indexing {
+                    self.loaded_unindexed();
+                } else {
+                    self.unindexed_keys = loading::KeyCounts::default();
+                }
                 self.loaded(*loaded);
                 self.switched();
             }
+            Action::Indexed(index) => self.indexed(*index),
             Action::Linked(graph) => self.linked(*graph),
             Action::Changed(change) => {
                 self.apply_change(*change);
@@ -459,7 +464,7 @@ impl App {
     }
 
     /// Columns chosen from the data follow it, unless the user changed them.
-    fn auto_columns_follow(&mut self) {
+    pub(super) fn auto_columns_follow(&mut self) {
         if self.auto_columns.is_none() || self.auto_columns.as_ref() == Some(&self.table.columns) {
             let columns = self.default_columns(&self.data);
             self.table.set_columns(columns);

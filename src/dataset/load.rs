@@ -5,8 +5,9 @@
 //! back, what has loaded since the last batch is handed over as an [`Event::Partial`] when
 //! the [`Pacing`] says one is due, so the table appears and fills while the rest loads.
 //! Then the live set is built (kinds with CRDs, scopes, duplicates), the label index beside
-//! it, and the whole table is handed over ([`Event::Loaded`], unlinked); the graph follows
-//! ([`Event::Linked`]). Objects are shared handles: partial batches, the live set and the
+//! it, and the whole table is handed over ([`Event::Loaded`], unlinked); with pacing (a UI)
+//! as soon as the live set is ready, the index following ([`Event::Indexed`]); the graph
+//! follows ([`Event::Linked`]). Objects are shared handles: partial batches, the live set and the
 //! consumer's copy hold the same objects.
 
 use std::path::{Path, PathBuf};
@@ -56,6 +57,8 @@ pub struct Timeline {
     pub index: Duration,
     /// The whole table handed over.
     pub loaded: Duration,
+    /// The label index handed over (with the table, or after it with `pacing`).
+    pub indexed: Duration,
     /// The graph built and handed over.
     pub linked: Duration,
     pub partial_batches: usize,
@@ -180,20 +183,37 @@ pub fn first_load(
         loads.iter().for_each(|l| yaml.add(&l.yaml));
         tracing::debug!("{}", yaml.summary());
     }
-    // The live set (one core) and the label index of the objects in path order (the other)
-    // side by side; the live set orders files by path too, and only changes scopes, not
-    // labels: the index is kept when the labels line up (always, unless two roots name
-    // overlapping trees), else rebuilt.
+    // The live set and the label index of the objects in path order side by side; the
+    // live set orders files by path too, and only changes scopes, not labels: the index is
+    // kept when the labels line up (always, unless two roots name overlapping trees), else
+    // rebuilt. A UI (`pacing`) gets the whole table as soon as the live set is built, the
+    // index after it (`Event::Indexed`): the table does not wait for the index, as it does
+    // not wait for the graph (BENCHMARKS.md, "lead5").
+    let defer_index = pacing.is_some();
     let in_load_order: Vec<Object> = loads.iter().flat_map(|l| l.objects.clone()).collect();
-    let (live, (index, index_time)) = rayon::join(
-        || LiveSet::from_loads(paths, opts, loads, walk_problems),
-        || {
+    let built = std::thread::scope(|s| {
+        let indexer = s.spawn(|| {
             let t = Instant::now();
             (LabelIndex::build(&in_load_order), t.elapsed())
-        },
-    );
-    times.index = index_time;
-    times.live = started.elapsed();
+        });
+        let live = LiveSet::from_loads(paths, opts, loads, walk_problems);
+        times.live = started.elapsed();
+        if defer_index {
+            let loaded = Dataset::unindexed(live.inventory().clone());
+            times.loaded = started.elapsed();
+            log_loaded(&live, &times);
+            if !send(Event::Loaded(Box::new(loaded))) {
+                return None;
+            }
+        }
+        let (index, index_time) = match indexer.join() {
+            Ok(built) => built,
+            Err(_) => (LabelIndex::build(&in_load_order), Duration::ZERO),
+        };
+        times.index = index_time;
+        Some((live, index))
+    });
+    let (live, index) = built?;
     let objects = &live.inventory().objects;
     let same_labels = objects.len() == in_load_order.len()
         && objects
@@ -206,17 +226,19 @@ pub fn first_load(
     } else {
         LabelIndex::build(objects)
     };
-    let loaded = Dataset::unlinked_with(index, live.inventory().clone());
-    times.loaded = started.elapsed();
-    tracing::info!(
-        objects = live.inventory().objects.len(),
-        files = live.inventory().files,
-        live_ms = times.live.as_millis() as u64,
-        elapsed_ms = times.loaded.as_millis() as u64,
-        "loaded"
-    );
-    if !send(Event::Loaded(Box::new(loaded))) {
-        return None;
+    if defer_index {
+        if !send(Event::Indexed(Box::new(index))) {
+            return None;
+        }
+        times.indexed = started.elapsed();
+    } else {
+        let loaded = Dataset::unlinked_with(index, live.inventory().clone());
+        times.loaded = started.elapsed();
+        times.indexed = times.loaded;
+        log_loaded(&live, &times);
+        if !send(Event::Loaded(Box::new(loaded))) {
+            return None;
+        }
     }
     if !link {
         return Some((live, times));
@@ -230,6 +252,16 @@ pub fn first_load(
         return None;
     }
     Some((live, times))
+}
+
+fn log_loaded(live: &LiveSet, times: &Timeline) {
+    tracing::info!(
+        objects = live.inventory().objects.len(),
+        files = live.inventory().files,
+        live_ms = times.live.as_millis() as u64,
+        elapsed_ms = times.loaded.as_millis() as u64,
+        "loaded"
+    );
 }
 
 /// How long the loop over parsed files waits, once woken, before it takes what came
@@ -373,14 +405,20 @@ mod tests {
             names(ids(&fresh.inventory)).into_iter().collect();
         assert!(shown.iter().all(|id| all.contains(id)), "{shown:?}");
 
+        // The table, then its label index (a UI does not wait for it), then the graph.
         let n = sent.len();
-        let Event::Loaded(table) = &sent[n - 2] else {
-            panic!("the table comes second to last: {:?}", sent[n - 2]);
+        let Event::Loaded(table) = &sent[n - 3] else {
+            panic!("the table comes third to last: {:?}", sent[n - 3]);
         };
         assert!(table.linking && table.graph.is_empty());
+        assert!(table.indexing && table.index.is_empty());
         assert_eq!(ids(&table.inventory), ids(&fresh.inventory));
         assert_eq!(table.inventory.problems, fresh.inventory.problems);
-        assert_eq!(table.index, LabelIndex::build(&fresh.inventory.objects));
+        let Event::Indexed(index) = &sent[n - 2] else {
+            panic!("the index comes second to last: {:?}", sent[n - 2]);
+        };
+        assert_eq!(**index, LabelIndex::build(&fresh.inventory.objects));
+        assert!(times.loaded <= times.indexed && times.indexed <= times.linked);
         let widget = table
             .inventory
             .objects
@@ -399,6 +437,30 @@ mod tests {
             "the dangling owner is a finding"
         );
         assert_eq!(ids(live.inventory()), ids(&fresh.inventory));
+    }
+
+    /// Without pacing (`get -w`: no UI showing the table while its index is built) the
+    /// table comes indexed, and no `Indexed` follows.
+    #[test]
+    fn without_pacing_the_table_comes_indexed() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        write_folder(dir.path());
+        let paths = vec![dir.path().to_path_buf()];
+        let opts = LoadOptions::default();
+        let sent = Mutex::new(Vec::new());
+        let send = |a: Event| {
+            sent.lock().expect("lock").push(a);
+            true
+        };
+        first_load(&paths, &opts, None, false, &|f| load_file(f, &opts), &send)
+            .expect("nobody hung up");
+        let sent = sent.into_inner().expect("lock");
+        assert_eq!(sent.len(), 1, "{sent:?}");
+        let Event::Loaded(table) = &sent[0] else {
+            panic!("only the table: {:?}", sent[0]);
+        };
+        assert!(!table.indexing);
+        assert_eq!(table.index, LabelIndex::build(&table.inventory.objects));
     }
 
     /// Files without objects (kustomizations) read first do not use up the first batch:
@@ -448,6 +510,11 @@ mod tests {
         let table = table.expect("the table was handed over");
         let names: Vec<&str> = table.inventory.objects.iter().map(|o| o.name()).collect();
         assert_eq!(names, ["a", "b"]);
-        assert_eq!(table.index, LabelIndex::build(&table.inventory.objects));
+        let index = sent.iter().find_map(|a| match a {
+            Event::Indexed(i) => Some(i),
+            _ => None,
+        });
+        let index = index.expect("the index followed the table");
+        assert_eq!(**index, LabelIndex::build(&table.inventory.objects));
     }
 }

@@ -45,6 +45,9 @@ pub struct Dataset {
     pub stale: RoaringBitmap,
     /// The graph is still being built ([`Dataset::unlinked`]); an [`Event::Linked`] brings it.
     pub linking: bool,
+    /// The label index is still being built ([`Dataset::unindexed`]: `index` is empty); an
+    /// [`Event::Indexed`] brings it.
+    pub indexing: bool,
     /// The rendered view: how many kustomizations and charts were built and how many
     /// failed (`None`: the files view).
     pub render: Option<RenderSummary>,
@@ -64,6 +67,7 @@ impl Dataset {
             graph,
             stale: RoaringBitmap::new(),
             linking: false,
+            indexing: false,
             render: None,
         }
     }
@@ -82,7 +86,18 @@ impl Dataset {
             graph: Graph::default(),
             stale: RoaringBitmap::new(),
             linking: true,
+            indexing: false,
             render: None,
+        }
+    }
+
+    /// A loaded inventory whose label index and graph are still being built: the first
+    /// load shows the whole table while both are (an [`Event::Indexed`], then an
+    /// [`Event::Linked`], bring them).
+    pub fn unindexed(inventory: Inventory) -> Dataset {
+        Dataset {
+            indexing: true,
+            ..Dataset::unlinked_with(LabelIndex::default(), inventory)
         }
     }
 
@@ -122,7 +137,8 @@ pub fn load_inventory(
 }
 
 /// What the data layer publishes, in order: `Progress`/`Partial` while loading, `Loaded`
-/// (the whole table, unlinked), `Linked` (its graph), then one `Changed` per applied batch
+/// (the whole table, unlinked), `Indexed` (its label index, when `Loaded` came without),
+/// `Linked` (its graph), then one `Changed` per applied batch
 /// of file changes; `Notice`s whenever watching has something to say.
 #[derive(Clone, Debug)]
 pub enum Event {
@@ -134,8 +150,11 @@ pub enum Event {
     /// What files read since the previous `Partial` add (objects with the scopes of the
     /// built-in kinds; the final `Loaded` replaces it all).
     Partial(Box<Inventory>),
-    /// The whole table, indexed, graph still being built (`linking`).
+    /// The whole table, graph still being built (`linking`); indexed, unless its label
+    /// index is still being built too (`indexing`: an `Indexed` follows).
     Loaded(Box<Dataset>),
+    /// The label index of the dataset of an `indexing` `Loaded` (same objects, same order).
+    Indexed(Box<LabelIndex>),
     /// The graph of the dataset of `Loaded` (same objects, same order).
     Linked(Box<Graph>),
     /// One applied batch of file changes.

@@ -39,6 +39,9 @@ pub struct LoadReport {
     pub table_frame: Duration,
     /// From the start until the whole table was on screen.
     pub to_table: Duration,
+    /// From the start until the label index was applied (the table comes first, the index
+    /// after it).
+    pub to_indexed: Duration,
     /// The CPU time of every thread (user + system) until then: what the load costs
     /// whatever else shares the cores.
     pub cpu_to_table: Duration,
@@ -225,6 +228,7 @@ fn ui_side(
     while let Ok(first) = rx.recv() {
         let mut table = None;
         let mut linked = false;
+        let mut indexed = false;
         let mut partial = false;
         let burst = Instant::now();
         // As the event loop does: partial batches the whole table replaces are left out.
@@ -243,6 +247,10 @@ fn ui_side(
                 Action::Linked(_) => {
                     app.update(a);
                     linked = true;
+                }
+                Action::Indexed(_) => {
+                    app.update(a);
+                    indexed = true;
                 }
                 a => app.update(a),
             }
@@ -278,6 +286,9 @@ fn ui_side(
         }
         if linked {
             report.to_linked = at;
+        }
+        if indexed || (table.is_some() && !app.data.indexing) {
+            report.to_indexed = at;
         }
     }
     for r in releases {

@@ -53,7 +53,7 @@ impl Report {
                 "inventory": round3(l.inventory), "index": round3(l.index), "graph": round3(l.graph),
                 "table": round3(l.table), "table_frame": round3(l.table_frame),
                 "total": round3(l.total()), "to_table": round3(self.to_table()),
-                "cpu_to_table": round3(l.cpu_to_table),
+                "cpu_to_table": round3(l.cpu_to_table), "to_indexed": round3(l.to_indexed),
                 "to_linked": round3(l.to_linked), "first_rows": round3(l.first_rows),
                 "first_file": round3(l.first_file), "loading_frame": round3(l.loading_frame),
                 "partial_ui": round3(l.partial_ui), "ui_stall": round3(l.ui_stall),
@@ -105,12 +105,13 @@ impl Report {
         line("walk (overlaps reading)", t(l.walk));
         line("read", t(l.read));
         line("parse", t(l.parse));
-        line("inventory (live set ∥ index)", t(l.inventory));
-        line("  of which index", t(l.index));
+        line("inventory (live set)", t(l.inventory));
+        line("label index (beside it)", t(l.index));
         line("table (sort + filter)", t(l.table));
         line("table frame", t(l.table_frame));
         line("load to full table", t(self.to_table()));
         line("  CPU until then (all threads)", t(l.cpu_to_table));
+        line("load to label index applied", t(l.to_indexed));
         line("graph (after the table)", t(l.graph));
         line("load to linked frame", t(l.to_linked));
         line("first file parsed", t(l.first_file));

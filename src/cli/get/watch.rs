@@ -208,9 +208,12 @@ pub fn run(
             eprintln!("warning: {}", escape_terminal(&msg));
             true
         }
-        Event::Progress { .. } | Event::Partial(_) | Event::Linked(_) | Event::Rendering { .. } => {
-            true
-        }
+        // (`get -w` loads without pacing: its table comes indexed.)
+        Event::Progress { .. }
+        | Event::Partial(_)
+        | Event::Indexed(_)
+        | Event::Linked(_)
+        | Event::Rendering { .. } => true,
     };
     crate::dataset::follow(&config, &send, &stop)?;
     Ok(())
