@@ -302,6 +302,18 @@ fn split_key(b: &[u8]) -> Option<(Key<'_>, &[u8])> {
     })
 }
 
+/// The rest of `b` after the key of an object entry ([`split_key`] without decoding the
+/// key).
+#[inline]
+fn skip_key(b: &[u8]) -> Option<&[u8]> {
+    let (h, used) = get_varint(b)?;
+    let rest = b.get(used..)?;
+    if h & 1 == 1 {
+        return Some(rest);
+    }
+    rest.get(usize::try_from(h >> 1).ok()?..)
+}
+
 /// Splits the first encoded value off `b`: (that value, the rest).
 fn split_value(b: &[u8]) -> Option<(&[u8], &[u8])> {
     let tag = *b.first()?;
@@ -814,8 +826,22 @@ impl<'a> RawObject<'a> {
         self.iter().map(|(k, _)| k)
     }
 
+    /// Values in stored key order; the keys are stepped over, not decoded.
     pub fn values(self) -> impl Iterator<Item = RawRef<'a>> {
-        self.iter().map(|(_, v)| v)
+        let mut rest = self.body;
+        let mut left = self.len;
+        std::iter::from_fn(move || {
+            if left == 0 {
+                return None;
+            }
+            let Some((value, after)) = skip_key(rest).and_then(split_value) else {
+                left = 0;
+                return None;
+            };
+            rest = after;
+            left -= 1;
+            Some(RawRef { bytes: value })
+        })
     }
 }
 

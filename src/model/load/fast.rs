@@ -1459,20 +1459,23 @@ impl<'a> Scanner<'a> {
         // would end there, and resolve it to the same string.
         if let Some((text, id)) = self.guesses.value() {
             let end = p + text.len();
-            if b.get(p..end).is_some_and(|v| same(v, text.as_bytes()))
-                && b.get(end) == Some(&b'\n')
-                && ends_scalar(b, end + 1, n)
+            if b.get(p..end).is_some_and(|v| same(v, text.as_bytes())) && b.get(end) == Some(&b'\n')
             {
-                self.out.str_id(id);
-                return self.after_plain_line(end);
+                if let Some(next) = ends_scalar(b, end + 1, n) {
+                    self.out.str_id(id);
+                    return self.after_plain_line(end, next);
+                }
             }
         }
         let Some((end, PlainEnd::Line)) = self.plain_rest(p) else {
             return Some(false);
         };
-        if b.get(end) != Some(&b'\n') || !ends_scalar(b, end + 1, n) {
+        if b.get(end) != Some(&b'\n') {
             return Some(false);
         }
+        let Some(next) = ends_scalar(b, end + 1, n) else {
+            return Some(false);
+        };
         let text = &self.text[p..end];
         match scalar::resolve(text) {
             scalar::Plain::Str => {
@@ -1488,14 +1491,22 @@ impl<'a> Scanner<'a> {
                 Err(_) => return Some(false),
             },
         }
-        self.after_plain_line(end)
+        self.after_plain_line(end, next)
     }
 
-    /// The cursor past a plain scalar ending at `end`, a line break.
-    fn after_plain_line(&mut self, end: usize) -> Option<bool> {
+    /// The cursor past a plain scalar ending at `end`, a line break, as `finish_line` then
+    /// `skip_to_content` would move it; `next`: where the next line's indentation ends, as
+    /// [`ends_scalar`] found it (its spaces are not counted again).
+    #[inline]
+    fn after_plain_line(&mut self, end: usize, next: usize) -> Option<bool> {
         self.pos = end;
-        self.finish_line()?;
-        self.skip_to_content()?;
+        self.newline();
+        self.pos = next;
+        // A comment line (and whatever blank and comment lines follow): the general way.
+        // `ends_scalar` refused a blank line and a tab, so nothing else needs looking at.
+        if self.peek() == Some(b'#') {
+            self.skip_to_content()?;
+        }
         Some(true)
     }
 
@@ -1983,16 +1994,17 @@ fn with(prefix: &[u32], i: u32) -> ItemPath {
 
 /// Whether the line starting at `at` ends a plain scalar on the line before, inside a
 /// collection indented `n`, as [`Scanner::plain_continuation`] tells it: a comment, the
-/// end, or a line indented `n` or less (`false` also for what it looks at further: blank
-/// lines, tabs).
-fn ends_scalar(b: &[u8], at: usize, n: isize) -> bool {
+/// end, or a line indented `n` or less (`None` also for what it looks at further: blank
+/// lines, tabs). When it does: where that line's spaces end.
+fn ends_scalar(b: &[u8], at: usize, n: isize) -> Option<usize> {
     let rest = b.get(at..).unwrap_or_default();
     let spaces = rest.iter().take_while(|&&c| c == b' ').count();
-    match rest.get(spaces) {
+    let ends = match rest.get(spaces) {
         None | Some(b'#') => true,
         Some(b'\n' | b'\t') => false,
         Some(_) => isize::try_from(spaces).is_ok_and(|s| s <= n),
-    }
+    };
+    ends.then_some(at + spaces)
 }
 
 /// Writes a plain scalar's value, as `yaml.rs` resolves it; `None` where saphyr's path errs.

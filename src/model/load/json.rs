@@ -84,9 +84,21 @@ fn stream<'de, T: de::Deserialize<'de>>(
             Some(Ok(value)) => {
                 let start = skip_ws(text.as_bytes(), from);
                 let end = stream.byte_offset();
-                let items = item_offsets(text.as_bytes(), start);
+                let value = raw(value);
+                // Only a list (an array, or an object with an `items` array) has items.
+                let view = value.view();
+                let listed = view.is_array()
+                    || view
+                        .as_object()
+                        .and_then(|o| o.get("items"))
+                        .is_some_and(|i| i.is_array());
+                let items = if listed {
+                    item_offsets(text.as_bytes(), start)
+                } else {
+                    Vec::new()
+                };
                 docs.push(JsonDoc {
-                    value: raw(value),
+                    value,
                     start,
                     end,
                     items,
@@ -364,6 +376,38 @@ impl<'de> Visitor<'de> for Strict {
     }
 }
 
+/// The first quote or bracket (`"`, `{`, `}`, `[`, `]`) at or after `i`, or the end: eight
+/// bytes at a time (pretty-printed JSON is mostly indentation and strings).
+fn structural(b: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // High bit set in the lowest byte of `w` equal to `c` (maybe in bytes above it too).
+    let eq = |w: u64, c: u8| {
+        let x = w ^ (ONES * u64::from(c));
+        x.wrapping_sub(ONES) & !x & HIGHS
+    };
+    while let Some(chunk) = b.get(i..i + 8) {
+        let Ok(bytes) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        let w = u64::from_le_bytes(bytes);
+        // `[` and `]` differ from `{` and `}` only in bit 5.
+        let folded = w | (ONES * 0x20);
+        let hit = eq(w, b'"') | eq(folded, b'{') | eq(folded, b'}');
+        if hit != 0 {
+            return i + (hit.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while b
+        .get(i)
+        .is_some_and(|c| !matches!(c, b'"' | b'{' | b'}' | b'[' | b']'))
+    {
+        i += 1;
+    }
+    i
+}
+
 fn skip_ws(b: &[u8], mut i: usize) -> usize {
     while b.get(i).is_some_and(|c| c.is_ascii_whitespace()) {
         i += 1;
@@ -400,6 +444,8 @@ impl Scan<'_> {
     /// elements if it is an `items` array (or the root).
     fn node(&mut self, as_item: Option<ItemPath>, as_items: Option<ItemPath>) {
         match self.peek() {
+            // Nothing inside can be an item: only its end is wanted.
+            Some(b'{' | b'[') if as_item.is_none() && as_items.is_none() => self.skip(),
             Some(b'{') => self.object(as_item),
             Some(b'[') => self.array(as_items),
             Some(b'"') => self.string(),
@@ -413,6 +459,29 @@ impl Scan<'_> {
                 }
             }
             None => {}
+        }
+    }
+
+    /// Past the object or array at the cursor: brackets counted, strings stepped over.
+    fn skip(&mut self) {
+        let mut depth = 0usize;
+        loop {
+            self.i = structural(self.b, self.i);
+            match self.b.get(self.i) {
+                None => return,
+                Some(b'"') => self.string(),
+                Some(b'{' | b'[') => {
+                    depth += 1;
+                    self.i += 1;
+                }
+                Some(_) => {
+                    depth = depth.saturating_sub(1);
+                    self.i += 1;
+                }
+            }
+            if depth == 0 {
+                return;
+            }
         }
     }
 
