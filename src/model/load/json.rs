@@ -58,6 +58,15 @@ pub(super) fn parse_stream(text: &str) -> (Vec<JsonDoc>, Option<JsonError>) {
 /// it are right but the error may be worded and placed differently (a repeated key is only
 /// found when its object closes). For a caller that does not show the error.
 pub(super) fn parse_stream_direct(text: &str) -> (Vec<JsonDoc>, Option<JsonError>) {
+    if let Some(docs) = super::json_fast::parse(text) {
+        return (docs, None);
+    }
+    parse_stream_serde(text)
+}
+
+/// [`parse_stream_direct`] through serde_json's tokens alone (the reference of
+/// [`super::json_fast`]).
+fn parse_stream_serde(text: &str) -> (Vec<JsonDoc>, Option<JsonError>) {
     stream::<RawDoc>(text, |RawDoc(raw)| raw)
 }
 
@@ -707,6 +716,143 @@ mod tests {
             let (reference, e2) = parse_stream_through_values(&text);
             prop_assert_eq!(e1, e2);
             prop_assert_eq!(summary(&direct), summary(&reference));
+        }
+    }
+
+    /// Objects and arrays over every scalar kind, strings with escapes, control characters
+    /// and surrogates, integers at the edges of 64 bits, nested `items` lists, pretty or
+    /// compact, sometimes with a stray byte: what [`super::super::json_fast`] gives, when
+    /// it does not give up, is serde_json's path's.
+    fn fast_text() -> impl Strategy<Value = String> {
+        let key = prop::sample::select(vec![
+            "a",
+            "b",
+            "items",
+            "kind",
+            "é",
+            "a\\u0062",
+            "it\\u0065ms",
+            "z",
+            "a\\\\b",
+        ]);
+        let scalar = prop_oneof![
+            4 => Just(json!(null)),
+            4 => any::<bool>().prop_map(|b| json!(b)),
+            4 => any::<i64>().prop_map(|n| json!(n)),
+            4 => any::<u64>().prop_map(|n| json!(n)),
+            4 => prop::sample::select(vec![0i64, -1, i64::MIN, i64::MAX, 1]).prop_map(|n| json!(n)),
+            // Rare: a float makes the fast path give up on the whole text.
+            1 => (-1e6f64..1e6).prop_map(|f| json!(f)),
+            8 => "[a-zé\\\\\"/\u{0}-\u{1f}\u{7f}\u{2028}😀 ]{0,6}".prop_map(|s| json!(s)),
+        ];
+        let value = scalar.prop_recursive(5, 64, 6, move |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+                prop::collection::vec(("[a-z]{1,3}|items|kind", inner), 0..5)
+                    .prop_map(|v| Value::Object(v.into_iter().collect())),
+            ]
+        });
+        let top = prop_oneof![
+            prop::collection::vec(value.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::vec(("[a-z]{1,3}|items|kind", value), 0..5)
+                .prop_map(|v| Value::Object(v.into_iter().collect())),
+        ];
+        (
+            prop::collection::vec((top, any::<bool>(), key), 1..4),
+            prop::sample::select(vec!["", " ", "\n", "\r\n\t", "\u{c}"]),
+            prop::option::of((
+                any::<prop::sample::Index>(),
+                prop::sample::select(vec![
+                    "",
+                    "}",
+                    "]",
+                    ",",
+                    "x",
+                    "\u{0}",
+                    "-0",
+                    "1.5",
+                    "01",
+                    "\"",
+                    "\\u",
+                    "\\ud800",
+                    "1e3",
+                    " ",
+                    "\"items\":[1],",
+                    "[",
+                    "{}",
+                    "\\q",
+                ]),
+            )),
+        )
+            .prop_map(|(values, sep, edit)| {
+                let texts: Vec<String> = values
+                    .into_iter()
+                    .map(|(v, pretty, key)| {
+                        // An escaped key now and then, as written.
+                        let t = if pretty {
+                            serde_json::to_string_pretty(&v).unwrap_or_default()
+                        } else {
+                            serde_json::to_string(&v).unwrap_or_default()
+                        };
+                        t.replacen("\"kind\"", &format!("\"{key}\""), 1)
+                    })
+                    .collect();
+                let mut text = texts.join(sep);
+                if let Some((at, with)) = edit {
+                    let mut cut = at.index(text.len() + 1);
+                    while !text.is_char_boundary(cut) {
+                        cut -= 1;
+                    }
+                    text.insert_str(cut, with);
+                }
+                text
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        #[test]
+        fn fast_path_equals_serde_path(text in fast_text()) {
+            if let Some(fast) = super::super::json_fast::parse(&text) {
+                let (reference, err) = parse_stream_serde(&text);
+                prop_assert_eq!(err, None);
+                prop_assert_eq!(summary(&fast), summary(&reference));
+            }
+        }
+
+        /// The same over the texts of `direct_path_equals_the_value_path`.
+        #[test]
+        fn fast_path_equals_serde_path_on_edited_streams(text in json_text()) {
+            if let Some(fast) = super::super::json_fast::parse(&text) {
+                let (reference, err) = parse_stream_serde(&text);
+                prop_assert_eq!(err, None);
+                prop_assert_eq!(summary(&fast), summary(&reference));
+            }
+        }
+    }
+
+    /// The fast path takes pretty and compact lists, escapes and integers (the proptests
+    /// above would pass vacuously if it gave up on everything).
+    #[test]
+    fn fast_path_takes_the_common_stream() {
+        let text = "{\"kind\": \"List\", \"items\": [{\"a\": \"x\\n\\u00e9\", \"n\": -5},\n {\"b\": [1, true, null, 18446744073709551615]}]}\n[{}, []]";
+        let fast = super::super::json_fast::parse(text).expect("taken");
+        let (reference, err) = parse_stream_serde(text);
+        assert_eq!(err, None);
+        assert_eq!(summary(&fast), summary(&reference));
+        assert_eq!(fast[0].items.len(), 2);
+        for declined in [
+            "{\"a\": 1.5}",
+            "{\"a\": -0}",
+            "{\"a\": \"\\ud83d\\ude00\"}",
+            "7",
+            "{\"a\": 1, \"a\": 2}",
+        ] {
+            assert!(
+                super::super::json_fast::parse(declined).is_none(),
+                "{declined}"
+            );
         }
     }
 
