@@ -518,19 +518,22 @@ enum Key<'a> {
     Merge,
 }
 
-/// Slots of each table of [`Guesses`].
-const GUESS_SLOTS: usize = 2048;
+/// Slots of each table of [`Guesses`] (a power of two).
+const GUESS_SLOTS: usize = 4096;
 
 /// A key or value of the shared tables: its text and id.
 type Known = Option<(&'static str, u32)>;
 
-/// Per thread, what followed each key last time (by the key's id, modulo the slots): the
-/// plain key after it in document order (across nesting), and its value when that was a
-/// plain string of the table of repeated values. Manifests repeat the shapes and many
-/// values of the ones before them (`apiVersion` then `kind` then `metadata`;
-/// `imagePullPolicy: IfNotPresent`), so most keys and many values are recognised by one
-/// comparison with the guess, without scanning for their end, resolving them or looking
-/// them up in the tables. A wrong guess costs that comparison.
+/// Per thread, what followed each key last time, by the key's id and the column of what
+/// followed (hashed into the slots): the plain key after it in document order (across
+/// nesting), and its value when that was a plain string of the table of repeated values.
+/// Manifests repeat the shapes and many values of the ones before them (`apiVersion` then
+/// `kind` then `metadata`; `imagePullPolicy: IfNotPresent`), so most keys and many values
+/// are recognised by one comparison with the guess, without scanning for their end,
+/// resolving them or looking them up in the tables. The column tells apart what follows a
+/// key in one place from what follows it in another (`name` then `namespace` under
+/// `metadata`, `name` then `image` in a container; the next label, or the key after
+/// `labels` once the labels end). A wrong guess costs that comparison.
 #[derive(Default)]
 struct Guesses {
     next_key: Vec<Known>,
@@ -539,46 +542,53 @@ struct Guesses {
     last: Option<u32>,
 }
 
-/// `table`'s slot for key `id` (the table allocated on first use).
-fn guess_slot(table: &mut Vec<Known>, id: u32) -> Option<&mut Known> {
+/// The slot of what follows key `id` at column `col`.
+#[inline]
+fn guess_at(id: u32, col: usize) -> usize {
+    let h = id.wrapping_mul(0x9E37_79B1) ^ (col as u32).wrapping_mul(0x85EB_CA77);
+    (h >> 20) as usize % GUESS_SLOTS
+}
+
+/// `table`'s slot `at` (the table allocated on first use).
+fn guess_slot(table: &mut Vec<Known>, at: usize) -> Option<&mut Known> {
     if table.is_empty() {
         *table = vec![None; GUESS_SLOTS];
     }
-    table.get_mut(id as usize % GUESS_SLOTS)
+    table.get_mut(at)
 }
 
-/// What `table` holds for key `id`, if it was allocated and holds anything.
-fn guessed(table: &[Known], id: u32) -> Known {
-    table.get(id as usize % GUESS_SLOTS).copied().flatten()
+/// What `table` holds at slot `at`, if it was allocated and holds anything.
+fn guessed(table: &[Known], at: usize) -> Known {
+    table.get(at).copied().flatten()
 }
 
 impl Guesses {
-    /// The guess for the key after the last one.
-    fn key(&self) -> Known {
-        guessed(&self.next_key, self.last?)
+    /// The guess for the key after the last one, at column `col`.
+    fn key(&self, col: usize) -> Known {
+        guessed(&self.next_key, guess_at(self.last?, col))
     }
 
-    /// The guess for the value of the last key.
-    fn value(&self) -> Known {
-        guessed(&self.value, self.last?)
+    /// The guess for the value of the last key, written at column `col`.
+    fn value(&self, col: usize) -> Known {
+        guessed(&self.value, guess_at(self.last?, col))
     }
 
-    /// A key was written (`shared`: its table text and id, if it has one); `guessable`: a
-    /// [`Key::Plain`] key, which may be guessed next time.
-    fn wrote(&mut self, shared: Known, guessable: bool) {
+    /// A key was written at column `col` (`shared`: its table text and id, if it has one);
+    /// `guessable`: a [`Key::Plain`] key, which may be guessed next time.
+    fn wrote(&mut self, shared: Known, guessable: bool, col: usize) {
         if let (true, Some(last), Some(key)) = (guessable, self.last, shared) {
-            if let Some(s) = guess_slot(&mut self.next_key, last) {
+            if let Some(s) = guess_slot(&mut self.next_key, guess_at(last, col)) {
                 *s = Some(key);
             }
         }
         self.last = shared.map(|(_, id)| id);
     }
 
-    /// The last key's value was `value`, a plain string on its line with this id in the
-    /// table of repeated values.
-    fn wrote_value(&mut self, value: &'static str, id: u32) {
+    /// The last key, written at column `col`, had as value `value`, a plain string on its
+    /// line with this id in the table of repeated values.
+    fn wrote_value(&mut self, value: &'static str, id: u32, col: usize) {
         if let Some(last) = self.last {
-            if let Some(s) = guess_slot(&mut self.value, last) {
+            if let Some(s) = guess_slot(&mut self.value, guess_at(last, col)) {
                 *s = Some((value, id));
             }
         }
@@ -1457,7 +1467,8 @@ impl<'a> Scanner<'a> {
         }
         // The guess is taken when the text here is the value and a line break: a scan
         // would end there, and resolve it to the same string.
-        if let Some((text, id)) = self.guesses.value() {
+        let col = usize::try_from(n).unwrap_or_default();
+        if let Some((text, id)) = self.guesses.value(col) {
             let end = p + text.len();
             if b.get(p..end).is_some_and(|v| same(v, text.as_bytes())) && b.get(end) == Some(&b'\n')
             {
@@ -1481,7 +1492,7 @@ impl<'a> Scanner<'a> {
             scalar::Plain::Str => {
                 if let Some(id) = self.out.str_shared(text) {
                     if let Some(shared) = strings::get(u64::from(id)) {
-                        self.guesses.wrote_value(shared, id);
+                        self.guesses.wrote_value(shared, id, col);
                     }
                 }
             }
@@ -1513,6 +1524,7 @@ impl<'a> Scanner<'a> {
     /// A mapping key at the cursor, written (the cursor then after its `:`): the key and
     /// what its value may be; `None` for a merge key (`<<:`, not written).
     fn entry_key(&mut self) -> Option<Option<(Cow<'a, str>, Ctx)>> {
+        let col = self.col();
         let entry = match self.key()? {
             Key::Merge => return Some(None),
             Key::Known(text, id) => {
@@ -1522,12 +1534,12 @@ impl<'a> Scanner<'a> {
             }
             Key::Plain(text) => {
                 let shared = self.out.key(text);
-                self.guesses.wrote(shared, true);
+                self.guesses.wrote(shared, true, col);
                 (Cow::Borrowed(text), Ctx::MapValue)
             }
             Key::Entry(key, ctx) => {
                 let shared = self.out.key(&key);
-                self.guesses.wrote(shared, false);
+                self.guesses.wrote(shared, false, col);
                 (key, ctx)
             }
         };
@@ -1539,7 +1551,7 @@ impl<'a> Scanner<'a> {
         let from = self.pos;
         // The guess is taken when the text here is the key followed by `: ` (or `:` and a
         // line break): a plain key's scan would stop exactly there.
-        if let Some((text, id)) = self.guesses.key() {
+        if let Some((text, id)) = self.guesses.key(self.col()) {
             let end = from + text.len();
             if self
                 .b
