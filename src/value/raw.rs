@@ -242,7 +242,16 @@ fn write_shared_id(id: u32, out: &mut Vec<u8>) {
 // Decoding
 
 /// Reads a varint at the start of `b`: (value, bytes used).
+#[inline]
 fn get_varint(b: &[u8]) -> Option<(u64, usize)> {
+    // Most varints (lengths, counts, ids) take one or two bytes.
+    match b {
+        [b0, ..] if *b0 < 0x80 => return Some((u64::from(*b0), 1)),
+        [b0, b1, ..] if *b1 < 0x80 => {
+            return Some((u64::from(b0 & 0x7f) | (u64::from(*b1) << 7), 2));
+        }
+        _ => {}
+    }
     let mut n = 0u64;
     for (i, &byte) in b.iter().enumerate().take(10) {
         n |= u64::from(byte & 0x7f) << (7 * i);
@@ -824,6 +833,22 @@ impl<'a> RawObject<'a> {
 
     pub fn keys(self) -> impl Iterator<Item = &'a str> {
         self.iter().map(|(k, _)| k)
+    }
+
+    /// Whether every value is a string or null (told by their tags, keys stepped over): what
+    /// a `map[string]string` field takes.
+    pub fn values_are_strings(self) -> bool {
+        let mut rest = self.body;
+        for _ in 0..self.len {
+            let Some((value, after)) = skip_key(rest).and_then(split_value) else {
+                return false;
+            };
+            if !matches!(value.first(), Some(&(STRING | SHARED | NULL))) {
+                return false;
+            }
+            rest = after;
+        }
+        true
     }
 
     /// Values in stored key order; the keys are stepped over, not decoded.

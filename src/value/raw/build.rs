@@ -220,7 +220,16 @@ impl RawBuilder {
     fn push_shared_key(&mut self, text: &'static str, id: u32) {
         self.entry_started();
         let start = self.buf.len();
-        put_varint(&mut self.buf, (u64::from(id) << 1) | 1);
+        let h = (u64::from(id) << 1) | 1;
+        // One or two bytes for every id of the key table (at most 2^16 of them).
+        if h < 0x80 {
+            self.buf.push(h as u8);
+        } else if h < 0x4000 {
+            self.buf
+                .extend_from_slice(&[(h as u8) | 0x80, (h >> 7) as u8]);
+        } else {
+            put_varint(&mut self.buf, h);
+        }
         self.entries.push(Entry {
             start,
             key: EntryKey::Shared(text),
