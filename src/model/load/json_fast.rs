@@ -17,6 +17,7 @@ use serde_json::Number;
 
 use super::json::{JsonDoc, MAX_VALUES};
 use super::yaml::ItemPath;
+use crate::value::keys::same;
 use crate::value::RawBuilder;
 
 /// Nesting given up on, below serde_json's recursion limit (128).
@@ -31,6 +32,8 @@ pub(super) fn parse(text: &str) -> Option<Vec<JsonDoc>> {
     thread_local! {
         /// Reused across documents so its buffers keep their capacity.
         static BUILDER: RefCell<RawBuilder> = RefCell::new(RawBuilder::new());
+        /// Kept across files: the guesses come from the values before.
+        static GUESSES: RefCell<Guesses> = RefCell::new(Guesses::default());
     }
     let mut p = Parser {
         text,
@@ -39,11 +42,58 @@ pub(super) fn parse(text: &str) -> Option<Vec<JsonDoc>> {
         depth: 0,
         out: BUILDER.with(RefCell::take),
         items: Vec::new(),
+        guesses: GUESSES.with(RefCell::take),
     };
     let docs = p.stream();
     p.out.clear_and_trim(KEEP_BUILDER_BYTES);
     BUILDER.with(|c| c.replace(p.out));
+    GUESSES.with(|c| c.replace(p.guesses));
     docs
+}
+
+/// Slots of [`Guesses`] (a power of two).
+const GUESS_SLOTS: usize = 4096;
+
+/// A key of the key table: its text and id.
+type Known = Option<(&'static str, u32)>;
+
+/// Per thread, the key that followed each key last time at the same depth (by the key's
+/// id and the depth, hashed into the slots), as `fast.rs` guesses YAML keys: objects of a
+/// list repeat the keys of the ones before them in the same order, so most keys are
+/// recognised by one comparison, without unescaping them or looking them up in the key
+/// table. Only keys written without escapes are guessed: their text is what is written
+/// between the quotes.
+#[derive(Default)]
+struct Guesses {
+    next_key: Vec<Known>,
+    /// The id of the key just written (`None`: inline, or none yet).
+    last: Option<u32>,
+}
+
+impl Guesses {
+    fn slot(last: u32, depth: usize) -> usize {
+        let h = last.wrapping_mul(0x9E37_79B1) ^ (depth as u32).wrapping_mul(0x85EB_CA77);
+        (h >> 20) as usize % GUESS_SLOTS
+    }
+
+    fn key(&self, depth: usize) -> Known {
+        let at = Self::slot(self.last?, depth);
+        self.next_key.get(at).copied().flatten()
+    }
+
+    /// A key was written at `depth` (`shared`: its table text and id, if it has one);
+    /// `guessable`: written without escapes.
+    fn wrote(&mut self, shared: Known, guessable: bool, depth: usize) {
+        if let (true, Some(last), Some(key)) = (guessable, self.last, shared) {
+            if self.next_key.is_empty() {
+                self.next_key = vec![None; GUESS_SLOTS];
+            }
+            if let Some(s) = self.next_key.get_mut(Self::slot(last, depth)) {
+                *s = Some(key);
+            }
+        }
+        self.last = shared.map(|(_, id)| id);
+    }
 }
 
 struct Parser<'a> {
@@ -54,6 +104,7 @@ struct Parser<'a> {
     out: RawBuilder,
     /// List item ranges of the current value, in the structural scan's order.
     items: Vec<(ItemPath, usize, usize)>,
+    guesses: Guesses,
 }
 
 impl<'a> Parser<'a> {
@@ -124,11 +175,7 @@ impl<'a> Parser<'a> {
                 if self.b.get(self.i) != Some(&b'"') {
                     return None;
                 }
-                let key_start = self.i;
-                let key = self.string()?;
-                // As the structural scan tells it: the key as written.
-                let is_items = self.b.get(key_start..self.i) == Some(b"\"items\"");
-                self.out.key(&key);
+                let is_items = self.key()?;
                 self.ws();
                 if self.b.get(self.i) != Some(&b':') {
                     return None;
@@ -154,6 +201,34 @@ impl<'a> Parser<'a> {
         self.depth -= 1;
         // A repeated key: serde_json's path words and places the error.
         self.out.end_object().ok()
+    }
+
+    /// The key at the cursor (its opening quote), written; the cursor then past its
+    /// closing quote. Whether it is `"items"` as written.
+    fn key(&mut self) -> Option<bool> {
+        let from = self.i + 1;
+        // The guess is taken when the bytes here are its text then a quote: a key without
+        // escapes, whose value is exactly that text.
+        if let Some((text, id)) = self.guesses.key(self.depth) {
+            let end = from + text.len();
+            if self
+                .b
+                .get(from..end)
+                .is_some_and(|k| same(k, text.as_bytes()))
+                && self.b.get(end) == Some(&b'"')
+            {
+                self.i = end + 1;
+                self.out.key_known(text, id);
+                self.guesses.last = Some(id);
+                return Some(text == "items");
+            }
+        }
+        let key = self.string()?;
+        let is_items = self.b.get(from - 1..self.i) == Some(b"\"items\"");
+        let shared = self.out.key(&key);
+        self.guesses
+            .wrote(shared, matches!(key, Cow::Borrowed(_)), self.depth);
+        Some(is_items)
     }
 
     fn array(&mut self, prefix: Option<ItemPath>) -> Option<()> {
