@@ -312,11 +312,20 @@ impl RawBuilder {
     fn close(&mut self, tag: u8, head: usize, count: usize) {
         let body_start = head + RESERVE;
         let end = self.buf.len();
-        // The common case, as `header` would write it: a 2-byte body length, a 1-byte count.
+        // The common cases, as `header` would write them: a 2-byte body length and a
+        // 1-byte count (in place), or a 1-byte body length (the body moved one byte back).
         let body = end - body_start + 1;
         if count < 0x80 && (0x80..0x4000).contains(&body) {
             if let Some(h) = self.buf.get_mut(head..body_start) {
                 h.copy_from_slice(&[tag, (body as u8) | 0x80, (body >> 7) as u8, count as u8]);
+                return;
+            }
+        }
+        if count < 0x80 && body < 0x80 {
+            if let Some(h) = self.buf.get_mut(head..head + 3) {
+                h.copy_from_slice(&[tag, body as u8, count as u8]);
+                self.buf.copy_within(body_start..end, head + 3);
+                self.buf.truncate(end - 1);
                 return;
             }
         }
