@@ -242,7 +242,16 @@ fn write_shared_id(id: u32, out: &mut Vec<u8>) {
 // Decoding
 
 /// Reads a varint at the start of `b`: (value, bytes used).
+#[inline]
 fn get_varint(b: &[u8]) -> Option<(u64, usize)> {
+    // Most varints (lengths, counts, ids) take one or two bytes.
+    match b {
+        [b0, ..] if *b0 < 0x80 => return Some((u64::from(*b0), 1)),
+        [b0, b1, ..] if *b1 < 0x80 => {
+            return Some((u64::from(b0 & 0x7f) | (u64::from(*b1) << 7), 2));
+        }
+        _ => {}
+    }
     let mut n = 0u64;
     for (i, &byte) in b.iter().enumerate().take(10) {
         n |= u64::from(byte & 0x7f) << (7 * i);
@@ -300,6 +309,18 @@ fn split_key(b: &[u8]) -> Option<(Key<'_>, &[u8])> {
         let (key, rest) = rest.split_at(len);
         (Key::Inline(key), rest)
     })
+}
+
+/// The rest of `b` after the key of an object entry ([`split_key`] without decoding the
+/// key).
+#[inline]
+fn skip_key(b: &[u8]) -> Option<&[u8]> {
+    let (h, used) = get_varint(b)?;
+    let rest = b.get(used..)?;
+    if h & 1 == 1 {
+        return Some(rest);
+    }
+    rest.get(usize::try_from(h >> 1).ok()?..)
 }
 
 /// Splits the first encoded value off `b`: (that value, the rest).
@@ -814,8 +835,38 @@ impl<'a> RawObject<'a> {
         self.iter().map(|(k, _)| k)
     }
 
+    /// Whether every value is a string or null (told by their tags, keys stepped over): what
+    /// a `map[string]string` field takes.
+    pub fn values_are_strings(self) -> bool {
+        let mut rest = self.body;
+        for _ in 0..self.len {
+            let Some((value, after)) = skip_key(rest).and_then(split_value) else {
+                return false;
+            };
+            if !matches!(value.first(), Some(&(STRING | SHARED | NULL))) {
+                return false;
+            }
+            rest = after;
+        }
+        true
+    }
+
+    /// Values in stored key order; the keys are stepped over, not decoded.
     pub fn values(self) -> impl Iterator<Item = RawRef<'a>> {
-        self.iter().map(|(_, v)| v)
+        let mut rest = self.body;
+        let mut left = self.len;
+        std::iter::from_fn(move || {
+            if left == 0 {
+                return None;
+            }
+            let Some((value, after)) = skip_key(rest).and_then(split_value) else {
+                left = 0;
+                return None;
+            };
+            rest = after;
+            left -= 1;
+            Some(RawRef { bytes: value })
+        })
     }
 }
 

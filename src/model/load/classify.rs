@@ -42,7 +42,12 @@ fn patch_directive(m: RawObject<'_>) -> Option<String> {
     ];
     let meta = m.get("metadata").and_then(RawRef::as_object);
     [Some(m), meta].into_iter().flatten().find_map(|map| {
-        map.iter().find_map(|(k, v)| {
+        // Entries are stored in key byte order: keys starting with `$` come before any key
+        // starting with a letter, and the search stops at the first key past `$`.
+        let mut candidates = map
+            .iter()
+            .take_while(|(k, _)| k.as_bytes().first().is_none_or(|&c| c <= b'$'));
+        candidates.find_map(|(k, v)| {
             DIRECTIVES
                 .iter()
                 .any(|d| k.starts_with(d))
@@ -66,12 +71,13 @@ pub(super) fn classify(path: &Path, value: RawRef<'_>) -> Option<Verdict> {
             describe_type(value)
         )));
     };
-    let name = file_name(path);
+    // Only looked at for documents without a kind, or not typed: not made for the others.
+    let name = || file_name(path);
     let (api_version, kind) = (str_field(m, "apiVersion"), str_field(m, "kind"));
     if api_version.starts_with("kustomize.config.k8s.io/")
         || (kind.is_empty()
             && matches!(
-                name.as_str(),
+                name().as_str(),
                 "kustomization.yaml" | "kustomization.yml" | "kustomization"
             ))
     {
@@ -95,6 +101,7 @@ pub(super) fn classify(path: &Path, value: RawRef<'_>) -> Option<Verdict> {
     if !api_version.is_empty() && !kind.is_empty() {
         return None;
     }
+    let name = name();
     if matches!(name.as_str(), "chart.yaml" | "chart.yml") || looks_like_chart(m) {
         return Some(note("a Helm chart's Chart.yaml"));
     }

@@ -518,19 +518,22 @@ enum Key<'a> {
     Merge,
 }
 
-/// Slots of each table of [`Guesses`].
-const GUESS_SLOTS: usize = 2048;
+/// Slots of each table of [`Guesses`] (a power of two).
+const GUESS_SLOTS: usize = 4096;
 
 /// A key or value of the shared tables: its text and id.
 type Known = Option<(&'static str, u32)>;
 
-/// Per thread, what followed each key last time (by the key's id, modulo the slots): the
-/// plain key after it in document order (across nesting), and its value when that was a
-/// plain string of the table of repeated values. Manifests repeat the shapes and many
-/// values of the ones before them (`apiVersion` then `kind` then `metadata`;
-/// `imagePullPolicy: IfNotPresent`), so most keys and many values are recognised by one
-/// comparison with the guess, without scanning for their end, resolving them or looking
-/// them up in the tables. A wrong guess costs that comparison.
+/// Per thread, what followed each key last time, by the key's id and the column of what
+/// followed (hashed into the slots): the plain key after it in document order (across
+/// nesting), and its value when that was a plain string of the table of repeated values.
+/// Manifests repeat the shapes and many values of the ones before them (`apiVersion` then
+/// `kind` then `metadata`; `imagePullPolicy: IfNotPresent`), so most keys and many values
+/// are recognised by one comparison with the guess, without scanning for their end,
+/// resolving them or looking them up in the tables. The column tells apart what follows a
+/// key in one place from what follows it in another (`name` then `namespace` under
+/// `metadata`, `name` then `image` in a container; the next label, or the key after
+/// `labels` once the labels end). A wrong guess costs that comparison.
 #[derive(Default)]
 struct Guesses {
     next_key: Vec<Known>,
@@ -539,46 +542,53 @@ struct Guesses {
     last: Option<u32>,
 }
 
-/// `table`'s slot for key `id` (the table allocated on first use).
-fn guess_slot(table: &mut Vec<Known>, id: u32) -> Option<&mut Known> {
+/// The slot of what follows key `id` at column `col`.
+#[inline]
+fn guess_at(id: u32, col: usize) -> usize {
+    let h = id.wrapping_mul(0x9E37_79B1) ^ (col as u32).wrapping_mul(0x85EB_CA77);
+    (h >> 20) as usize % GUESS_SLOTS
+}
+
+/// `table`'s slot `at` (the table allocated on first use).
+fn guess_slot(table: &mut Vec<Known>, at: usize) -> Option<&mut Known> {
     if table.is_empty() {
         *table = vec![None; GUESS_SLOTS];
     }
-    table.get_mut(id as usize % GUESS_SLOTS)
+    table.get_mut(at)
 }
 
-/// What `table` holds for key `id`, if it was allocated and holds anything.
-fn guessed(table: &[Known], id: u32) -> Known {
-    table.get(id as usize % GUESS_SLOTS).copied().flatten()
+/// What `table` holds at slot `at`, if it was allocated and holds anything.
+fn guessed(table: &[Known], at: usize) -> Known {
+    table.get(at).copied().flatten()
 }
 
 impl Guesses {
-    /// The guess for the key after the last one.
-    fn key(&self) -> Known {
-        guessed(&self.next_key, self.last?)
+    /// The guess for the key after the last one, at column `col`.
+    fn key(&self, col: usize) -> Known {
+        guessed(&self.next_key, guess_at(self.last?, col))
     }
 
-    /// The guess for the value of the last key.
-    fn value(&self) -> Known {
-        guessed(&self.value, self.last?)
+    /// The guess for the value of the last key, written at column `col`.
+    fn value(&self, col: usize) -> Known {
+        guessed(&self.value, guess_at(self.last?, col))
     }
 
-    /// A key was written (`shared`: its table text and id, if it has one); `guessable`: a
-    /// [`Key::Plain`] key, which may be guessed next time.
-    fn wrote(&mut self, shared: Known, guessable: bool) {
+    /// A key was written at column `col` (`shared`: its table text and id, if it has one);
+    /// `guessable`: a [`Key::Plain`] key, which may be guessed next time.
+    fn wrote(&mut self, shared: Known, guessable: bool, col: usize) {
         if let (true, Some(last), Some(key)) = (guessable, self.last, shared) {
-            if let Some(s) = guess_slot(&mut self.next_key, last) {
+            if let Some(s) = guess_slot(&mut self.next_key, guess_at(last, col)) {
                 *s = Some(key);
             }
         }
         self.last = shared.map(|(_, id)| id);
     }
 
-    /// The last key's value was `value`, a plain string on its line with this id in the
-    /// table of repeated values.
-    fn wrote_value(&mut self, value: &'static str, id: u32) {
+    /// The last key, written at column `col`, had as value `value`, a plain string on its
+    /// line with this id in the table of repeated values.
+    fn wrote_value(&mut self, value: &'static str, id: u32, col: usize) {
         if let Some(last) = self.last {
-            if let Some(s) = guess_slot(&mut self.value, last) {
+            if let Some(s) = guess_slot(&mut self.value, guess_at(last, col)) {
                 *s = Some((value, id));
             }
         }
@@ -1457,28 +1467,32 @@ impl<'a> Scanner<'a> {
         }
         // The guess is taken when the text here is the value and a line break: a scan
         // would end there, and resolve it to the same string.
-        if let Some((text, id)) = self.guesses.value() {
+        let col = usize::try_from(n).unwrap_or_default();
+        if let Some((text, id)) = self.guesses.value(col) {
             let end = p + text.len();
-            if b.get(p..end).is_some_and(|v| same(v, text.as_bytes()))
-                && b.get(end) == Some(&b'\n')
-                && ends_scalar(b, end + 1, n)
+            if b.get(p..end).is_some_and(|v| same(v, text.as_bytes())) && b.get(end) == Some(&b'\n')
             {
-                self.out.str_id(id);
-                return self.after_plain_line(end);
+                if let Some(next) = ends_scalar(b, end + 1, n) {
+                    self.out.str_id(id);
+                    return self.after_plain_line(end, next);
+                }
             }
         }
         let Some((end, PlainEnd::Line)) = self.plain_rest(p) else {
             return Some(false);
         };
-        if b.get(end) != Some(&b'\n') || !ends_scalar(b, end + 1, n) {
+        if b.get(end) != Some(&b'\n') {
             return Some(false);
         }
+        let Some(next) = ends_scalar(b, end + 1, n) else {
+            return Some(false);
+        };
         let text = &self.text[p..end];
         match scalar::resolve(text) {
             scalar::Plain::Str => {
                 if let Some(id) = self.out.str_shared(text) {
                     if let Some(shared) = strings::get(u64::from(id)) {
-                        self.guesses.wrote_value(shared, id);
+                        self.guesses.wrote_value(shared, id, col);
                     }
                 }
             }
@@ -1488,20 +1502,29 @@ impl<'a> Scanner<'a> {
                 Err(_) => return Some(false),
             },
         }
-        self.after_plain_line(end)
+        self.after_plain_line(end, next)
     }
 
-    /// The cursor past a plain scalar ending at `end`, a line break.
-    fn after_plain_line(&mut self, end: usize) -> Option<bool> {
+    /// The cursor past a plain scalar ending at `end`, a line break, as `finish_line` then
+    /// `skip_to_content` would move it; `next`: where the next line's indentation ends, as
+    /// [`ends_scalar`] found it (its spaces are not counted again).
+    #[inline]
+    fn after_plain_line(&mut self, end: usize, next: usize) -> Option<bool> {
         self.pos = end;
-        self.finish_line()?;
-        self.skip_to_content()?;
+        self.newline();
+        self.pos = next;
+        // A comment line (and whatever blank and comment lines follow): the general way.
+        // `ends_scalar` refused a blank line and a tab, so nothing else needs looking at.
+        if self.peek() == Some(b'#') {
+            self.skip_to_content()?;
+        }
         Some(true)
     }
 
     /// A mapping key at the cursor, written (the cursor then after its `:`): the key and
     /// what its value may be; `None` for a merge key (`<<:`, not written).
     fn entry_key(&mut self) -> Option<Option<(Cow<'a, str>, Ctx)>> {
+        let col = self.col();
         let entry = match self.key()? {
             Key::Merge => return Some(None),
             Key::Known(text, id) => {
@@ -1511,12 +1534,12 @@ impl<'a> Scanner<'a> {
             }
             Key::Plain(text) => {
                 let shared = self.out.key(text);
-                self.guesses.wrote(shared, true);
+                self.guesses.wrote(shared, true, col);
                 (Cow::Borrowed(text), Ctx::MapValue)
             }
             Key::Entry(key, ctx) => {
                 let shared = self.out.key(&key);
-                self.guesses.wrote(shared, false);
+                self.guesses.wrote(shared, false, col);
                 (key, ctx)
             }
         };
@@ -1528,7 +1551,7 @@ impl<'a> Scanner<'a> {
         let from = self.pos;
         // The guess is taken when the text here is the key followed by `: ` (or `:` and a
         // line break): a plain key's scan would stop exactly there.
-        if let Some((text, id)) = self.guesses.key() {
+        if let Some((text, id)) = self.guesses.key(self.col()) {
             let end = from + text.len();
             if self
                 .b
@@ -1983,16 +2006,17 @@ fn with(prefix: &[u32], i: u32) -> ItemPath {
 
 /// Whether the line starting at `at` ends a plain scalar on the line before, inside a
 /// collection indented `n`, as [`Scanner::plain_continuation`] tells it: a comment, the
-/// end, or a line indented `n` or less (`false` also for what it looks at further: blank
-/// lines, tabs).
-fn ends_scalar(b: &[u8], at: usize, n: isize) -> bool {
+/// end, or a line indented `n` or less (`None` also for what it looks at further: blank
+/// lines, tabs). When it does: where that line's spaces end.
+fn ends_scalar(b: &[u8], at: usize, n: isize) -> Option<usize> {
     let rest = b.get(at..).unwrap_or_default();
     let spaces = rest.iter().take_while(|&&c| c == b' ').count();
-    match rest.get(spaces) {
+    let ends = match rest.get(spaces) {
         None | Some(b'#') => true,
         Some(b'\n' | b'\t') => false,
         Some(_) => isize::try_from(spaces).is_ok_and(|s| s <= n),
-    }
+    };
+    ends.then_some(at + spaces)
 }
 
 /// Writes a plain scalar's value, as `yaml.rs` resolves it; `None` where saphyr's path errs.

@@ -58,6 +58,15 @@ pub(super) fn parse_stream(text: &str) -> (Vec<JsonDoc>, Option<JsonError>) {
 /// it are right but the error may be worded and placed differently (a repeated key is only
 /// found when its object closes). For a caller that does not show the error.
 pub(super) fn parse_stream_direct(text: &str) -> (Vec<JsonDoc>, Option<JsonError>) {
+    if let Some(docs) = super::json_fast::parse(text) {
+        return (docs, None);
+    }
+    parse_stream_serde(text)
+}
+
+/// [`parse_stream_direct`] through serde_json's tokens alone (the reference of
+/// [`super::json_fast`]).
+fn parse_stream_serde(text: &str) -> (Vec<JsonDoc>, Option<JsonError>) {
     stream::<RawDoc>(text, |RawDoc(raw)| raw)
 }
 
@@ -84,9 +93,21 @@ fn stream<'de, T: de::Deserialize<'de>>(
             Some(Ok(value)) => {
                 let start = skip_ws(text.as_bytes(), from);
                 let end = stream.byte_offset();
-                let items = item_offsets(text.as_bytes(), start);
+                let value = raw(value);
+                // Only a list (an array, or an object with an `items` array) has items.
+                let view = value.view();
+                let listed = view.is_array()
+                    || view
+                        .as_object()
+                        .and_then(|o| o.get("items"))
+                        .is_some_and(|i| i.is_array());
+                let items = if listed {
+                    item_offsets(text.as_bytes(), start)
+                } else {
+                    Vec::new()
+                };
                 docs.push(JsonDoc {
-                    value: raw(value),
+                    value,
                     start,
                     end,
                     items,
@@ -364,6 +385,38 @@ impl<'de> Visitor<'de> for Strict {
     }
 }
 
+/// The first quote or bracket (`"`, `{`, `}`, `[`, `]`) at or after `i`, or the end: eight
+/// bytes at a time (pretty-printed JSON is mostly indentation and strings).
+fn structural(b: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // High bit set in the lowest byte of `w` equal to `c` (maybe in bytes above it too).
+    let eq = |w: u64, c: u8| {
+        let x = w ^ (ONES * u64::from(c));
+        x.wrapping_sub(ONES) & !x & HIGHS
+    };
+    while let Some(chunk) = b.get(i..i + 8) {
+        let Ok(bytes) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        let w = u64::from_le_bytes(bytes);
+        // `[` and `]` differ from `{` and `}` only in bit 5.
+        let folded = w | (ONES * 0x20);
+        let hit = eq(w, b'"') | eq(folded, b'{') | eq(folded, b'}');
+        if hit != 0 {
+            return i + (hit.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while b
+        .get(i)
+        .is_some_and(|c| !matches!(c, b'"' | b'{' | b'}' | b'[' | b']'))
+    {
+        i += 1;
+    }
+    i
+}
+
 fn skip_ws(b: &[u8], mut i: usize) -> usize {
     while b.get(i).is_some_and(|c| c.is_ascii_whitespace()) {
         i += 1;
@@ -400,6 +453,8 @@ impl Scan<'_> {
     /// elements if it is an `items` array (or the root).
     fn node(&mut self, as_item: Option<ItemPath>, as_items: Option<ItemPath>) {
         match self.peek() {
+            // Nothing inside can be an item: only its end is wanted.
+            Some(b'{' | b'[') if as_item.is_none() && as_items.is_none() => self.skip(),
             Some(b'{') => self.object(as_item),
             Some(b'[') => self.array(as_items),
             Some(b'"') => self.string(),
@@ -413,6 +468,29 @@ impl Scan<'_> {
                 }
             }
             None => {}
+        }
+    }
+
+    /// Past the object or array at the cursor: brackets counted, strings stepped over.
+    fn skip(&mut self) {
+        let mut depth = 0usize;
+        loop {
+            self.i = structural(self.b, self.i);
+            match self.b.get(self.i) {
+                None => return,
+                Some(b'"') => self.string(),
+                Some(b'{' | b'[') => {
+                    depth += 1;
+                    self.i += 1;
+                }
+                Some(_) => {
+                    depth = depth.saturating_sub(1);
+                    self.i += 1;
+                }
+            }
+            if depth == 0 {
+                return;
+            }
         }
     }
 
@@ -638,6 +716,143 @@ mod tests {
             let (reference, e2) = parse_stream_through_values(&text);
             prop_assert_eq!(e1, e2);
             prop_assert_eq!(summary(&direct), summary(&reference));
+        }
+    }
+
+    /// Objects and arrays over every scalar kind, strings with escapes, control characters
+    /// and surrogates, integers at the edges of 64 bits, nested `items` lists, pretty or
+    /// compact, sometimes with a stray byte: what [`super::super::json_fast`] gives, when
+    /// it does not give up, is serde_json's path's.
+    fn fast_text() -> impl Strategy<Value = String> {
+        let key = prop::sample::select(vec![
+            "a",
+            "b",
+            "items",
+            "kind",
+            "é",
+            "a\\u0062",
+            "it\\u0065ms",
+            "z",
+            "a\\\\b",
+        ]);
+        let scalar = prop_oneof![
+            4 => Just(json!(null)),
+            4 => any::<bool>().prop_map(|b| json!(b)),
+            4 => any::<i64>().prop_map(|n| json!(n)),
+            4 => any::<u64>().prop_map(|n| json!(n)),
+            4 => prop::sample::select(vec![0i64, -1, i64::MIN, i64::MAX, 1]).prop_map(|n| json!(n)),
+            // Rare: a float makes the fast path give up on the whole text.
+            1 => (-1e6f64..1e6).prop_map(|f| json!(f)),
+            8 => "[a-zé\\\\\"/\u{0}-\u{1f}\u{7f}\u{2028}😀 ]{0,6}".prop_map(|s| json!(s)),
+        ];
+        let value = scalar.prop_recursive(5, 64, 6, move |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+                prop::collection::vec(("[a-z]{1,3}|items|kind", inner), 0..5)
+                    .prop_map(|v| Value::Object(v.into_iter().collect())),
+            ]
+        });
+        let top = prop_oneof![
+            prop::collection::vec(value.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::vec(("[a-z]{1,3}|items|kind", value), 0..5)
+                .prop_map(|v| Value::Object(v.into_iter().collect())),
+        ];
+        (
+            prop::collection::vec((top, any::<bool>(), key), 1..4),
+            prop::sample::select(vec!["", " ", "\n", "\r\n\t", "\u{c}"]),
+            prop::option::of((
+                any::<prop::sample::Index>(),
+                prop::sample::select(vec![
+                    "",
+                    "}",
+                    "]",
+                    ",",
+                    "x",
+                    "\u{0}",
+                    "-0",
+                    "1.5",
+                    "01",
+                    "\"",
+                    "\\u",
+                    "\\ud800",
+                    "1e3",
+                    " ",
+                    "\"items\":[1],",
+                    "[",
+                    "{}",
+                    "\\q",
+                ]),
+            )),
+        )
+            .prop_map(|(values, sep, edit)| {
+                let texts: Vec<String> = values
+                    .into_iter()
+                    .map(|(v, pretty, key)| {
+                        // An escaped key now and then, as written.
+                        let t = if pretty {
+                            serde_json::to_string_pretty(&v).unwrap_or_default()
+                        } else {
+                            serde_json::to_string(&v).unwrap_or_default()
+                        };
+                        t.replacen("\"kind\"", &format!("\"{key}\""), 1)
+                    })
+                    .collect();
+                let mut text = texts.join(sep);
+                if let Some((at, with)) = edit {
+                    let mut cut = at.index(text.len() + 1);
+                    while !text.is_char_boundary(cut) {
+                        cut -= 1;
+                    }
+                    text.insert_str(cut, with);
+                }
+                text
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        #[test]
+        fn fast_path_equals_serde_path(text in fast_text()) {
+            if let Some(fast) = super::super::json_fast::parse(&text) {
+                let (reference, err) = parse_stream_serde(&text);
+                prop_assert_eq!(err, None);
+                prop_assert_eq!(summary(&fast), summary(&reference));
+            }
+        }
+
+        /// The same over the texts of `direct_path_equals_the_value_path`.
+        #[test]
+        fn fast_path_equals_serde_path_on_edited_streams(text in json_text()) {
+            if let Some(fast) = super::super::json_fast::parse(&text) {
+                let (reference, err) = parse_stream_serde(&text);
+                prop_assert_eq!(err, None);
+                prop_assert_eq!(summary(&fast), summary(&reference));
+            }
+        }
+    }
+
+    /// The fast path takes pretty and compact lists, escapes and integers (the proptests
+    /// above would pass vacuously if it gave up on everything).
+    #[test]
+    fn fast_path_takes_the_common_stream() {
+        let text = "{\"kind\": \"List\", \"items\": [{\"a\": \"x\\n\\u00e9\", \"n\": -5},\n {\"b\": [1, true, null, 18446744073709551615]}]}\n[{}, []]";
+        let fast = super::super::json_fast::parse(text).expect("taken");
+        let (reference, err) = parse_stream_serde(text);
+        assert_eq!(err, None);
+        assert_eq!(summary(&fast), summary(&reference));
+        assert_eq!(fast[0].items.len(), 2);
+        for declined in [
+            "{\"a\": 1.5}",
+            "{\"a\": -0}",
+            "{\"a\": \"\\ud83d\\ude00\"}",
+            "7",
+            "{\"a\": 1, \"a\": 2}",
+        ] {
+            assert!(
+                super::super::json_fast::parse(declined).is_none(),
+                "{declined}"
+            );
         }
     }
 

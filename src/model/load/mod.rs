@@ -7,6 +7,8 @@
 //! - [`fast`]: the common block-style YAML straight to the compact [`Raw`] encoding,
 //!   giving up to [`yaml`] on anything else (the results are identical, byte for byte,
 //!   whenever it does not give up);
+//! - [`json_fast`]: the common JSON stream straight to [`Raw`], item offsets in the same
+//!   pass, giving up to [`json`]'s serde_json path on anything else;
 //! - [`yaml`] / [`json`]: text → `serde_json::Value` with positions, duplicate keys, alias
 //!   and depth bounds ([`scalar`] resolves plain scalars as Kubernetes' go-yaml v2 does),
 //!   encoded once into [`Raw`];
@@ -19,6 +21,7 @@
 mod classify;
 mod fast;
 mod json;
+mod json_fast;
 mod lists;
 mod parse;
 mod read;

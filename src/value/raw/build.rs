@@ -220,7 +220,16 @@ impl RawBuilder {
     fn push_shared_key(&mut self, text: &'static str, id: u32) {
         self.entry_started();
         let start = self.buf.len();
-        put_varint(&mut self.buf, (u64::from(id) << 1) | 1);
+        let h = (u64::from(id) << 1) | 1;
+        // One or two bytes for every id of the key table (at most 2^16 of them).
+        if h < 0x80 {
+            self.buf.push(h as u8);
+        } else if h < 0x4000 {
+            self.buf
+                .extend_from_slice(&[(h as u8) | 0x80, (h >> 7) as u8]);
+        } else {
+            put_varint(&mut self.buf, h);
+        }
         self.entries.push(Entry {
             start,
             key: EntryKey::Shared(text),
@@ -256,7 +265,7 @@ impl RawBuilder {
         let buf = &self.buf;
         let entries = &self.entries[f.entries_from.min(self.entries.len())..];
         let key = |e: &Entry| e.key.bytes(buf);
-        if entries.windows(2).all(|w| key(&w[0]) < key(&w[1])) {
+        if entries.windows(2).all(|w| before(key(&w[0]), key(&w[1]))) {
             self.entries.truncate(f.entries_from);
             self.close(OBJECT, f.head, f.count);
             return Ok(());
@@ -303,6 +312,23 @@ impl RawBuilder {
     fn close(&mut self, tag: u8, head: usize, count: usize) {
         let body_start = head + RESERVE;
         let end = self.buf.len();
+        // The common cases, as `header` would write them: a 2-byte body length and a
+        // 1-byte count (in place), or a 1-byte body length (the body moved one byte back).
+        let body = end - body_start + 1;
+        if count < 0x80 && (0x80..0x4000).contains(&body) {
+            if let Some(h) = self.buf.get_mut(head..body_start) {
+                h.copy_from_slice(&[tag, (body as u8) | 0x80, (body >> 7) as u8, count as u8]);
+                return;
+            }
+        }
+        if count < 0x80 && body < 0x80 {
+            if let Some(h) = self.buf.get_mut(head..head + 3) {
+                h.copy_from_slice(&[tag, body as u8, count as u8]);
+                self.buf.copy_within(body_start..end, head + 3);
+                self.buf.truncate(end - 1);
+                return;
+            }
+        }
         let (header, len) = header(tag, count, end - body_start);
         if len < RESERVE {
             self.buf.copy_within(body_start..end, head + len);
@@ -322,6 +348,16 @@ impl RawBuilder {
         let raw = done.then(|| Raw(Arc::from(&self.buf[..])));
         self.clear();
         raw
+    }
+}
+
+/// Whether key `a` sorts strictly before key `b` (byte order): most neighbouring keys
+/// differ in their first byte, told without a call into `memcmp`.
+#[inline]
+fn before(a: &[u8], b: &[u8]) -> bool {
+    match (a.first(), b.first()) {
+        (Some(x), Some(y)) if x != y => x < y,
+        _ => a < b,
     }
 }
 
