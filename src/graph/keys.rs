@@ -218,11 +218,22 @@ pub(super) struct Keys {
 
 impl Keys {
     pub fn build(objects: &[Object]) -> Keys {
+        Keys::build_room(objects, |_| 0)
+    }
+
+    /// [`Keys::build`] with room for objects an edit adds (see [`super::room`]): what a
+    /// graph build keeps.
+    pub fn build_with_room(objects: &[Object]) -> Keys {
+        Keys::build_room(objects, super::room)
+    }
+
+    fn build_room(objects: &[Object], room: fn(usize) -> usize) -> Keys {
         let refs = objects.iter().map(|o| o.owner_refs().len()).sum();
+        let n = objects.len();
         let mut keys = Keys {
-            objects: Vec::with_capacity(objects.len()),
-            ref_offsets: Vec::with_capacity(objects.len() + 1),
-            refs: Vec::with_capacity(refs),
+            objects: Vec::with_capacity(n + room(n)),
+            ref_offsets: Vec::with_capacity(n + 1 + room(n)),
+            refs: Vec::with_capacity(refs + room(refs)),
             unresolved: Vec::new(),
         };
         keys.ref_offsets.push(0);

@@ -69,7 +69,7 @@ pub struct Adjacency {
 impl Adjacency {
     /// Groups `edges` by `key` (a counting sort: linear, keeps input order per object).
     pub fn build(n: usize, edges: &[Edge], key: impl Fn(&Edge) -> usize) -> Adjacency {
-        let mut offsets = vec![0usize; n + 1];
+        let mut offsets = zeros_with_room(n + 1);
         for e in edges {
             offsets[key(e) + 1] += 1;
         }
@@ -78,7 +78,8 @@ impl Adjacency {
         }
         let mut next = offsets[..n].to_vec();
         // Every slot is written once below: the copy only gives the vector its length.
-        let mut placed = edges.to_vec();
+        let mut placed = Vec::with_capacity(edges.len() + room(edges.len()));
+        placed.extend_from_slice(edges);
         for e in edges {
             let k = key(e);
             placed[next[k]] = *e;
@@ -94,7 +95,7 @@ impl Adjacency {
     /// takes them as they are.
     fn from_grouped(n: usize, edges: Vec<Edge>, key: impl Fn(&Edge) -> usize) -> Adjacency {
         debug_assert!(edges.windows(2).all(|w| key(&w[0]) <= key(&w[1])));
-        let mut offsets = vec![0usize; n + 1];
+        let mut offsets = zeros_with_room(n + 1);
         for e in &edges {
             offsets[key(e) + 1] += 1;
         }
@@ -223,6 +224,21 @@ fn with_gaps<T: Copy>(offsets: &[T], gaps: &[(usize, usize)]) -> Vec<T> {
     out
 }
 
+/// Room kept at the end of a large per-object vector a build makes, so that an edit adding
+/// objects grows it where it is. Reserved and never written, it costs address space, not
+/// memory (large blocks are mapped lazily); without it the first edit after a load copied
+/// each such vector into a larger block and faulted the new block's pages in.
+fn room(len: usize) -> usize {
+    len / 64
+}
+
+/// `len` zeros, with [`room`] after them (per-object offsets, which an added object lengthens).
+fn zeros_with_room(len: usize) -> Vec<usize> {
+    let mut v = Vec::with_capacity(len + room(len));
+    v.resize(len, 0);
+    v
+}
+
 /// More resized groups than this are rebuilt in one pass rather than spliced one by one.
 const SPLICES_MAX: usize = 4;
 
@@ -263,7 +279,7 @@ impl Graph {
         // The keys are made after `compute` has freed its lookup tables, not beside them:
         // the build's peak memory is reached while selectors are resolved.
         let (((parts, owners_of, dependents_of), keys), refs) = rayon::join(
-            || (compute(inv), keys::Keys::build(&inv.objects)),
+            || (compute(inv), keys::Keys::build_with_room(&inv.objects)),
             || refs::build(inv),
         );
         let n = inv.objects.len();

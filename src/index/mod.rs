@@ -589,6 +589,55 @@ apiVersion: v1\nkind: Pod\nmetadata: {name: o, labels: {app: db}}\n";
         }
     }
 
+    /// Pods `p{i}` with labels drawn from `labels` (key, value; a value per object for
+    /// key `u`).
+    fn pods(first: usize, labels: &[Vec<(u8, u8)>]) -> Vec<Object> {
+        let text: String = labels
+            .iter()
+            .enumerate()
+            .map(|(i, ls)| {
+                let ls: Vec<String> = ls
+                    .iter()
+                    .map(|&(k, v)| match k {
+                        0 => format!("u: v{}", first + i),
+                        k => format!("k{k}: v{v}"),
+                    })
+                    .collect();
+                format!(
+                    "apiVersion: v1\nkind: Pod\nmetadata: {{name: p{}, labels: {{{}}}}}\n---\n",
+                    first + i,
+                    ls.join(", ")
+                )
+            })
+            .collect();
+        parse_text(&Arc::from(Path::new("p.yaml")), &text).objects
+    }
+
+    proptest::proptest! {
+        /// Splices one after another (any run replaced by any number of objects, labels
+        /// shared, unique, dropped or new) equal a build of the objects after them.
+        #[test]
+        fn splices_in_a_row_equal_a_build(
+            before in proptest::collection::vec(
+                proptest::collection::vec((0u8..4, 0u8..3), 0..4), 0..40),
+            edits in proptest::collection::vec((0usize..40, 0usize..6, proptest::collection::vec(
+                proptest::collection::vec((0u8..5, 0u8..4), 0..4), 0..6)), 1..4),
+        ) {
+            let mut objects = pods(0, &before);
+            let mut idx = LabelIndex::build(&objects);
+            for (k, (at, len, added)) in edits.into_iter().enumerate() {
+                let at = at.min(objects.len());
+                let end = (at + len).min(objects.len());
+                let added = pods(1000 * (k + 1), &added);
+                let removed: Vec<Object> = objects.splice(at..end, added.iter().cloned()).collect();
+                idx.splice(at as u32, &removed, &added);
+                let built = LabelIndex::build(&objects);
+                proptest::prop_assert_eq!(summary(&idx), summary(&built));
+                proptest::prop_assert_eq!(&idx, &built);
+            }
+        }
+    }
+
     #[test]
     fn eval_key_covers_absent_and_values() {
         let idx = LabelIndex::build(&objects());

@@ -305,8 +305,14 @@ pub fn build(inv: &Inventory) -> (RefGraph, Vec<Diagnostic>, Declared<'_>) {
     let (mut linked, mut declared) = (Linked::default(), Declared::default());
     // Reserved once: appending part by part would regrow (and copy) them at each doubling.
     let total = |len: fn(&Linked) -> usize| parts.iter().map(|(l, _)| len(l)).sum::<usize>();
-    linked.edges.reserve_exact(total(|l| l.edges.len()));
-    linked.dangling.reserve_exact(total(|l| l.dangling.len()));
+    let edges = total(|l| l.edges.len());
+    linked
+        .edges
+        .reserve_exact(edges + crate::graph::room(edges));
+    let dangling = total(|l| l.dangling.len());
+    linked
+        .dangling
+        .reserve_exact(dangling + crate::graph::room(dangling));
     linked.findings.reserve_exact(total(|l| l.findings.len()));
     declared.spans.reserve_exact(n);
     declared
@@ -372,7 +378,7 @@ pub fn assemble(
 /// `edges` grouped by target, each target's in their order (a counting sort, as
 /// [`Adjacency::build`], writing each edge once).
 fn by_target(n: usize, edges: &[Edge]) -> Adjacency {
-    let mut offsets = vec![0usize; n + 1];
+    let mut offsets = crate::graph::zeros_with_room(n + 1);
     for e in edges {
         offsets[e.to + 1] += 1;
     }
@@ -380,7 +386,8 @@ fn by_target(n: usize, edges: &[Edge]) -> Adjacency {
         offsets[i + 1] += offsets[i];
     }
     let mut next = offsets[..n].to_vec();
-    let mut placed = edges.to_vec();
+    let mut placed = Vec::with_capacity(edges.len() + crate::graph::room(edges.len()));
+    placed.extend_from_slice(edges);
     for e in edges {
         placed[next[e.to]] = *e;
         next[e.to] += 1;
