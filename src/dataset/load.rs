@@ -7,8 +7,8 @@
 //! Then the live set is built (kinds with CRDs, scopes, duplicates), the label index beside
 //! it, and the whole table is handed over ([`Event::Loaded`], unlinked); with pacing (a UI)
 //! as soon as the live set is ready, the index following ([`Event::Indexed`]); the graph
-//! follows ([`Event::Linked`]). Objects are shared handles: partial batches, the live set and the
-//! consumer's copy hold the same objects.
+//! follows ([`Event::Linked`]). Objects are shared handles: partial batches, the live set
+//! and the consumer's copy hold the same objects.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -141,7 +141,10 @@ impl KindInfo {
 #[derive(Clone, Debug)]
 pub struct KindRegistry {
     kinds: Vec<KindInfo>,
-    by_group_kind: HashMap<(Str, Str), usize>,
+    /// Group → kind → position in `kinds`: looked up with the `&str`s an object holds,
+    /// without building a key (a pair of `Str`s per lookup was two allocations, and every
+    /// object is looked up several times while loading).
+    by_group_kind: HashMap<Str, HashMap<Str, usize>>,
 }
 
 impl Default for KindRegistry {
@@ -181,12 +184,15 @@ impl KindRegistry {
 
     /// Adds or replaces a kind (a CRD overrides a guess, never a built-in).
     pub fn insert(&mut self, info: KindInfo) {
-        let key = (Arc::clone(&info.group), Arc::clone(&info.kind));
-        match self.by_group_kind.get(&key) {
-            Some(&i) if self.kinds[i].origin == KindOrigin::Builtin => {}
-            Some(&i) => self.kinds[i] = info,
+        let by_kind = self
+            .by_group_kind
+            .entry(Arc::clone(&info.group))
+            .or_default();
+        match by_kind.get(&*info.kind).copied() {
+            Some(i) if self.kinds[i].origin == KindOrigin::Builtin => {}
+            Some(i) => self.kinds[i] = info,
             None => {
-                self.by_group_kind.insert(key, self.kinds.len());
+                by_kind.insert(Arc::clone(&info.kind), self.kinds.len());
                 self.kinds.push(info);
             }
         }
@@ -264,17 +270,13 @@ impl KindRegistry {
     }
 
     fn get_mut(&mut self, group: &str, kind: &str) -> Option<&mut KindInfo> {
-        let i = *self
-            .by_group_kind
-            .get(&(Str::from(group), Str::from(kind)))?;
+        let i = *self.by_group_kind.get(group)?.get(kind)?;
         self.kinds.get_mut(i)
     }
 
     /// The kind with this group and exact (case-sensitive) kind name.
     pub fn get(&self, group: &str, kind: &str) -> Option<&KindInfo> {
-        let i = *self
-            .by_group_kind
-            .get(&(Str::from(group), Str::from(kind)))?;
+        let i = *self.by_group_kind.get(group)?.get(kind)?;
         self.kinds.get(i)
     }
 
