@@ -7,7 +7,7 @@ use super::load::FileLoad;
 use super::object::{group_of, Object, ObjectId};
 use crate::diagnostic::{self, Diagnostic, Severity};
 use crate::gocompat::quote::Quoted;
-use crate::kinds::KindRegistry;
+use crate::kinds::{KindOrigin, KindRegistry};
 
 /// All objects and problems of one load.
 #[derive(Clone, Debug, Default)]
@@ -87,7 +87,14 @@ pub fn registry_for(objects: &[Object], problems: &mut Vec<Diagnostic>) -> KindR
         }
     }
     for o in objects {
-        if kinds.get(&o.id.group, &o.id.kind).is_none() || o.declared_namespace().is_some() {
+        // What `register_guess` changes: an unknown kind, or a guessed one an object shows
+        // a namespace for (a built-in or declared kind stays as it is). One lookup per
+        // object instead of two.
+        let changes = match kinds.get(&o.id.group, &o.id.kind) {
+            None => true,
+            Some(k) => k.origin == KindOrigin::Guessed && o.declared_namespace().is_some(),
+        };
+        if changes {
             let version = o.api_version.rsplit('/').next().unwrap_or("");
             kinds.register_guess(
                 &o.id.group,
