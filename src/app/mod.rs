@@ -191,7 +191,8 @@ pub struct App {
     /// The start-up command (`--kind`), until the data it names has loaded.
     pending_command: Option<String>,
     /// Label keys of the objects appended while loading that the label index does not
-    /// have yet (see `loading`).
+    /// have yet, or of the partial batches while a whole table waits for its index (see
+    /// `loading`).
     unindexed_keys: loading::KeyCounts,
     pub keymap: Keymap,
     pub options: Options,

@@ -138,8 +138,8 @@ pub fn load_inventory(
 
 /// What the data layer publishes, in order: `Progress`/`Partial` while loading, `Loaded`
 /// (the whole table, unlinked), `Indexed` (its label index, when `Loaded` came without),
-/// `Linked` (its graph), then one `Changed` per applied batch
-/// of file changes; `Notice`s whenever watching has something to say.
+/// `Linked` (its graph), then one `Changed` per applied batch of file changes; `Notice`s
+/// whenever watching has something to say.
 #[derive(Clone, Debug)]
 pub enum Event {
     /// Files read so far, of those the walk has found so far.
