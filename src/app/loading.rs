@@ -81,15 +81,12 @@ impl KeyCounts {
     /// The `n` keys carried by the most objects, ties broken by key, counting `indexed`
     /// (the index's keys and counts) and these.
     fn most_common<'a>(
-        &self,
+        &'a self,
         indexed: impl Iterator<Item = (&'a str, u64)>,
         n: usize,
     ) -> Vec<String> {
-        let mut all: FxHashMap<&str, u64> = indexed.collect();
-        for (k, count, _) in &self.keys {
-            *all.entry(k).or_default() += count;
-        }
-        LabelIndex::most_common_of(all.into_iter(), n)
+        let all = self.with(indexed);
+        LabelIndex::most_common_of(all.keys.iter().map(|(k, count, _)| (&**k, *count)), n)
     }
 }
 

@@ -365,36 +365,13 @@ pub fn assemble(
     deps: PerObject,
     provided: Vec<[u64; 2]>,
 ) -> RefGraph {
-    let used_by = by_target(n, &edges);
+    let used_by = Adjacency::build(n, &edges, |e| e.to);
     RefGraph {
         uses: Adjacency::from_grouped(n, edges, |e| e.from),
         used_by,
         dangling,
         deps,
         provided,
-    }
-}
-
-/// `edges` grouped by target, each target's in their order (a counting sort, as
-/// [`Adjacency::build`], writing each edge once).
-fn by_target(n: usize, edges: &[Edge]) -> Adjacency {
-    let mut offsets = crate::graph::zeros_with_room(n + 1);
-    for e in edges {
-        offsets[e.to + 1] += 1;
-    }
-    for i in 0..n {
-        offsets[i + 1] += offsets[i];
-    }
-    let mut next = offsets[..n].to_vec();
-    let mut placed = Vec::with_capacity(edges.len() + crate::graph::room(edges.len()));
-    placed.extend_from_slice(edges);
-    for e in edges {
-        placed[next[e.to]] = *e;
-        next[e.to] += 1;
-    }
-    Adjacency {
-        offsets,
-        edges: placed,
     }
 }
 

@@ -30,7 +30,9 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
+use super::guess::{self, Known, NextKeys};
 use super::scalar;
+use super::swar;
 use super::yaml::{self, ItemPath, Weight, MAX_ALIAS_BYTES, MAX_ALIAS_WEIGHT};
 use crate::value::keys::same;
 use crate::value::strings;
@@ -420,30 +422,13 @@ static QUOTED_STOP: [bool; 256] = {
 /// The first byte at or after `i` that a plain scalar must look at ([`PLAIN_STOP`]), or the
 /// end: eight bytes at a time (a zero-byte test per stop byte on a word), the tail a byte
 /// at a time.
-fn plain_run(b: &[u8], mut i: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    // High bit set in the bytes of `w` equal to `c` (and maybe in bytes above one: only the
-    // lowest is used).
-    let eq = |w: u64, c: u8| {
-        let x = w ^ (ONES * u64::from(c));
-        x.wrapping_sub(ONES) & !x & HIGHS
-    };
-    while let Some(chunk) = b.get(i..i + 8) {
-        let Ok(bytes) = <[u8; 8]>::try_from(chunk) else {
-            break;
-        };
-        let w = u64::from_le_bytes(bytes);
-        let hit = eq(w, b' ') | eq(w, b'\n') | eq(w, b'\t') | eq(w, b':');
-        if hit != 0 {
-            return i + (hit.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    while b.get(i).is_some_and(|&c| !PLAIN_STOP[usize::from(c)]) {
-        i += 1;
-    }
-    i
+fn plain_run(b: &[u8], i: usize) -> usize {
+    swar::first(
+        b,
+        i,
+        |w| swar::eq(w, b' ') | swar::eq(w, b'\n') | swar::eq(w, b'\t') | swar::eq(w, b':'),
+        |c| PLAIN_STOP[usize::from(c)],
+    )
 }
 
 /// A parsed node (its value written to the scanner's builder) with its position.
@@ -518,77 +503,47 @@ enum Key<'a> {
     Merge,
 }
 
-/// Slots of each table of [`Guesses`] (a power of two).
-const GUESS_SLOTS: usize = 4096;
-
-/// A key or value of the shared tables: its text and id.
-type Known = Option<(&'static str, u32)>;
-
 /// Per thread, what followed each key last time, by the key's id and the column of what
-/// followed (hashed into the slots): the plain key after it in document order (across
-/// nesting), and its value when that was a plain string of the table of repeated values.
-/// Manifests repeat the shapes and many values of the ones before them (`apiVersion` then
-/// `kind` then `metadata`; `imagePullPolicy: IfNotPresent`), so most keys and many values
-/// are recognised by one comparison with the guess, without scanning for their end,
-/// resolving them or looking them up in the tables. The column tells apart what follows a
-/// key in one place from what follows it in another (`name` then `namespace` under
-/// `metadata`, `name` then `image` in a container; the next label, or the key after
-/// `labels` once the labels end). A wrong guess costs that comparison.
+/// followed ([`guess`]): the plain key after it in document order (across nesting), and its
+/// value when that was a plain string of the table of repeated values. Manifests repeat the
+/// shapes and many values of the ones before them (`apiVersion` then `kind` then
+/// `metadata`; `imagePullPolicy: IfNotPresent`), so most keys and many values are
+/// recognised by one comparison with the guess, without scanning for their end, resolving
+/// them or looking them up in the tables. The column also tells the next label from the key
+/// after `labels` once the labels end.
 #[derive(Default)]
 struct Guesses {
-    next_key: Vec<Known>,
+    keys: NextKeys,
     value: Vec<Known>,
-    /// The id of the key just written (`None`: inline, or none yet).
-    last: Option<u32>,
-}
-
-/// The slot of what follows key `id` at column `col`.
-#[inline]
-fn guess_at(id: u32, col: usize) -> usize {
-    let h = id.wrapping_mul(0x9E37_79B1) ^ (col as u32).wrapping_mul(0x85EB_CA77);
-    (h >> 20) as usize % GUESS_SLOTS
-}
-
-/// `table`'s slot `at` (the table allocated on first use).
-fn guess_slot(table: &mut Vec<Known>, at: usize) -> Option<&mut Known> {
-    if table.is_empty() {
-        *table = vec![None; GUESS_SLOTS];
-    }
-    table.get_mut(at)
-}
-
-/// What `table` holds at slot `at`, if it was allocated and holds anything.
-fn guessed(table: &[Known], at: usize) -> Known {
-    table.get(at).copied().flatten()
 }
 
 impl Guesses {
     /// The guess for the key after the last one, at column `col`.
     fn key(&self, col: usize) -> Known {
-        guessed(&self.next_key, guess_at(self.last?, col))
+        self.keys.key(col)
     }
 
     /// The guess for the value of the last key, written at column `col`.
     fn value(&self, col: usize) -> Known {
-        guessed(&self.value, guess_at(self.last?, col))
+        guess::guessed(&self.value, guess::slot_of(self.keys.last()?, col))
+    }
+
+    /// The guessed key `id` was written.
+    fn took(&mut self, id: u32) {
+        self.keys.took(id);
     }
 
     /// A key was written at column `col` (`shared`: its table text and id, if it has one);
     /// `guessable`: a [`Key::Plain`] key, which may be guessed next time.
     fn wrote(&mut self, shared: Known, guessable: bool, col: usize) {
-        if let (true, Some(last), Some(key)) = (guessable, self.last, shared) {
-            if let Some(s) = guess_slot(&mut self.next_key, guess_at(last, col)) {
-                *s = Some(key);
-            }
-        }
-        self.last = shared.map(|(_, id)| id);
+        self.keys.wrote(shared, guessable, col);
     }
 
     /// The last key, written at column `col`, had as value `value`, a plain string on its
     /// line with this id in the table of repeated values.
     fn wrote_value(&mut self, value: &'static str, id: u32, col: usize) {
-        if let Some(last) = self.last {
-            if let Some(s) = guess_slot(&mut self.value, guess_at(last, col)) {
+        if let Some(last) = self.keys.last() {
+            if let Some(s) = guess::slot(&mut self.value, guess::slot_of(last, col)) {
                 *s = Some((value, id));
             }
         }
@@ -1529,7 +1484,7 @@ impl<'a> Scanner<'a> {
             Key::Merge => return Some(None),
             Key::Known(text, id) => {
                 self.out.key_known(text, id);
-                self.guesses.last = Some(id);
+                self.guesses.took(id);
                 (Cow::Borrowed(text), Ctx::MapValue)
             }
             Key::Plain(text) => {

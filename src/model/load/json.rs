@@ -14,6 +14,7 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
+use super::swar;
 use super::yaml::ItemPath;
 use crate::gocompat::quote::Quoted;
 use crate::value::{Raw, RawBuilder};
@@ -387,34 +388,16 @@ impl<'de> Visitor<'de> for Strict {
 
 /// The first quote or bracket (`"`, `{`, `}`, `[`, `]`) at or after `i`, or the end: eight
 /// bytes at a time (pretty-printed JSON is mostly indentation and strings).
-fn structural(b: &[u8], mut i: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    // High bit set in the lowest byte of `w` equal to `c` (maybe in bytes above it too).
-    let eq = |w: u64, c: u8| {
-        let x = w ^ (ONES * u64::from(c));
-        x.wrapping_sub(ONES) & !x & HIGHS
-    };
-    while let Some(chunk) = b.get(i..i + 8) {
-        let Ok(bytes) = <[u8; 8]>::try_from(chunk) else {
-            break;
-        };
-        let w = u64::from_le_bytes(bytes);
-        // `[` and `]` differ from `{` and `}` only in bit 5.
-        let folded = w | (ONES * 0x20);
-        let hit = eq(w, b'"') | eq(folded, b'{') | eq(folded, b'}');
-        if hit != 0 {
-            return i + (hit.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    while b
-        .get(i)
-        .is_some_and(|c| !matches!(c, b'"' | b'{' | b'}' | b'[' | b']'))
-    {
-        i += 1;
-    }
-    i
+fn structural(b: &[u8], i: usize) -> usize {
+    swar::first(
+        b,
+        i,
+        |w| {
+            let folded = swar::fold_brackets(w);
+            swar::eq(w, b'"') | swar::eq(folded, b'{') | swar::eq(folded, b'}')
+        },
+        |c| matches!(c, b'"' | b'{' | b'}' | b'[' | b']'),
+    )
 }
 
 fn skip_ws(b: &[u8], mut i: usize) -> usize {
@@ -692,17 +675,20 @@ mod tests {
                 prop::sample::select(vec!["", "}", "]", ",", "x", "\u{0}"]),
             )),
         )
-            .prop_map(|(values, edit)| {
-                let mut text = values.join("\n");
-                if let Some((at, with)) = edit {
-                    let mut cut = at.index(text.len() + 1);
-                    while !text.is_char_boundary(cut) {
-                        cut -= 1;
-                    }
-                    text.insert_str(cut, with);
-                }
-                text
-            })
+            .prop_map(|(values, edit)| edited(values.join("\n"), edit))
+    }
+
+    /// `text` with `with` inserted at the char boundary at or before `at` (of every place
+    /// in it), when there is an edit.
+    fn edited(mut text: String, edit: Option<(prop::sample::Index, &str)>) -> String {
+        if let Some((at, with)) = edit {
+            let mut cut = at.index(text.len() + 1);
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            text.insert_str(cut, with);
+        }
+        text
     }
 
     proptest! {
@@ -797,15 +783,7 @@ mod tests {
                         t.replacen("\"kind\"", &format!("\"{key}\""), 1)
                     })
                     .collect();
-                let mut text = texts.join(sep);
-                if let Some((at, with)) = edit {
-                    let mut cut = at.index(text.len() + 1);
-                    while !text.is_char_boundary(cut) {
-                        cut -= 1;
-                    }
-                    text.insert_str(cut, with);
-                }
-                text
+                edited(texts.join(sep), edit)
             })
     }
 

@@ -15,7 +15,9 @@ use std::cell::RefCell;
 
 use serde_json::Number;
 
+use super::guess::NextKeys;
 use super::json::{JsonDoc, MAX_VALUES};
+use super::swar;
 use super::yaml::ItemPath;
 use crate::value::keys::same;
 use crate::value::RawBuilder;
@@ -33,7 +35,7 @@ pub(super) fn parse(text: &str) -> Option<Vec<JsonDoc>> {
         /// Reused across documents so its buffers keep their capacity.
         static BUILDER: RefCell<RawBuilder> = RefCell::new(RawBuilder::new());
         /// Kept across files: the guesses come from the values before.
-        static GUESSES: RefCell<Guesses> = RefCell::new(Guesses::default());
+        static GUESSES: RefCell<NextKeys> = RefCell::new(NextKeys::default());
     }
     let mut p = Parser {
         text,
@@ -51,51 +53,6 @@ pub(super) fn parse(text: &str) -> Option<Vec<JsonDoc>> {
     docs
 }
 
-/// Slots of [`Guesses`] (a power of two).
-const GUESS_SLOTS: usize = 4096;
-
-/// A key of the key table: its text and id.
-type Known = Option<(&'static str, u32)>;
-
-/// Per thread, the key that followed each key last time at the same depth (by the key's
-/// id and the depth, hashed into the slots), as `fast.rs` guesses YAML keys: objects of a
-/// list repeat the keys of the ones before them in the same order, so most keys are
-/// recognised by one comparison, without unescaping them or looking them up in the key
-/// table. Only keys written without escapes are guessed: their text is what is written
-/// between the quotes.
-#[derive(Default)]
-struct Guesses {
-    next_key: Vec<Known>,
-    /// The id of the key just written (`None`: inline, or none yet).
-    last: Option<u32>,
-}
-
-impl Guesses {
-    fn slot(last: u32, depth: usize) -> usize {
-        let h = last.wrapping_mul(0x9E37_79B1) ^ (depth as u32).wrapping_mul(0x85EB_CA77);
-        (h >> 20) as usize % GUESS_SLOTS
-    }
-
-    fn key(&self, depth: usize) -> Known {
-        let at = Self::slot(self.last?, depth);
-        self.next_key.get(at).copied().flatten()
-    }
-
-    /// A key was written at `depth` (`shared`: its table text and id, if it has one);
-    /// `guessable`: written without escapes.
-    fn wrote(&mut self, shared: Known, guessable: bool, depth: usize) {
-        if let (true, Some(last), Some(key)) = (guessable, self.last, shared) {
-            if self.next_key.is_empty() {
-                self.next_key = vec![None; GUESS_SLOTS];
-            }
-            if let Some(s) = self.next_key.get_mut(Self::slot(last, depth)) {
-                *s = Some(key);
-            }
-        }
-        self.last = shared.map(|(_, id)| id);
-    }
-}
-
 struct Parser<'a> {
     text: &'a str,
     b: &'a [u8],
@@ -104,7 +61,9 @@ struct Parser<'a> {
     out: RawBuilder,
     /// List item ranges of the current value, in the structural scan's order.
     items: Vec<(ItemPath, usize, usize)>,
-    guesses: Guesses,
+    /// The key after each key last time at the same depth (`guess.rs`): keys written
+    /// without escapes, whose text is what is between the quotes.
+    guesses: NextKeys,
 }
 
 impl<'a> Parser<'a> {
@@ -184,17 +143,8 @@ impl<'a> Parser<'a> {
                 self.ws();
                 let prefix = if is_items { path.clone() } else { None };
                 self.value(None, prefix)?;
-                self.ws();
-                match self.b.get(self.i) {
-                    Some(b',') => {
-                        self.i += 1;
-                        self.ws();
-                    }
-                    Some(b'}') => {
-                        self.i += 1;
-                        break;
-                    }
-                    _ => return None,
+                if self.closed_after_item(b'}')? {
+                    break;
                 }
             }
         }
@@ -219,7 +169,7 @@ impl<'a> Parser<'a> {
             {
                 self.i = end + 1;
                 self.out.key_known(text, id);
-                self.guesses.last = Some(id);
+                self.guesses.took(id);
                 return Some(text == "items");
             }
         }
@@ -252,23 +202,30 @@ impl<'a> Parser<'a> {
                     self.items.push((path, start, self.i));
                 }
                 index = index.saturating_add(1);
-                self.ws();
-                match self.b.get(self.i) {
-                    Some(b',') => {
-                        self.i += 1;
-                        self.ws();
-                    }
-                    Some(b']') => {
-                        self.i += 1;
-                        break;
-                    }
-                    _ => return None,
+                if self.closed_after_item(b']')? {
+                    break;
                 }
             }
         }
         self.depth -= 1;
         self.out.end_array();
         Some(())
+    }
+
+    /// After a member or element: past a comma and the whitespace after it (`false`), or
+    /// past `close` (`true`); `None` for anything else.
+    fn closed_after_item(&mut self, close: u8) -> Option<bool> {
+        self.ws();
+        let closed = match *self.b.get(self.i)? {
+            b',' => false,
+            c if c == close => true,
+            _ => return None,
+        };
+        self.i += 1;
+        if !closed {
+            self.ws();
+        }
+        Some(closed)
     }
 
     fn literal(&mut self, word: &[u8], write: impl FnOnce(&mut RawBuilder)) -> Option<()> {
@@ -355,34 +312,13 @@ impl<'a> Parser<'a> {
 
 /// The first quote, backslash or control character (below U+0020) at or after `i`, or the
 /// end: eight bytes at a time.
-fn string_run(b: &[u8], mut i: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    // High bit set in the lowest byte of `w` that is `c` (maybe in bytes above it too).
-    let eq = |w: u64, c: u8| {
-        let x = w ^ (ONES * u64::from(c));
-        x.wrapping_sub(ONES) & !x & HIGHS
-    };
-    while let Some(chunk) = b.get(i..i + 8) {
-        let Ok(bytes) = <[u8; 8]>::try_from(chunk) else {
-            break;
-        };
-        let w = u64::from_le_bytes(bytes);
-        // The lowest byte below 0x20 (a borrow only flags bytes above a flagged one).
-        let control = w.wrapping_sub(ONES * 0x20) & !w & HIGHS;
-        let hit = eq(w, b'"') | eq(w, b'\\') | control;
-        if hit != 0 {
-            return i + (hit.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    while b
-        .get(i)
-        .is_some_and(|&c| c != b'"' && c != b'\\' && c >= 0x20)
-    {
-        i += 1;
-    }
-    i
+fn string_run(b: &[u8], i: usize) -> usize {
+    swar::first(
+        b,
+        i,
+        |w| swar::eq(w, b'"') | swar::eq(w, b'\\') | swar::below(w, 0x20),
+        |c| c == b'"' || c == b'\\' || c < 0x20,
+    )
 }
 
 /// An escape after its backslash, as serde_json reads it: the character and how many

@@ -20,6 +20,7 @@
 
 mod classify;
 mod fast;
+mod guess;
 mod json;
 mod json_fast;
 mod lists;
@@ -28,6 +29,7 @@ mod read;
 mod scalar;
 mod split;
 mod stdin;
+mod swar;
 mod walk;
 mod yaml;
 
