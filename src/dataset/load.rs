@@ -183,55 +183,59 @@ pub fn first_load(
         loads.iter().for_each(|l| yaml.add(&l.yaml));
         tracing::debug!("{}", yaml.summary());
     }
-    // The live set and the label index of the objects in path order side by side; the
-    // live set orders files by path too, and only changes scopes, not labels: the index is
-    // kept when the labels line up (always, unless two roots name overlapping trees), else
-    // rebuilt. A UI (`pacing`) gets the whole table as soon as the live set is built, the
-    // index after it (`Event::Indexed`): the table does not wait for the index, as it does
-    // not wait for the graph (BENCHMARKS.md, "lead5").
-    let defer_index = pacing.is_some();
-    let in_load_order: Vec<Object> = loads.iter().flat_map(|l| l.objects.clone()).collect();
-    let built = std::thread::scope(|s| {
-        let indexer = s.spawn(|| {
-            let t = Instant::now();
-            (LabelIndex::build(&in_load_order), t.elapsed())
-        });
+    // A UI (`pacing`) gets the whole table as soon as the live set is built, and the label
+    // index after it (`Event::Indexed`), built then on every core: the table does not wait
+    // for the index, as it does not wait for the graph, and the live set (one thread) does
+    // not share the cores with the index's workers (BENCHMARKS.md, "lead5", "table1m").
+    // Otherwise (`get`, `tree`) both are needed first: the index of the objects in path
+    // order is built beside the live set, which orders files by path too and only changes
+    // scopes, not labels, so it is kept when the labels line up (always, unless two roots
+    // name overlapping trees), else rebuilt.
+    let live = if pacing.is_some() {
         let live = LiveSet::from_loads(paths, opts, loads, walk_problems);
         times.live = started.elapsed();
-        if defer_index {
-            let loaded = Dataset::unindexed(live.inventory().clone());
-            times.loaded = started.elapsed();
-            log_loaded(&live, &times);
-            if !send(Event::Loaded(Box::new(loaded))) {
-                return None;
-            }
+        let loaded = Dataset::unindexed(live.inventory().clone());
+        times.loaded = started.elapsed();
+        log_loaded(&live, &times);
+        if !send(Event::Loaded(Box::new(loaded))) {
+            return None;
         }
-        let (index, index_time) = match indexer.join() {
-            Ok(built) => built,
-            Err(_) => (LabelIndex::build(&in_load_order), Duration::ZERO),
-        };
-        times.index = index_time;
-        Some((live, index))
-    });
-    let (live, index) = built?;
-    let objects = &live.inventory().objects;
-    let same_labels = objects.len() == in_load_order.len()
-        && objects
-            .iter()
-            .zip(&in_load_order)
-            .all(|(a, b)| Object::ptr_eq(a, b) || a.labels() == b.labels());
-    drop(in_load_order);
-    let index = if same_labels {
-        index
-    } else {
-        LabelIndex::build(objects)
-    };
-    if defer_index {
+        let t = Instant::now();
+        let index = LabelIndex::build(&live.inventory().objects);
+        times.index = t.elapsed();
         if !send(Event::Indexed(Box::new(index))) {
             return None;
         }
         times.indexed = started.elapsed();
+        live
     } else {
+        let in_load_order: Vec<Object> = loads.iter().flat_map(|l| l.objects.clone()).collect();
+        let (live, index) = std::thread::scope(|s| {
+            let indexer = s.spawn(|| {
+                let t = Instant::now();
+                (LabelIndex::build(&in_load_order), t.elapsed())
+            });
+            let live = LiveSet::from_loads(paths, opts, loads, walk_problems);
+            times.live = started.elapsed();
+            let (index, index_time) = match indexer.join() {
+                Ok(built) => built,
+                Err(_) => (LabelIndex::build(&in_load_order), Duration::ZERO),
+            };
+            times.index = index_time;
+            (live, index)
+        });
+        let objects = &live.inventory().objects;
+        let same_labels = objects.len() == in_load_order.len()
+            && objects
+                .iter()
+                .zip(&in_load_order)
+                .all(|(a, b)| Object::ptr_eq(a, b) || a.labels() == b.labels());
+        drop(in_load_order);
+        let index = if same_labels {
+            index
+        } else {
+            LabelIndex::build(objects)
+        };
         let loaded = Dataset::unlinked_with(index, live.inventory().clone());
         times.loaded = started.elapsed();
         times.indexed = times.loaded;
@@ -239,7 +243,8 @@ pub fn first_load(
         if !send(Event::Loaded(Box::new(loaded))) {
             return None;
         }
-    }
+        live
+    };
     if !link {
         return Some((live, times));
     }

@@ -93,6 +93,9 @@ impl Table {
 /// files a thread parsed last; smaller tables shared fewer values (BENCHMARKS.md, "mem4").
 const RECENT_SLOTS: usize = 1 << 12;
 const SEEN_SLOTS: usize = 1 << 16;
+/// The sightings of a value the table refused (full, or its hash taken by another value):
+/// it stays inline without asking the table again.
+const REFUSED: u32 = 0xff;
 
 /// This thread's view: recently used ids, and how often values without one were met.
 struct Local {
@@ -157,7 +160,11 @@ pub fn id(value: &str) -> Option<u32> {
         let tag = ((h >> 40) as u32) << 8;
         let seen = l.seen.get_mut(seen_slot)?;
         let sightings = if *seen & !0xff == tag {
-            (*seen & 0xff).saturating_add(1).min(0xff)
+            let count = *seen & 0xff;
+            if count == REFUSED {
+                return None;
+            }
+            (count + 1).min(REFUSED - 1)
         } else {
             1
         };
@@ -165,7 +172,12 @@ pub fn id(value: &str) -> Option<u32> {
         if sightings < u32::from(ADMIT_AT) {
             return None;
         }
-        let (text, id) = TABLE.add(value, h)?;
+        let Some((text, id)) = TABLE.add(value, h) else {
+            // The table is full, or another value has its hash: looking it up again
+            // would only take the lock and miss again.
+            *seen = tag | REFUSED;
+            return None;
+        };
         if let Some(r) = l.recent.get_mut(slot) {
             *r = Some((text, id));
         }
