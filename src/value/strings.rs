@@ -128,9 +128,12 @@ pub fn get(id: u64) -> Option<&'static str> {
     TABLE.get(id)
 }
 
-/// Values of forms that hardly ever repeat: all digits (resourceVersions) and RFC 3339
-/// timestamps. Left inline without counting them: each first sighting is a cache miss on the
-/// per-thread tables, and these were a third of the first sightings (BENCHMARKS.md, "parse3").
+/// Values of forms that hardly ever repeat: all digits (resourceVersions), RFC 3339
+/// timestamps and uids. Left inline without counting them: each first sighting is a cache
+/// miss on the per-thread tables, and these were a third of the first sightings
+/// (BENCHMARKS.md, "parse3"). A uid repeats only in its dependents' ownerReferences, where
+/// an id saved less than its table entry cost (at 1M objects, a quarter of the first
+/// sightings, and the table filled sooner; BENCHMARKS.md, "table1m").
 fn unique_form(b: &[u8]) -> bool {
     let digit = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
     let timestamp = b.len() >= 20
@@ -139,7 +142,10 @@ fn unique_form(b: &[u8]) -> bool {
         && b.get(7) == Some(&b'-')
         && b.get(10) == Some(&b'T')
         && b.get(13) == Some(&b':');
-    timestamp || b.iter().all(u8::is_ascii_digit)
+    let uuid = b.len() == 36
+        && [8, 13, 18, 23].iter().all(|&i| b.get(i) == Some(&b'-'))
+        && b.iter().all(|c| c.is_ascii_hexdigit() || *c == b'-');
+    timestamp || uuid || b.iter().all(u8::is_ascii_digit)
 }
 
 /// The id to encode `value` with, or `None` to write it inline; counts the sighting.
@@ -213,6 +219,9 @@ mod tests {
         assert!((0..10).all(|_| id("ab").is_none()));
         assert!((0..10).all(|_| id("50048351").is_none()));
         assert!((0..10).all(|_| id("2026-01-22T01:23:19Z").is_none()));
+        assert!((0..10).all(|_| id("f53fd8de-d7fe-428a-8b0b-3df4d6710204").is_none()));
+        assert!(!unique_form(b"f53fd8de-d7fe-428a-8b0b-3df4d6710204-config"));
+        assert!(!unique_form(b"f53fd8de_d7fe-428a-8b0b-3df4d6710204"));
         assert!(!unique_form(b"2026-01-22"));
         assert!(!unique_form(b"10.96.0.1"));
         let long = "x".repeat(MAX_LEN + 1);
