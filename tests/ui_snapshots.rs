@@ -204,6 +204,33 @@ fn the_header_says_linking_until_the_graph_arrives() {
     assert!(screen.contains(" of "), "{screen}");
 }
 
+/// A label query typed while the loader builds the whole table's label index waits for it
+/// (nothing is built on the UI thread), says so, and matches once the index comes.
+#[test]
+fn a_label_query_waits_for_the_index_the_loader_builds() {
+    let inventory = load_paths(
+        &[PathBuf::from("tests/fixtures/ui")],
+        &LoadOptions::default(),
+    );
+    let index = kubesift::dataset::LabelIndex::build(&inventory.objects);
+    let options = Options {
+        no_color: true,
+        ..Options::default()
+    };
+    let mut app = App::new(Keymap::load(None).unwrap(), options, NOW);
+    app.update(Action::Resize(110, 22));
+    app.update(Action::Loaded(Box::new(Dataset::unindexed(inventory))));
+    type_text(&mut app, "tier=backend");
+    assert!(app.waiting_for_index());
+    insta::assert_snapshot!(render(&app));
+    app.update(Action::Indexed(Box::new(index)));
+    assert!(!app.waiting_for_index());
+    let screen = render(&app);
+    assert!(!screen.contains("indexing labels"), "{screen}");
+    assert!(!screen.contains("matching once"), "{screen}");
+    assert!(app.counts().0 > 0, "{screen}");
+}
+
 /// The app loaded at `w`×`h`, unsorted.
 fn app_at(w: u16, h: u16) -> App {
     let inventory = load_paths(

@@ -194,6 +194,10 @@ pub struct App {
     /// have yet, or of the partial batches while a whole table waits for its index (see
     /// `loading`).
     unindexed_keys: loading::KeyCounts,
+    /// A label query waits for the label index of the whole table, which the loader is
+    /// building (`Dataset::indexing`): no rows match until it comes (see
+    /// [`App::waiting_for_index`]).
+    query_waits: bool,
     pub keymap: Keymap,
     pub options: Options,
     /// Unix seconds.
@@ -245,6 +249,7 @@ impl App {
             command: None,
             pending_command,
             unindexed_keys: loading::KeyCounts::default(),
+            query_waits: false,
             keymap,
             options,
             now,
@@ -633,17 +638,33 @@ impl App {
     }
 
     /// Recomputes matches and rows for the current query and filters.
+    ///
+    /// A label query typed while the loader builds the whole table's label index (on every
+    /// core, ≈ 0.6 s at 1M objects) waits for it, matching nothing meanwhile: building the
+    /// index here as well froze the UI for over 2 s at 1M (BENCHMARKS.md, "table1m").
     fn apply_query(&mut self) {
-        if self.query.has_labels() {
-            self.catch_up_index();
+        self.query_waits = self.query.has_labels() && self.data.indexing && self.index_behind();
+        if self.query_waits {
+            self.table.matched = RoaringBitmap::new();
+        } else {
+            if self.query.has_labels() {
+                self.catch_up_index();
+            }
+            let universe = self.universe();
+            let data = Arc::clone(&self.data);
+            self.table.matched =
+                self.query
+                    .filter_linked(&data.inventory, &data.index, &universe, &data.graph);
         }
-        let universe = self.universe();
         let data = Arc::clone(&self.data);
-        self.table.matched =
-            self.query
-                .filter_linked(&data.inventory, &data.index, &universe, &data.graph);
         self.table
             .rebuild(&data.inventory.objects, self.query.group.as_ref());
+    }
+
+    /// Whether the rows wait for the label index the loader is building (a label query
+    /// typed before it came).
+    pub fn waiting_for_index(&self) -> bool {
+        self.query_waits
     }
 
     /// The grouping in effect.

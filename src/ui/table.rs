@@ -48,6 +48,8 @@ pub fn draw_header(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
             format!("  loading {} of {} files…", p.files_done, p.files_total),
             theme.key,
         ));
+    } else if app.waiting_for_index() {
+        spans.push(Span::styled("  indexing labels…", theme.key));
     } else if app.data.linking {
         spans.push(Span::styled("  linking owners and selectors…", theme.key));
     }
@@ -164,7 +166,12 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         }
         lines.push(line);
     }
-    if t.rows.is_empty() {
+    if app.waiting_for_index() {
+        lines.push(Line::styled(
+            "  matching once the label index is built…",
+            theme.dim,
+        ));
+    } else if t.rows.is_empty() {
         lines.push(Line::styled("  no objects match", theme.dim));
     }
     frame.render_widget(Paragraph::new(lines), area);
