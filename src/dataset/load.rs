@@ -185,8 +185,8 @@ pub fn first_load(
     }
     // A UI (`pacing`) gets the whole table as soon as the live set is built, and the label
     // index after it (`Event::Indexed`), built then on every core: the table does not wait
-    // for the index, as it does not wait for the graph, and the live set (one thread) does
-    // not share the cores with the index's workers (BENCHMARKS.md, "lead5", "table1m").
+    // for the index, as it does not wait for the graph, and the live set does not share
+    // the cores with the index's workers (BENCHMARKS.md, "lead5", "table1m").
     // Otherwise (`get`, `tree`) both are needed first: the index of the objects in path
     // order is built beside the live set, which orders files by path too and only changes
     // scopes, not labels, so it is kept when the labels line up (always, unless two roots
