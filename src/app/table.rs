@@ -81,11 +81,8 @@ impl TableState {
             return;
         };
         self.identity = false;
-        let key = |i: &u32| sort_key(col, &objects[*i as usize], now);
-        let mut keyed: Vec<(SortKey, u32)> = self.order.iter().map(|i| (key(i), *i)).collect();
-        // Stable: ties beyond the name stay in load order.
-        keyed.sort_by(|a, b| in_order(sort, objects, (&a.0, a.1), (&b.0, b.1)));
-        self.order = keyed.into_iter().map(|(_, i)| i).collect();
+        let pool = ui_pool().filter(|_| objects.len() >= PARALLEL_SORT_FROM);
+        self.order = sorted(objects, col, sort, now, pool);
     }
 
     /// Brings `order` up to date with a patch of the data (`moves`): the objects kept
@@ -497,6 +494,69 @@ fn in_order(sort: &Sort, objects: &[Object], a: (&SortKey, u32), b: (&SortKey, u
         .then_with(|| a.1.cmp(&b.1))
 }
 
+/// Tables from this many objects are sorted on every core.
+const PARALLEL_SORT_FROM: usize = 20_000;
+
+/// The UI's own worker threads (one per core), for sorting a large table: rayon's global
+/// pool may be busy with the loader's label index or graph, and a job of the UI's would
+/// queue behind them. At 1M objects a sort on the UI thread alone took 0.65–1.14 s
+/// (BENCHMARKS.md, "table1m"). `None` if the threads cannot be started.
+fn ui_pool() -> Option<&'static rayon::ThreadPool> {
+    static POOL: std::sync::OnceLock<Option<rayon::ThreadPool>> = std::sync::OnceLock::new();
+    POOL.get_or_init(|| {
+        rayon::ThreadPoolBuilder::new()
+            .thread_name(|i| format!("kubesift-ui-{i}"))
+            .build()
+            .ok()
+    })
+    .as_ref()
+}
+
+/// Every object's position in `objects` in the table's order for `sort` by `col` (ties by
+/// namespace, name, then load order: a total order, so the result is the same on one
+/// thread or on `pool`'s).
+fn sorted(
+    objects: &[Object],
+    col: &Column,
+    sort: &Sort,
+    now: i64,
+    pool: Option<&rayon::ThreadPool>,
+) -> Vec<u32> {
+    use rayon::prelude::*;
+    // What `in_order` compares, taken out of the objects once: comparing through them read
+    // three pointers deep at random over the whole inventory at every comparison.
+    type Keyed<'a> = (SortKey, &'a str, &'a str, u32);
+    let n = u32::try_from(objects.len()).unwrap_or(u32::MAX);
+    let key = |i: u32| {
+        let o = &objects[i as usize];
+        (sort_key(col, o, now), &*o.id.namespace, &*o.id.name, i)
+    };
+    let order = |a: &Keyed<'_>, b: &Keyed<'_>| {
+        let by_key = a.0.cmp(&b.0);
+        let by_key = if sort.descending {
+            by_key.reverse()
+        } else {
+            by_key
+        };
+        by_key
+            .then_with(|| a.1.cmp(b.1))
+            .then_with(|| a.2.cmp(b.2))
+            .then_with(|| a.3.cmp(&b.3))
+    };
+    match pool {
+        Some(pool) => pool.install(|| {
+            let mut keyed: Vec<Keyed<'_>> = (0..n).into_par_iter().map(key).collect();
+            keyed.par_sort_by(order);
+            keyed.into_par_iter().map(|k| k.3).collect()
+        }),
+        None => {
+            let mut keyed: Vec<Keyed<'_>> = (0..n).map(key).collect();
+            keyed.sort_by(order);
+            keyed.into_iter().map(|k| k.3).collect()
+        }
+    }
+}
+
 fn sort_key(col: &Column, obj: &Object, now: i64) -> SortKey {
     match col {
         // Oldest first, like `--sort-by=.metadata.creationTimestamp` reversed by age.
@@ -508,5 +568,70 @@ fn sort_key(col: &Column, obj: &Object, now: i64) -> SortKey {
         ),
         Column::Source => SortKey::Source(obj.source.path.display().to_string(), obj.source.line),
         c => SortKey::Text(c.cell(obj, now)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::model::load::parse_text;
+
+    /// Sorting on the UI's pool gives the order of sorting on one thread, for every kind of
+    /// column, both directions, with ties on the key, the namespace and the name.
+    #[test]
+    fn a_sort_on_every_core_equals_one_on_one_thread() {
+        let text: String = (0..400)
+            .map(|i| {
+                format!(
+                    "apiVersion: v1\nkind: {kind}\nmetadata:\n  name: n{name}\n  namespace: ns{ns}\n  \
+                     creationTimestamp: \"2026-01-{day:02}T00:00:00Z\"\n  labels:\n    app: a{app}\n---\n",
+                    kind = ["Pod", "Service", "ConfigMap"][i % 3],
+                    name = i % 37,
+                    ns = i % 3,
+                    day = 1 + i % 28,
+                    app = i % 5,
+                )
+            })
+            .collect();
+        let objects = parse_text(&Arc::from(Path::new("x.yaml")), &text).objects;
+        assert_eq!(objects.len(), 400);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .expect("a pool");
+        let columns = [
+            Column::Namespace,
+            Column::Kind,
+            Column::Name,
+            Column::Label("app".into()),
+            Column::Labels,
+            Column::Status,
+            Column::Age,
+            Column::Source,
+        ];
+        for col in &columns {
+            for descending in [false, true] {
+                let sort = Sort {
+                    column: 0,
+                    descending,
+                };
+                let one = sorted(&objects, col, &sort, 1_780_272_000, None);
+                let every = sorted(&objects, col, &sort, 1_780_272_000, Some(&pool));
+                assert_eq!(one, every, "{col:?} descending={descending}");
+                // The order `in_order` defines (which `follow_moves` places objects by).
+                let mut by_objects: Vec<(SortKey, u32)> = (0..400u32)
+                    .map(|i| (sort_key(col, &objects[i as usize], 1_780_272_000), i))
+                    .collect();
+                by_objects.sort_by(|a, b| in_order(&sort, &objects, (&a.0, a.1), (&b.0, b.1)));
+                let by_objects: Vec<u32> = by_objects.into_iter().map(|k| k.1).collect();
+                assert_eq!(one, by_objects, "{col:?} descending={descending}");
+                let mut all = one.clone();
+                all.sort_unstable();
+                assert_eq!(all, (0..400).collect::<Vec<u32>>());
+            }
+        }
     }
 }
