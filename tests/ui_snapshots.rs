@@ -5,24 +5,35 @@ use std::path::PathBuf;
 use kubesift::app::{Action, App, Input, Key, Keymap, Options};
 use kubesift::dataset::Dataset;
 use kubesift::model::load::{load_paths, LoadOptions};
+use kubesift::model::Inventory;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 
 /// 2026-06-01T00:00:00Z, so AGE and "Terminating since" are stable.
 const NOW: i64 = 1_780_272_000;
 
-fn app() -> App {
-    let inventory = load_paths(
+/// The objects of `tests/fixtures/ui`.
+fn fixture() -> Inventory {
+    load_paths(
         &[PathBuf::from("tests/fixtures/ui")],
         &LoadOptions::default(),
-    );
+    )
+}
+
+/// An app without colours at 110×22, before any data.
+fn colourless() -> App {
     let options = Options {
         no_color: true,
         ..Options::default()
     };
     let mut app = App::new(Keymap::load(None).unwrap(), options, NOW);
     app.update(Action::Resize(110, 22));
-    app.update(Action::Loaded(Box::new(Dataset::new(inventory))));
+    app
+}
+
+fn app() -> App {
+    let mut app = colourless();
+    app.update(Action::Loaded(Box::new(Dataset::new(fixture()))));
     // Sort by NAME so the snapshot does not depend on the walk order.
     for _ in 0..3 {
         app.update(Action::SortNext);
@@ -187,10 +198,7 @@ fn no_color_draws_without_colours() {
 
 #[test]
 fn the_header_says_linking_until_the_graph_arrives() {
-    let inventory = load_paths(
-        &[PathBuf::from("tests/fixtures/ui")],
-        &LoadOptions::default(),
-    );
+    let inventory = fixture();
     let graph = kubesift::graph::Graph::build(&inventory);
     let mut app = App::new(Keymap::load(None).unwrap(), Options::default(), NOW);
     app.update(Action::Resize(110, 22));
@@ -208,17 +216,9 @@ fn the_header_says_linking_until_the_graph_arrives() {
 /// (nothing is built on the UI thread), says so, and matches once the index comes.
 #[test]
 fn a_label_query_waits_for_the_index_the_loader_builds() {
-    let inventory = load_paths(
-        &[PathBuf::from("tests/fixtures/ui")],
-        &LoadOptions::default(),
-    );
+    let inventory = fixture();
     let index = kubesift::dataset::LabelIndex::build(&inventory.objects);
-    let options = Options {
-        no_color: true,
-        ..Options::default()
-    };
-    let mut app = App::new(Keymap::load(None).unwrap(), options, NOW);
-    app.update(Action::Resize(110, 22));
+    let mut app = colourless();
     app.update(Action::Loaded(Box::new(Dataset::unindexed(inventory))));
     type_text(&mut app, "tier=backend");
     assert!(app.waiting_for_index());
@@ -233,10 +233,7 @@ fn a_label_query_waits_for_the_index_the_loader_builds() {
 
 /// The app loaded at `w`×`h`, unsorted.
 fn app_at(w: u16, h: u16) -> App {
-    let inventory = load_paths(
-        &[PathBuf::from("tests/fixtures/ui")],
-        &LoadOptions::default(),
-    );
+    let inventory = fixture();
     let options = Options {
         no_color: true,
         roots: vec![PathBuf::from("tests/fixtures/ui")],

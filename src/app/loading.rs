@@ -103,6 +103,7 @@ impl App {
         if !self.index_behind() {
             return;
         }
+        let waited = self.waiting_for_index();
         let data = std::sync::Arc::make_mut(&mut self.data);
         let whole_table = std::mem::replace(&mut data.indexing, false);
         let at = data.index.len();
@@ -117,7 +118,7 @@ impl App {
             // The counts of the partial batches may have missed the last files.
             self.auto_columns_follow();
         }
-        if self.query_waits {
+        if waited {
             self.apply_query();
         }
     }
@@ -137,12 +138,13 @@ impl App {
             tracing::debug!("a label index arrived for other data, or was built meanwhile");
             return;
         }
+        let waited = self.waiting_for_index();
         let data = std::sync::Arc::make_mut(&mut self.data);
         data.index = index;
         data.indexing = false;
         self.unindexed_keys = KeyCounts::default();
         self.auto_columns_follow();
-        if self.query_waits {
+        if waited {
             self.apply_query();
         }
         self.clamp_views();

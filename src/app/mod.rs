@@ -194,10 +194,6 @@ pub struct App {
     /// have yet, or of the partial batches while a whole table waits for its index (see
     /// `loading`).
     unindexed_keys: loading::KeyCounts,
-    /// A label query waits for the label index of the whole table, which the loader is
-    /// building (`Dataset::indexing`): no rows match until it comes (see
-    /// [`App::waiting_for_index`]).
-    query_waits: bool,
     pub keymap: Keymap,
     pub options: Options,
     /// Unix seconds.
@@ -249,7 +245,6 @@ impl App {
             command: None,
             pending_command,
             unindexed_keys: loading::KeyCounts::default(),
-            query_waits: false,
             keymap,
             options,
             now,
@@ -643,8 +638,7 @@ impl App {
     /// core, ≈ 0.6 s at 1M objects) waits for it, matching nothing meanwhile: building the
     /// index here as well froze the UI for over 2 s at 1M (BENCHMARKS.md, "table1m").
     fn apply_query(&mut self) {
-        self.query_waits = self.query.has_labels() && self.data.indexing && self.index_behind();
-        if self.query_waits {
+        if self.waiting_for_index() {
             self.table.matched = RoaringBitmap::new();
         } else {
             if self.query.has_labels() {
@@ -662,9 +656,9 @@ impl App {
     }
 
     /// Whether the rows wait for the label index the loader is building (a label query
-    /// typed before it came).
+    /// typed before it came): no rows match until it comes.
     pub fn waiting_for_index(&self) -> bool {
-        self.query_waits
+        self.query.has_labels() && self.data.indexing && self.index_behind()
     }
 
     /// The grouping in effect.

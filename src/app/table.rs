@@ -478,20 +478,36 @@ enum SortKey {
     Source(String, u32),
 }
 
-/// The table's order of objects `a` and `b` (with their sort keys): by key, then
-/// namespace, then name, then load order.
-fn in_order(sort: &Sort, objects: &[Object], a: (&SortKey, u32), b: (&SortKey, u32)) -> Ordering {
+/// What the table's order compares of one object: its sort key, namespace, name and
+/// position (load order).
+type Keyed<'a> = (&'a SortKey, &'a str, &'a str, u32);
+
+/// The table's order of two objects: by key, then namespace, then name, then load order.
+fn keyed_order(sort: &Sort, a: Keyed<'_>, b: Keyed<'_>) -> Ordering {
     let by_key = a.0.cmp(b.0);
     let by_key = if sort.descending {
         by_key.reverse()
     } else {
         by_key
     };
-    let id = |i: u32| &objects[i as usize].id;
     by_key
-        .then_with(|| id(a.1).namespace.cmp(&id(b.1).namespace))
-        .then_with(|| id(a.1).name.cmp(&id(b.1).name))
-        .then_with(|| a.1.cmp(&b.1))
+        .then_with(|| a.1.cmp(b.1))
+        .then_with(|| a.2.cmp(b.2))
+        .then_with(|| a.3.cmp(&b.3))
+}
+
+/// [`keyed_order`] of objects `a` and `b` (with their sort keys), read from `objects`.
+fn in_order<'a>(
+    sort: &Sort,
+    objects: &'a [Object],
+    a: (&'a SortKey, u32),
+    b: (&'a SortKey, u32),
+) -> Ordering {
+    let keyed = |(key, i): (&'a SortKey, u32)| -> Keyed<'a> {
+        let id = &objects[i as usize].id;
+        (key, &id.namespace, &id.name, i)
+    };
+    keyed_order(sort, keyed(a), keyed(b))
 }
 
 /// Tables from this many objects are sorted on every core.
@@ -525,32 +541,23 @@ fn sorted(
     use rayon::prelude::*;
     // What `in_order` compares, taken out of the objects once: comparing through them read
     // three pointers deep at random over the whole inventory at every comparison.
-    type Keyed<'a> = (SortKey, &'a str, &'a str, u32);
+    type Owned<'a> = (SortKey, &'a str, &'a str, u32);
     let n = u32::try_from(objects.len()).unwrap_or(u32::MAX);
     let key = |i: u32| {
         let o = &objects[i as usize];
         (sort_key(col, o, now), &*o.id.namespace, &*o.id.name, i)
     };
-    let order = |a: &Keyed<'_>, b: &Keyed<'_>| {
-        let by_key = a.0.cmp(&b.0);
-        let by_key = if sort.descending {
-            by_key.reverse()
-        } else {
-            by_key
-        };
-        by_key
-            .then_with(|| a.1.cmp(b.1))
-            .then_with(|| a.2.cmp(b.2))
-            .then_with(|| a.3.cmp(&b.3))
+    let order = |a: &Owned<'_>, b: &Owned<'_>| {
+        keyed_order(sort, (&a.0, a.1, a.2, a.3), (&b.0, b.1, b.2, b.3))
     };
     match pool {
         Some(pool) => pool.install(|| {
-            let mut keyed: Vec<Keyed<'_>> = (0..n).into_par_iter().map(key).collect();
+            let mut keyed: Vec<Owned<'_>> = (0..n).into_par_iter().map(key).collect();
             keyed.par_sort_by(order);
             keyed.into_par_iter().map(|k| k.3).collect()
         }),
         None => {
-            let mut keyed: Vec<Keyed<'_>> = (0..n).map(key).collect();
+            let mut keyed: Vec<Owned<'_>> = (0..n).map(key).collect();
             keyed.sort_by(order);
             keyed.into_iter().map(|k| k.3).collect()
         }
