@@ -1437,45 +1437,55 @@ mod tests {
         let mut after_files = files.clone();
         let changed: Vec<usize> = changeable.filter(|_| rng.chance(35)).collect();
         for &f in &changed {
-            after_files[f] = if matches!(scenario, Scenario::Cluster | Scenario::Selection)
-                && f == 0
-            {
-                LAST_CHANGED_CLUSTER.with(|c| c.set(true));
-                cluster_objects(&mut rng)
-            } else if scenario == Scenario::Selection && rng.chance(70) {
-                // Labels edited: kept selectors' sets gain and lose these objects.
-                let mut docs = files[f].clone();
-                for d in docs.iter_mut() {
-                    if rng.chance(60) {
-                        d["metadata"]["labels"] = labels(&mut rng);
+            after_files[f] =
+                if matches!(scenario, Scenario::Cluster | Scenario::Selection) && f == 0 {
+                    LAST_CHANGED_CLUSTER.with(|c| c.set(true));
+                    cluster_objects(&mut rng)
+                } else if scenario == Scenario::Selection && rng.chance(70) {
+                    // Labels edited: kept selectors' sets gain and lose these objects.
+                    let mut docs = files[f].clone();
+                    for d in docs.iter_mut() {
+                        if rng.chance(60) {
+                            d["metadata"]["labels"] = labels(&mut rng);
+                        }
                     }
-                }
-                docs
-            } else if rng.chance(50) {
-                // An edit of some objects, often keeping the count.
-                let mut docs = files[f].clone();
-                for d in docs.iter_mut() {
-                    if rng.chance(30) {
-                        *d = object_of(&mut rng, scenario);
-                    } else if rng.chance(50) {
-                        edit(&mut rng, d);
-                    }
-                }
-                docs
-            } else {
-                let docs: Vec<Value> = (0..rng.below(5))
-                    .map(|_| object_of(&mut rng, scenario))
-                    .collect();
-                // Or objects added at the end of the file (positions above move up),
-                // drawn apart so the other changes stay what they were for a seed.
-                if extra.chance(40) {
-                    let mut grown = files[f].clone();
-                    grown.extend((0..1 + extra.below(3)).map(|_| object_of(&mut extra, scenario)));
-                    grown
-                } else {
                     docs
-                }
-            };
+                } else if rng.chance(50) {
+                    // An edit of some objects, often keeping the count.
+                    let mut docs = files[f].clone();
+                    for d in docs.iter_mut() {
+                        if rng.chance(30) {
+                            *d = object_of(&mut rng, scenario);
+                        } else if rng.chance(50) {
+                            edit(&mut rng, d);
+                        }
+                    }
+                    docs
+                } else {
+                    let docs: Vec<Value> = (0..rng.below(5))
+                        .map(|_| object_of(&mut rng, scenario))
+                        .collect();
+                    // Or objects added at the end of the file (positions above move up),
+                    // drawn apart so the other changes stay what they were for a seed.
+                    if extra.chance(40) {
+                        let mut grown = files[f].clone();
+                        for _ in 0..1 + extra.below(3) {
+                            // Often a renamed copy of one of the file's objects, as edits add
+                            // a second Deployment or Service: its selectors are used already.
+                            let copy = (!files[f].is_empty() && extra.chance(50)).then(|| {
+                                let mut c = files[f][extra.below(files[f].len())].clone();
+                                let name = c["metadata"]["name"].as_str().unwrap_or("").to_string();
+                                c["metadata"]["name"] = format!("{name}-copy").into();
+                                c["metadata"].as_object_mut().map(|m| m.remove("uid"));
+                                c
+                            });
+                            grown.push(copy.unwrap_or_else(|| object_of(&mut extra, scenario)));
+                        }
+                        grown
+                    } else {
+                        docs
+                    }
+                };
         }
         let after = inventory(&after_files);
         let replaced = replaced_files(&before, &files, &after_files, &changed);
@@ -1622,6 +1632,7 @@ mod tests {
     fn patches_in_place_and_with_moves_equal_a_build() {
         PATHS.with(|p| p.set([0; 5]));
         crate::graph::refs::GAPS_IN_PLACE.with(|c| c.set(0));
+        crate::graph::selsets::STRETCH_KEPT.with(|c| c.set([0; 2]));
         for seed in 1..1500u64 {
             let (outcome, patched, built) = patched_and_built_in(seed * 104_729, scenario_of(seed));
             assert!(
@@ -1644,6 +1655,14 @@ mod tests {
         assert!(
             gaps > 100,
             "only {gaps} patches that moved positions opened gaps"
+        );
+        // Objects added after others with the same selectors (kubectl's and helm's usual
+        // edit): the keys keep their numbers and the selection index is spliced.
+        let [keys_kept, users_spliced] = crate::graph::selsets::STRETCH_KEPT.with(|c| c.get());
+        assert!(
+            keys_kept > 20 && users_spliced > 15,
+            "only {keys_kept} splices that changed selection counts kept every key's \
+             number, {users_spliced} spliced the selection index"
         );
         assert!(
             redone > 100,

@@ -16,6 +16,8 @@ use super::setkeys::SetKey;
 use super::{Edge, EdgeKind};
 
 mod splice;
+#[cfg(test)]
+pub(super) use splice::STRETCH_KEPT;
 
 /// One selector field of one object and what it matched.
 #[derive(Clone, Debug)]

@@ -18,6 +18,25 @@ use rayon::prelude::*;
 
 use crate::graph::{gap_moves, open_offset_gaps, GAP_CHUNK};
 
+#[cfg(test)]
+thread_local! {
+    /// Splices whose selection counts changed with every key keeping its number, and of
+    /// those, the ones whose selection index was spliced (every set kept its number).
+    pub(in crate::graph) static STRETCH_KEPT: std::cell::Cell<[usize; 2]> =
+        const { std::cell::Cell::new([0; 2]) };
+}
+
+/// How many selections before a rebuilt stretch are looked at for the keys used there.
+const RECENT: usize = 4096;
+
+/// Selections `lo..hi` replaced by `lo..new_hi`, those after moved.
+#[derive(Clone, Copy)]
+struct Stretch {
+    lo: usize,
+    hi: usize,
+    new_hi: usize,
+}
+
 impl SelectorEdges {
     /// Takes the keys and sets out for a patch (the rest stays, for [`SelectorEdges::splice`]),
     /// with the sets holding any of `positions`, ascending: those a change at `positions`
@@ -52,7 +71,6 @@ impl SelectorEdges {
         let gap_moved = gap_moves(gaps);
         // Positions are u32 here (below `u32::MAX`, as every position of the build).
         let moved = |t: u32| gap_moved(t as usize) as u32;
-        // On every core: selections and sets are independent.
         self.segs
             .par_iter_mut()
             .with_min_len(GAP_CHUNK)
@@ -121,7 +139,7 @@ impl SelectorEdges {
             set: UNSEEN,
             except: s.except.into_boxed_slice(),
         });
-        let same_keys = self.splice_segs(fresh.collect(), selecting);
+        let (same_keys, moved) = self.splice_segs(fresh.collect(), selecting, key_sets);
 
         // Keys in order of first use: as they were when every key stands where it did.
         let same_keys = same_keys && in_keys.len() == key_sets.len();
@@ -218,6 +236,12 @@ impl SelectorEdges {
                     s.set = keys[s.key as usize].set;
                 }
             }
+            if let Some(stretch) = moved {
+                for s in &mut self.segs[stretch.lo..stretch.new_hi] {
+                    s.set = keys[s.key as usize].set;
+                }
+                self.splice_users(stretch);
+            }
         } else {
             self.renumber_segs(&key_new, &keys, source.len());
         }
@@ -290,9 +314,17 @@ impl SelectorEdges {
     }
 
     /// The selections of `selecting` (ascending) replaced by `fresh` (theirs, by object).
-    /// Whether each replaced selection has the key of the one before it (then every key is
-    /// first used where it was).
-    fn splice_segs(&mut self, fresh: Vec<Seg>, selecting: &[usize]) -> bool {
+    /// Whether every key is still first used where it was, in order (each replaced
+    /// selection has the key of the one before it; or, when counts changed, every key of
+    /// the rebuilt stretch, old or new, is used before it: `key_sets` are the old keys'
+    /// sets), and the stretch of selections rebuilt when counts changed (first, old end,
+    /// new end: those after it moved).
+    fn splice_segs(
+        &mut self,
+        fresh: Vec<Seg>,
+        selecting: &[usize],
+        key_sets: &[u32],
+    ) -> (bool, Option<Stretch>) {
         let count = |segs: &[Seg], i: usize| segs.iter().filter(|s| s.from as usize == i).count();
         let offs = &self.seg_offsets;
         let old_len = |i: usize| match (offs.get(i), offs.get(i + 1)) {
@@ -314,7 +346,7 @@ impl SelectorEdges {
                     *slot = seg;
                 }
             }
-            return same_keys;
+            return (same_keys, None);
         }
         // Counts changed: the stretch from the first changed object to the last is rebuilt
         // from the old and the fresh selections and spliced in (one move of the tail), the
@@ -329,12 +361,52 @@ impl SelectorEdges {
         objects.sort_unstable();
         objects.dedup();
         let (Some(&first), Some(&last)) = (objects.first(), objects.last()) else {
-            return false;
+            return (false, None);
         };
         let (lo, hi) = (
             self.seg_offsets[first] as usize,
             self.seg_offsets[last + 1] as usize,
         );
+        // Keys are numbered in order of first use (so a key is used before the stretch when
+        // any key numbered above it is). They keep their numbers when the keys first used
+        // in the stretch are the same, in the same order, before and after.
+        let recent = self.segs[lo.saturating_sub(RECENT)..lo]
+            .iter()
+            .map(|s| s.key)
+            .max();
+        let used_before = |k: u32| {
+            recent.is_some_and(|m| k <= m)
+                || key_sets.get(k as usize).is_some_and(|&set| {
+                    // Undecided within a bound: counted as first used in the stretch (which
+                    // can only find a change where there is none, never the reverse).
+                    let users = run(&self.user_offsets, &self.users, set as usize);
+                    let before = &users[..users.partition_point(|&u| (u as usize) < lo)];
+                    before.len() <= RECENT && before.iter().any(|&u| self.segs[u as usize].key == k)
+                })
+        };
+        let mut before: Vec<(u32, bool)> = self.segs[lo..hi]
+            .iter()
+            .chain(&fresh)
+            .map(|s| (s.key, false))
+            .collect();
+        before.sort_unstable();
+        before.dedup();
+        for (k, b) in &mut before {
+            *b = used_before(*k);
+        }
+        let firsts = |segs: &[Seg]| {
+            let mut seen: Vec<u32> = Vec::new();
+            for s in segs {
+                let used = before
+                    .binary_search_by_key(&s.key, |&(k, _)| k)
+                    .is_ok_and(|at| before[at].1);
+                if !used && !seen.contains(&s.key) {
+                    seen.push(s.key);
+                }
+            }
+            seen
+        };
+        let old_firsts = firsts(&self.segs[lo..hi]);
         let mut fresh = fresh.into_iter().peekable();
         let mut recomputed = selecting.iter().copied().peekable();
         let mut mid: Vec<Seg> = Vec::with_capacity(hi - lo + fresh.len());
@@ -364,6 +436,11 @@ impl SelectorEdges {
             }
             ends.push(u32::try_from(lo + mid.len()).unwrap_or(u32::MAX));
         }
+        let same_keys = firsts(&mid) == old_firsts;
+        #[cfg(test)]
+        if same_keys {
+            STRETCH_KEPT.with(|c| c.set([c.get()[0] + 1, c.get()[1]]));
+        }
         let old_end = self.seg_offsets[last + 1];
         let delta = i64::from(ends.last().copied().unwrap_or(old_end)) - i64::from(old_end);
         self.segs.splice(lo..hi, mid);
@@ -373,7 +450,40 @@ impl SelectorEdges {
                 *o = (i64::from(*o) + delta) as u32;
             }
         }
-        false
+        let new_hi = (i64::try_from(hi).unwrap_or(i64::MAX) + delta) as usize;
+        (same_keys, Some(Stretch { lo, hi, new_hi }))
+    }
+
+    /// The selection index of every set after [`SelectorEdges::splice_segs`] rebuilt
+    /// `stretch` (sets unchanged in number): the selections before it stay, those in it are
+    /// taken from the new stretch (their sets set), those after it move by what it gained
+    /// or lost. One pass over the index, not a counting sort of every selection.
+    fn splice_users(&mut self, stretch: Stretch) {
+        let Stretch { lo, hi, new_hi } = stretch;
+        #[cfg(test)]
+        STRETCH_KEPT.with(|c| c.set([c.get()[0], c.get()[1] + 1]));
+        let sets = self.user_offsets.len().saturating_sub(1);
+        let mut fresh: Vec<(u32, u32)> =
+            (lo..new_hi).map(|i| (self.segs[i].set, i as u32)).collect();
+        fresh.sort_unstable();
+        let mut fresh = fresh.into_iter().peekable();
+        let moved = |u: u32| (i64::from(u) + new_hi as i64 - hi as i64) as u32;
+        let mut users = Vec::with_capacity(self.users.len() + fresh.len());
+        let mut offsets = Vec::with_capacity(self.user_offsets.len());
+        offsets.push(0u32);
+        for s in 0..sets {
+            let old = run(&self.user_offsets, &self.users, s);
+            let before = old.partition_point(|&u| (u as usize) < lo);
+            let after = old.partition_point(|&u| (u as usize) < hi);
+            users.extend_from_slice(&old[..before]);
+            while let Some((_, u)) = fresh.next_if(|f| f.0 as usize == s) {
+                users.push(u);
+            }
+            users.extend(old[after..].iter().map(|&u| moved(u)));
+            offsets.push(u32::try_from(users.len()).unwrap_or(u32::MAX));
+        }
+        self.users = users;
+        self.user_offsets = offsets;
     }
 
     /// Rewrites the sets of the `touched` objects (ascending): their old sets that `keep`
