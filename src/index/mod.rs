@@ -168,7 +168,7 @@ impl LabelIndex {
             bitmaps
                 .into_par_iter()
                 .with_min_len(256)
-                .for_each(|ids| shift_above(ids, end, shift));
+                .for_each_init(Vec::new, |runs, ids| shift_above(ids, end, shift, runs));
         }
         self.len = self.len - less + more;
         for (id, o) in (at..).zip(added) {
@@ -403,11 +403,16 @@ fn prefix(s: &str) -> u128 {
 /// often share their labels, so most bitmaps above an edit are a few runs (a key nearly
 /// every object carries is one or two), where moving id by id decoded and re-encoded every
 /// id above the edit.
-fn shift_above(ids: &mut RoaringBitmap, from: u32, shift: impl Fn(u32) -> u32) {
+fn shift_above(
+    ids: &mut RoaringBitmap,
+    from: u32,
+    shift: impl Fn(u32) -> u32,
+    runs: &mut Vec<(u32, u32)>,
+) {
     if ids.max().is_none_or(|m| m < from) {
         return;
     }
-    let mut runs: Vec<(u32, u32)> = Vec::new();
+    runs.clear();
     let mut iter = ids.range(from..);
     while let Some(r) = iter.next_range() {
         runs.push((shift(*r.start()), shift(*r.end())));
@@ -415,7 +420,7 @@ fn shift_above(ids: &mut RoaringBitmap, from: u32, shift: impl Fn(u32) -> u32) {
     ids.remove_range(from..);
     // Ascending and above what is left: a single id is pushed at the end (no search), a
     // longer run filled as a range.
-    for (a, b) in runs {
+    for &(a, b) in runs.iter() {
         if a != b || ids.try_push(a).is_err() {
             ids.insert_range(a..=b);
         }
@@ -582,7 +587,7 @@ apiVersion: v1\nkind: Pod\nmetadata: {name: o, labels: {app: db}}\n";
                 .map(|i| if i >= from { shift(i) } else { i })
                 .collect();
             let mut got = ids.clone();
-            shift_above(&mut got, from, shift);
+            shift_above(&mut got, from, shift, &mut Vec::new());
             proptest::prop_assert_eq!(got.len(), want.len());
             proptest::prop_assert!(got.iter().eq(want.iter()));
             proptest::prop_assert_eq!(got, want);
