@@ -232,6 +232,32 @@ impl Dataset {
         let ((graph, outcome), graph_time) = if runs.iter().all(|r| r.removed == r.added) {
             splice_index(&mut index);
             patch_graph()
+        } else if let ([run], [gone]) = (runs.as_slice(), removed.as_slice()) {
+            // One run (the usual edit): the bitmaps are shifted by a thread of low priority
+            // beside the graph patch (which has the cores first), and this thread takes
+            // what is left once the graph is patched.
+            let t = Instant::now();
+            let at = u32::try_from(run.new_at).unwrap_or(u32::MAX);
+            let added = &inventory.objects[run.new_at..run.new_at + run.added];
+            let mut helper = Duration::ZERO;
+            let (patched, during) = label_index.splice_sharing(at, gone, added, |shift| {
+                let during = Instant::now();
+                let patched = std::thread::scope(|s| {
+                    s.spawn(|| {
+                        let t = Instant::now();
+                        lower_priority();
+                        shift.work();
+                        helper = t.elapsed();
+                    });
+                    let patched = patch_graph();
+                    shift.work();
+                    patched
+                });
+                (patched, during.elapsed())
+            });
+            // The labels taken out and put in, and the helper's share of the shift.
+            index = t.elapsed().saturating_sub(during) + helper;
+            patched
         } else {
             // A panic on the index's thread is raised again when the scope ends.
             std::thread::scope(|s| {
@@ -252,6 +278,18 @@ impl Dataset {
             outcome,
         };
         Some((Moves { runs }, report))
+    }
+}
+
+/// Lowers the calling thread's priority, so that it takes what the cores leave. Linux
+/// only: there a thread has a nice value of its own (elsewhere the call would renice the
+/// whole process, so nothing is done).
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: `gettid` has no preconditions; `setpriority` only reads its arguments and
+    // with `PRIO_PROCESS` and a thread id sets that thread's nice value (failure is harmless).
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, 19);
     }
 }
 

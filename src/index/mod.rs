@@ -6,6 +6,7 @@
 
 use std::collections::hash_map::Entry;
 use std::collections::BTreeMap;
+use std::sync::{Mutex, PoisonError};
 
 use rayon::prelude::*;
 use roaring::{MultiOps, RoaringBitmap};
@@ -30,6 +31,63 @@ struct KeyEntry {
     values: BTreeMap<Str, RoaringBitmap>,
     /// Every object carrying the key (union of `values`).
     all: RoaringBitmap,
+}
+
+/// The ids above a spliced run moving by what the run gained or lost, as work threads
+/// share ([`LabelIndex::splice_sharing`]): chunks of bitmaps, each taken by one thread.
+pub struct Shift<'a> {
+    chunks: Mutex<Vec<Vec<&'a mut RoaringBitmap>>>,
+    /// Ids from `end` on move by `more - less`.
+    end: u32,
+    less: u32,
+    more: u32,
+}
+
+impl Shift<'_> {
+    /// Bitmaps per chunk: small, so that the last chunk a slow thread holds is short
+    /// (tests: a few, so that small indexes are shared out in many chunks).
+    const CHUNK: usize = if cfg!(test) { 3 } else { 64 };
+
+    fn none() -> Shift<'static> {
+        Shift {
+            chunks: Mutex::new(Vec::new()),
+            end: 0,
+            less: 0,
+            more: 0,
+        }
+    }
+
+    fn next(&self) -> Option<Vec<&mut RoaringBitmap>> {
+        // A thread that panicked holding the lock only took a chunk out: the rest is whole.
+        let mut chunks = self.chunks.lock().unwrap_or_else(PoisonError::into_inner);
+        chunks.pop()
+    }
+
+    /// Shifts chunks until none is left (other threads may still be finishing theirs).
+    pub fn work(&self) {
+        let mut runs = Vec::new();
+        while let Some(chunk) = self.next() {
+            for ids in chunk {
+                shift_above(ids, self.end, |i| i - self.less + self.more, &mut runs);
+            }
+        }
+    }
+
+    /// Every chunk at once on the rayon pool.
+    pub fn work_on_every_core(&self) {
+        let chunks =
+            std::mem::take(&mut *self.chunks.lock().unwrap_or_else(PoisonError::into_inner));
+        let (end, less, more) = (self.end, self.less, self.more);
+        // Chunks of 64 bitmaps, 4 per job: as the single pass took 256 per job.
+        chunks
+            .into_par_iter()
+            .with_min_len(4)
+            .for_each_init(Vec::new, |runs, chunk| {
+                for ids in chunk {
+                    shift_above(ids, end, |i| i - less + more, runs);
+                }
+            });
+    }
 }
 
 /// Label key → value → object indices (positions in `Inventory.objects`).
@@ -138,14 +196,27 @@ impl LabelIndex {
     /// Replaces the objects `at..at + removed.len()` (`removed` as indexed before) with
     /// `added`, of any length: ids after the run move by the difference. Cost: the labels
     /// of `removed` and `added`, plus, when the lengths differ, one pass over the ids above
-    /// `at` (no label is hashed again).
+    /// `at` (no label is hashed again), on every core.
     pub fn splice(&mut self, at: u32, removed: &[Object], added: &[Object]) {
+        self.splice_sharing(at, removed, added, |shift| shift.work_on_every_core());
+    }
+
+    /// [`LabelIndex::splice`] whose pass over the ids above the run is work that `during`
+    /// hands out (to threads that each call [`Shift::work`] until it returns); what it
+    /// leaves is done here before the added labels go in. Returns what `during` returns.
+    pub fn splice_sharing<R>(
+        &mut self,
+        at: u32,
+        removed: &[Object],
+        added: &[Object],
+        during: impl FnOnce(&Shift<'_>) -> R,
+    ) -> R {
         if removed.is_empty() && at == self.len {
             self.append(added);
-            return;
+            return during(&Shift::none());
         }
         if self.replace(at, removed, added) {
-            return;
+            return during(&Shift::none());
         }
         for (id, o) in (at..).zip(removed) {
             for (k, v) in &o.labels() {
@@ -155,27 +226,41 @@ impl LabelIndex {
         let to_u32 = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
         let end = at.saturating_add(to_u32(removed.len()));
         let (less, more) = (to_u32(removed.len()), to_u32(added.len()));
-        let shift = |i: u32| i - less + more;
         // Nothing above the run when it ends the index (an append, as every partial batch
         // of a load is): visiting every value of every key per batch made loading quadratic.
+        let mut chunks: Vec<Vec<&mut RoaringBitmap>> = Vec::new();
         if end < self.len {
-            // Every bitmap apart (they are independent): shifted on every core.
-            let mut bitmaps: Vec<&mut RoaringBitmap> = Vec::new();
+            // Every bitmap apart (they are independent).
+            let mut chunk = Vec::with_capacity(Shift::CHUNK);
             for entry in self.keys.values_mut() {
-                bitmaps.push(&mut entry.all);
-                bitmaps.extend(entry.values.values_mut());
+                for ids in std::iter::once(&mut entry.all).chain(entry.values.values_mut()) {
+                    chunk.push(ids);
+                    if chunk.len() == Shift::CHUNK {
+                        chunks.push(std::mem::replace(
+                            &mut chunk,
+                            Vec::with_capacity(Shift::CHUNK),
+                        ));
+                    }
+                }
             }
-            bitmaps
-                .into_par_iter()
-                .with_min_len(256)
-                .for_each_init(Vec::new, |runs, ids| shift_above(ids, end, shift, runs));
+            chunks.push(chunk);
         }
+        let shift = Shift {
+            chunks: Mutex::new(chunks),
+            end,
+            less,
+            more,
+        };
+        let out = during(&shift);
+        shift.work();
+        drop(shift);
         self.len = self.len - less + more;
         for (id, o) in (at..).zip(added) {
             for (k, v) in &o.labels() {
                 self.add_label(k, v, id);
             }
         }
+        out
     }
 
     fn add_label(&mut self, key: &str, value: &str, id: u32) {
@@ -635,7 +720,18 @@ apiVersion: v1\nkind: Pod\nmetadata: {name: o, labels: {app: db}}\n";
                 let end = (at + len).min(objects.len());
                 let added = pods(1000 * (k + 1), &added);
                 let removed: Vec<Object> = objects.splice(at..end, added.iter().cloned()).collect();
-                idx.splice(at as u32, &removed, &added);
+                // On every core; shared by two threads while the caller waits; or left
+                // to the splice itself.
+                match k % 3 {
+                    0 => idx.splice(at as u32, &removed, &added),
+                    1 => idx.splice_sharing(at as u32, &removed, &added, |shift| {
+                        std::thread::scope(|s| {
+                            s.spawn(|| shift.work());
+                            s.spawn(|| shift.work());
+                        })
+                    }),
+                    _ => idx.splice_sharing(at as u32, &removed, &added, |_| ()),
+                }
                 let built = LabelIndex::build(&objects);
                 proptest::prop_assert_eq!(summary(&idx), summary(&built));
                 proptest::prop_assert_eq!(&idx, &built);
