@@ -189,7 +189,15 @@ fn gap_moves(gaps: &[(usize, usize)]) -> impl Fn(usize) -> usize + '_ {
     for &(_, c) in gaps {
         cum.push(cum.last().copied().unwrap_or(0) + c);
     }
-    move |o| o + cum[gaps.partition_point(|&(p, _)| p <= o)]
+    // One gap (one file grew: the usual edit) is a comparison, not a search.
+    let single = match gaps {
+        [(at, count)] => Some((*at, *count)),
+        _ => None,
+    };
+    move |o| match single {
+        Some((at, count)) => o + if o >= at { count } else { 0 },
+        None => o + cum[gaps.partition_point(|&(p, _)| p <= o)],
+    }
 }
 
 /// Items shifted per job when gaps are opened on every core.
