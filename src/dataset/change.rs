@@ -134,6 +134,9 @@ pub struct PatchReport {
     /// Splicing the inventory's objects.
     pub splice: Duration,
     /// `LabelIndex::splice`, run beside `Graph::patch` when positions move (the two overlap).
+    /// For one run, whose shift a helper of low priority shares with the patching thread:
+    /// the labels taken out and put in plus the helper's time until no chunk was left
+    /// (the wall time of the shift beside the graph, not its CPU time).
     pub index: Duration,
     /// `Graph::patch`, and what it did.
     pub graph: Duration,
