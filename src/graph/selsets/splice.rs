@@ -314,11 +314,11 @@ impl SelectorEdges {
     }
 
     /// The selections of `selecting` (ascending) replaced by `fresh` (theirs, by object).
-    /// Whether every key is still first used where it was, in order (each replaced
-    /// selection has the key of the one before it; or, when counts changed, every key of
-    /// the rebuilt stretch, old or new, is used before it: `key_sets` are the old keys'
-    /// sets), and the stretch of selections rebuilt when counts changed (first, old end,
-    /// new end: those after it moved).
+    /// Returns whether every key keeps its number (each replaced selection has the key of
+    /// the one before it; or, when counts changed, the keys first used in the rebuilt
+    /// stretch are the same, in the same order, before and after: `key_sets` are the old
+    /// keys' sets, to find earlier uses), and the stretch of selections rebuilt when counts
+    /// changed (those after it moved).
     fn splice_segs(
         &mut self,
         fresh: Vec<Seg>,
