@@ -152,6 +152,17 @@ struct Run {
     added: usize,
 }
 
+impl Run {
+    /// The run's new position (as a label index id) and the objects it put there.
+    fn added_in(self, inventory: &Inventory) -> (u32, &[Object]) {
+        let at = u32::try_from(self.new_at).unwrap_or(u32::MAX);
+        (
+            at,
+            &inventory.objects[self.new_at..self.new_at + self.added],
+        )
+    }
+}
+
 /// Where the previous snapshot's objects went.
 #[derive(Clone, Debug, Default)]
 pub struct Moves {
@@ -209,20 +220,20 @@ impl Dataset {
                 added: r.added,
             })
             .collect();
-        // The label index and the graph are independent. When positions move (every
-        // bitmap above an edit shifts) the index is spliced on a thread of its own while
-        // the graph is patched here; otherwise the splice is short and stays on this
-        // thread. Each run's objects stand at its new position in the spliced inventory
-        // (runs ascend), so the index splices, in order, see what they saw one splice at a
-        // time.
+        // The label index and the graph are independent. When no position moves the
+        // splice is short and stays on this thread. When positions move (every bitmap
+        // above an edit shifts), the shift is done beside the graph patch: for one run by
+        // a helper of low priority and then this thread; for several, on a thread of its
+        // own on every core. Each run's objects stand at its new position in the spliced
+        // inventory (runs ascend), so the index splices, in order, see what they saw one
+        // splice at a time.
         let (inventory, label_index) = (&self.inventory, &mut self.index);
         let old_graph = std::mem::take(&mut self.graph);
         let mut index = Duration::ZERO;
         let mut splice_index = |spent: &mut Duration| {
             let t = Instant::now();
             for (run, gone) in runs.iter().zip(&removed) {
-                let at = u32::try_from(run.new_at).unwrap_or(u32::MAX);
-                let added = &inventory.objects[run.new_at..run.new_at + run.added];
+                let (at, added) = run.added_in(inventory);
                 label_index.splice(at, gone, added);
             }
             *spent = t.elapsed();
@@ -236,12 +247,10 @@ impl Dataset {
             splice_index(&mut index);
             patch_graph()
         } else if let ([run], [gone]) = (runs.as_slice(), removed.as_slice()) {
-            // One run (the usual edit): the bitmaps are shifted by a thread of low priority
-            // beside the graph patch (which has the cores first), and this thread takes
-            // what is left once the graph is patched.
+            // One run (the usual edit): the graph patch has the cores first, and this
+            // thread takes what the helper left once the graph is patched.
             let t = Instant::now();
-            let at = u32::try_from(run.new_at).unwrap_or(u32::MAX);
-            let added = &inventory.objects[run.new_at..run.new_at + run.added];
+            let (at, added) = run.added_in(inventory);
             let mut helper = Duration::ZERO;
             let (patched, during) = label_index.splice_sharing(at, gone, added, |shift| {
                 let during = Instant::now();

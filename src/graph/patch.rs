@@ -1401,6 +1401,19 @@ mod tests {
         out
     }
 
+    /// Half the time, a renamed copy (without uid) of one of `docs`, as edits add a second
+    /// Deployment or Service: its selectors are used already.
+    fn renamed_copy(rng: &mut Rng, docs: &[Value]) -> Option<Value> {
+        if docs.is_empty() || !rng.chance(50) {
+            return None;
+        }
+        let mut c = docs[rng.below(docs.len())].clone();
+        let name = c["metadata"]["name"].as_str().unwrap_or("").to_string();
+        c["metadata"]["name"] = format!("{name}-copy").into();
+        c["metadata"].as_object_mut().map(|m| m.remove("uid"));
+        Some(c)
+    }
+
     /// Replaces some files with new contents; returns the outcome and both graphs.
     fn patched_and_built_in(seed: u64, scenario: Scenario) -> (PatchOutcome, Graph, Graph) {
         let (outcome, patched, built, _) = patched_and_built_with(seed, scenario);
@@ -1470,15 +1483,7 @@ mod tests {
                     if extra.chance(40) {
                         let mut grown = files[f].clone();
                         for _ in 0..1 + extra.below(3) {
-                            // Often a renamed copy of one of the file's objects, as edits add
-                            // a second Deployment or Service: its selectors are used already.
-                            let copy = (!files[f].is_empty() && extra.chance(50)).then(|| {
-                                let mut c = files[f][extra.below(files[f].len())].clone();
-                                let name = c["metadata"]["name"].as_str().unwrap_or("").to_string();
-                                c["metadata"]["name"] = format!("{name}-copy").into();
-                                c["metadata"].as_object_mut().map(|m| m.remove("uid"));
-                                c
-                            });
+                            let copy = renamed_copy(&mut extra, &files[f]);
                             grown.push(copy.unwrap_or_else(|| object_of(&mut extra, scenario)));
                         }
                         grown

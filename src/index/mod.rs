@@ -34,58 +34,63 @@ struct KeyEntry {
 }
 
 /// The ids above a spliced run moving by what the run gained or lost, as work threads
-/// share ([`LabelIndex::splice_sharing`]): chunks of bitmaps, each taken by one thread.
+/// share ([`LabelIndex::splice_sharing`]): every bitmap apart (they are independent),
+/// taken a chunk at a time by whichever thread asks.
 pub struct Shift<'a> {
-    chunks: Mutex<Vec<Vec<&'a mut RoaringBitmap>>>,
+    bitmaps: Mutex<std::vec::IntoIter<&'a mut RoaringBitmap>>,
     /// Ids from `end` on move by `more - less`.
     end: u32,
     less: u32,
     more: u32,
 }
 
-impl Shift<'_> {
+impl<'a> Shift<'a> {
     /// Bitmaps per chunk: small, so that the last chunk a slow thread holds is short
     /// (tests: a few, so that small indexes are shared out in many chunks).
     const CHUNK: usize = if cfg!(test) { 3 } else { 64 };
 
-    fn none() -> Shift<'static> {
+    fn new(bitmaps: Vec<&'a mut RoaringBitmap>, end: u32, less: u32, more: u32) -> Shift<'a> {
         Shift {
-            chunks: Mutex::new(Vec::new()),
-            end: 0,
-            less: 0,
-            more: 0,
+            bitmaps: Mutex::new(bitmaps.into_iter()),
+            end,
+            less,
+            more,
         }
     }
 
-    fn next(&self) -> Option<Vec<&mut RoaringBitmap>> {
-        // A thread that panicked holding the lock only took a chunk out: the rest is whole.
-        let mut chunks = self.chunks.lock().unwrap_or_else(PoisonError::into_inner);
-        chunks.pop()
+    /// Where id `i` (at or above `end`) moves.
+    fn moved(&self, i: u32) -> u32 {
+        i - self.less + self.more
+    }
+
+    /// The bitmaps no thread took yet, at most `n`.
+    fn take(&self, n: usize) -> Vec<&'a mut RoaringBitmap> {
+        // A thread that panicked holding the lock only took bitmaps out: the rest is whole.
+        let mut left = self.bitmaps.lock().unwrap_or_else(PoisonError::into_inner);
+        left.by_ref().take(n).collect()
     }
 
     /// Shifts chunks until none is left (other threads may still be finishing theirs).
     pub fn work(&self) {
         let mut runs = Vec::new();
-        while let Some(chunk) = self.next() {
+        loop {
+            let chunk = self.take(Shift::CHUNK);
+            if chunk.is_empty() {
+                return;
+            }
             for ids in chunk {
-                shift_above(ids, self.end, |i| i - self.less + self.more, &mut runs);
+                shift_above(ids, self.end, |i| self.moved(i), &mut runs);
             }
         }
     }
 
-    /// Every chunk at once on the rayon pool.
+    /// Every bitmap left at once, on the rayon pool.
     pub fn work_on_every_core(&self) {
-        let chunks =
-            std::mem::take(&mut *self.chunks.lock().unwrap_or_else(PoisonError::into_inner));
-        let (end, less, more) = (self.end, self.less, self.more);
-        // Chunks of 64 bitmaps, 4 per job: as the single pass took 256 per job.
-        chunks
+        self.take(usize::MAX)
             .into_par_iter()
-            .with_min_len(4)
-            .for_each_init(Vec::new, |runs, chunk| {
-                for ids in chunk {
-                    shift_above(ids, end, |i| i - less + more, runs);
-                }
+            .with_min_len(256)
+            .for_each_init(Vec::new, |runs, ids| {
+                shift_above(ids, self.end, |i| self.moved(i), runs)
             });
     }
 }
@@ -213,10 +218,10 @@ impl LabelIndex {
     ) -> R {
         if removed.is_empty() && at == self.len {
             self.append(added);
-            return during(&Shift::none());
+            return during(&Shift::new(Vec::new(), 0, 0, 0));
         }
         if self.replace(at, removed, added) {
-            return during(&Shift::none());
+            return during(&Shift::new(Vec::new(), 0, 0, 0));
         }
         for (id, o) in (at..).zip(removed) {
             for (k, v) in &o.labels() {
@@ -228,29 +233,14 @@ impl LabelIndex {
         let (less, more) = (to_u32(removed.len()), to_u32(added.len()));
         // Nothing above the run when it ends the index (an append, as every partial batch
         // of a load is): visiting every value of every key per batch made loading quadratic.
-        let mut chunks: Vec<Vec<&mut RoaringBitmap>> = Vec::new();
+        let mut bitmaps: Vec<&mut RoaringBitmap> = Vec::new();
         if end < self.len {
-            // Every bitmap apart (they are independent).
-            let mut chunk = Vec::with_capacity(Shift::CHUNK);
             for entry in self.keys.values_mut() {
-                for ids in std::iter::once(&mut entry.all).chain(entry.values.values_mut()) {
-                    chunk.push(ids);
-                    if chunk.len() == Shift::CHUNK {
-                        chunks.push(std::mem::replace(
-                            &mut chunk,
-                            Vec::with_capacity(Shift::CHUNK),
-                        ));
-                    }
-                }
+                bitmaps.push(&mut entry.all);
+                bitmaps.extend(entry.values.values_mut());
             }
-            chunks.push(chunk);
         }
-        let shift = Shift {
-            chunks: Mutex::new(chunks),
-            end,
-            less,
-            more,
-        };
+        let shift = Shift::new(bitmaps, end, less, more);
         let out = during(&shift);
         shift.work();
         drop(shift);

@@ -26,6 +26,16 @@ thread_local! {
         const { std::cell::Cell::new([0; 2]) };
 }
 
+/// Counts one splice in [`STRETCH_KEPT`]`[which]`.
+#[cfg(test)]
+fn count_kept(which: usize) {
+    STRETCH_KEPT.with(|c| {
+        let mut counts = c.get();
+        counts[which] += 1;
+        c.set(counts);
+    });
+}
+
 /// How many selections before a rebuilt stretch are looked at for the keys used there.
 const RECENT: usize = 4096;
 
@@ -227,20 +237,27 @@ impl SelectorEdges {
             && source.len() == old_sets
             && keys.iter().zip(key_sets).all(|(k, &s)| k.set == s);
         if same_sets {
-            for &i in selecting {
-                let (a, b) = (
-                    self.seg_offsets[i] as usize,
-                    self.seg_offsets[i + 1] as usize,
-                );
-                for s in &mut self.segs[a..b] {
+            // The recomputed selections take their keys' sets: those of `selecting`, or the
+            // rebuilt stretch (which holds them) when counts changed.
+            let set_from_key = |segs: &mut [Seg]| {
+                for s in segs {
                     s.set = keys[s.key as usize].set;
                 }
-            }
-            if let Some(stretch) = moved {
-                for s in &mut self.segs[stretch.lo..stretch.new_hi] {
-                    s.set = keys[s.key as usize].set;
+            };
+            match moved {
+                Some(stretch) => {
+                    set_from_key(&mut self.segs[stretch.lo..stretch.new_hi]);
+                    self.splice_users(stretch);
                 }
-                self.splice_users(stretch);
+                None => {
+                    for &i in selecting {
+                        let (a, b) = (
+                            self.seg_offsets[i] as usize,
+                            self.seg_offsets[i + 1] as usize,
+                        );
+                        set_from_key(&mut self.segs[a..b]);
+                    }
+                }
             }
         } else {
             self.renumber_segs(&key_new, &keys, source.len());
@@ -367,46 +384,11 @@ impl SelectorEdges {
             self.seg_offsets[first] as usize,
             self.seg_offsets[last + 1] as usize,
         );
-        // Keys are numbered in order of first use (so a key is used before the stretch when
-        // any key numbered above it is). They keep their numbers when the keys first used
-        // in the stretch are the same, in the same order, before and after.
-        let recent = self.segs[lo.saturating_sub(RECENT)..lo]
-            .iter()
-            .map(|s| s.key)
-            .max();
-        let used_before = |k: u32| {
-            recent.is_some_and(|m| k <= m)
-                || key_sets.get(k as usize).is_some_and(|&set| {
-                    // Undecided within a bound: counted as first used in the stretch (which
-                    // can only find a change where there is none, never the reverse).
-                    let users = run(&self.user_offsets, &self.users, set as usize);
-                    let before = &users[..users.partition_point(|&u| (u as usize) < lo)];
-                    before.len() <= RECENT && before.iter().any(|&u| self.segs[u as usize].key == k)
-                })
-        };
-        let mut before: Vec<(u32, bool)> = self.segs[lo..hi]
-            .iter()
-            .chain(&fresh)
-            .map(|s| (s.key, false))
-            .collect();
-        before.sort_unstable();
-        before.dedup();
-        for (k, b) in &mut before {
-            *b = used_before(*k);
-        }
-        let firsts = |segs: &[Seg]| {
-            let mut seen: Vec<u32> = Vec::new();
-            for s in segs {
-                let used = before
-                    .binary_search_by_key(&s.key, |&(k, _)| k)
-                    .is_ok_and(|at| before[at].1);
-                if !used && !seen.contains(&s.key) {
-                    seen.push(s.key);
-                }
-            }
-            seen
-        };
-        let old_firsts = firsts(&self.segs[lo..hi]);
+        // Keys keep their numbers (order of first use) when the keys first used in the
+        // stretch are the same, in the same order, before and after.
+        let keys = self.segs[lo..hi].iter().chain(&fresh).map(|s| s.key);
+        let used = self.used_before(lo, keys, key_sets);
+        let old_firsts = first_uses(&self.segs[lo..hi], &used);
         let mut fresh = fresh.into_iter().peekable();
         let mut recomputed = selecting.iter().copied().peekable();
         let mut mid: Vec<Seg> = Vec::with_capacity(hi - lo + fresh.len());
@@ -436,10 +418,10 @@ impl SelectorEdges {
             }
             ends.push(u32::try_from(lo + mid.len()).unwrap_or(u32::MAX));
         }
-        let same_keys = firsts(&mid) == old_firsts;
+        let same_keys = first_uses(&mid, &used) == old_firsts;
         #[cfg(test)]
         if same_keys {
-            STRETCH_KEPT.with(|c| c.set([c.get()[0] + 1, c.get()[1]]));
+            count_kept(0);
         }
         let old_end = self.seg_offsets[last + 1];
         let delta = i64::from(ends.last().copied().unwrap_or(old_end)) - i64::from(old_end);
@@ -454,6 +436,36 @@ impl SelectorEdges {
         (same_keys, Some(Stretch { lo, hi, new_hi }))
     }
 
+    /// Of `keys` (old numbers; `key_sets` their sets), those used by a selection before
+    /// `lo`, ascending. Keys are numbered in order of first use, so a key is when one
+    /// numbered above it is among the [`RECENT`] selections before `lo`, or when its set's
+    /// index shows a use. Undecided within that bound, a key counts as unused (which can
+    /// only find a change of numbers where there is none, never the reverse).
+    fn used_before(
+        &self,
+        lo: usize,
+        keys: impl Iterator<Item = u32>,
+        key_sets: &[u32],
+    ) -> Vec<u32> {
+        let recent = self.segs[lo.saturating_sub(RECENT)..lo]
+            .iter()
+            .map(|s| s.key)
+            .max();
+        let used = |k: u32| {
+            recent.is_some_and(|m| k <= m)
+                || key_sets.get(k as usize).is_some_and(|&set| {
+                    let users = run(&self.user_offsets, &self.users, set as usize);
+                    let before = &users[..users.partition_point(|&u| (u as usize) < lo)];
+                    before.len() <= RECENT && before.iter().any(|&u| self.segs[u as usize].key == k)
+                })
+        };
+        let mut keys: Vec<u32> = keys.collect();
+        keys.sort_unstable();
+        keys.dedup();
+        keys.retain(|&k| used(k));
+        keys
+    }
+
     /// The selection index of every set after [`SelectorEdges::splice_segs`] rebuilt
     /// `stretch` (sets unchanged in number): the selections before it stay, those in it are
     /// taken from the new stretch (their sets set), those after it move by what it gained
@@ -461,7 +473,7 @@ impl SelectorEdges {
     fn splice_users(&mut self, stretch: Stretch) {
         let Stretch { lo, hi, new_hi } = stretch;
         #[cfg(test)]
-        STRETCH_KEPT.with(|c| c.set([c.get()[0], c.get()[1] + 1]));
+        count_kept(1);
         let sets = self.user_offsets.len().saturating_sub(1);
         let mut fresh: Vec<(u32, u32)> =
             (lo..new_hi).map(|i| (self.segs[i].set, i as u32)).collect();
@@ -560,4 +572,15 @@ impl SelectorEdges {
             self.in_offsets[t + 1] = (i64::from(old_end) + delta) as u32;
         }
     }
+}
+
+/// The keys `segs` use, in order of first use, but for those `used` (ascending) holds.
+fn first_uses(segs: &[Seg], used: &[u32]) -> Vec<u32> {
+    let mut firsts: Vec<u32> = Vec::new();
+    for s in segs {
+        if used.binary_search(&s.key).is_err() && !firsts.contains(&s.key) {
+            firsts.push(s.key);
+        }
+    }
+    firsts
 }
