@@ -3,7 +3,7 @@
 
     python3 benches/edit_cases.py SRC WORK [--bin target/release/kubesift] [--runs 3]
                                   [--cases plain,terminating,nodes,namespaces,mirror,bigns]
-                                  [--shape annotation|label|add]
+                                  [--shape annotation|label|add|remove|empty]
 
 SRC is a `gen_corpus` output (e.g. `gen_corpus -n 100000 -o /tmp/corpus`). WORK is a
 scratch folder (created; its case folders are reused when already there) where the cases
@@ -153,7 +153,7 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--cases", default="plain,terminating,nodes,namespaces,mirror,bigns")
     ap.add_argument("--shape", default="annotation",
-                    help="what the edit changes (bench --edit-shape): annotation, label, add")
+                    help="what the edit changes (bench --edit-shape): annotation, label, add, remove, empty")
     ap.add_argument("--json", action="store_true", help="print every run's delta as JSON")
     args = ap.parse_args()
 

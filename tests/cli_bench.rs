@@ -343,7 +343,8 @@ fn bench_edits_the_chosen_file_and_patches_a_terminating_namespace() {
 }
 
 /// `--edit-shape`: a label edit modifies one object, an added object is one ADDED delta
-/// per round on top of the file's objects; every shape is patched.
+/// per round on top of the file's objects, a removed one one DELETED delta per round, an
+/// emptied file one DELETED delta per object it held; every shape is patched.
 #[test]
 fn bench_edit_shapes_change_a_label_or_add_objects() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -353,10 +354,14 @@ fn bench_edit_shapes_change_a_label_or_add_objects() {
     let annotation = run("annotation");
     let label = run("label");
     let add = run("add");
+    let remove = run("remove");
+    let empty = run("empty");
     for (d, shape) in [
         (&annotation, "annotation"),
         (&label, "label"),
         (&add, "add"),
+        (&remove, "remove"),
+        (&empty, "empty"),
     ] {
         assert!(d["skipped"].is_null(), "{d}");
         assert_eq!(d["shape"], shape, "{d}");
@@ -379,6 +384,18 @@ fn bench_edit_shapes_change_a_label_or_add_objects() {
         add["file_objects"].as_u64(),
         annotation["file_objects"].as_u64().map(|n| n + 5),
         "{add}"
+    );
+    // The last of 5 rounds: the file's last 5 objects gone, one more than the round before.
+    let held = annotation["file_objects"].as_u64().expect("objects");
+    assert_eq!(
+        (remove["deltas"].as_u64(), remove["file_objects"].as_u64()),
+        (Some(1), Some(held - 5)),
+        "{remove}"
+    );
+    assert_eq!(
+        (empty["deltas"].as_u64(), empty["file_objects"].as_u64()),
+        (Some(held), Some(0)),
+        "{empty}"
     );
 }
 

@@ -47,8 +47,10 @@ pub struct BenchArgs {
     pub edit: Option<PathBuf>,
     /// What the one-file edit changes: an annotation (no object moves, no selection
     /// changes), a label every selector of the app reads (`app.kubernetes.io/name` of the
-    /// file's first Pod, or first object: memberships change), or one more object at the
-    /// end of the file each round (positions move).
+    /// file's first Pod, or first object: memberships change), one more object at the end
+    /// of the file each round (positions move up), one fewer (its last object taken out:
+    /// positions move down), or every object taken out (as when the file is deleted; put
+    /// back between the measured rounds).
     #[arg(
         long = "edit-shape",
         value_enum,

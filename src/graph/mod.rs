@@ -16,6 +16,7 @@ pub mod lifecycle;
 pub mod owners;
 mod patch;
 pub mod refs;
+mod resize;
 pub mod selectors;
 mod selsets;
 mod setkeys;
@@ -29,6 +30,7 @@ use rustc_hash::FxHashMap;
 
 use crate::diagnostic::{self, Diagnostic};
 use crate::model::Inventory;
+use resize::Resize;
 
 use crate::value::Str;
 
@@ -105,11 +107,12 @@ impl Adjacency {
         Adjacency { offsets, edges }
     }
 
-    /// Positions moved as if `gaps` (old position, count; ascending) were opened: every
-    /// endpoint at or above a gap's position moves up by its count, and the new positions
-    /// have no edge. One pass, in place, on every core (the edges are independent).
-    fn open_gaps(&mut self, gaps: &[(usize, usize)]) {
-        let moved = gap_moves(gaps);
+    /// Positions moved by `resize` (runs that change length, each patched where it
+    /// stands): every endpoint moves, a gap's positions have no edge, and the edges of
+    /// folded positions belong to the position they fold into. One pass, in place, on every
+    /// core (the edges are independent).
+    fn resize(&mut self, resize: &Resize) {
+        let moved = resize.moves();
         self.edges
             .par_iter_mut()
             .with_min_len(GAP_CHUNK)
@@ -117,7 +120,7 @@ impl Adjacency {
                 e.from = moved(e.from);
                 e.to = moved(e.to);
             });
-        open_offset_gaps(&mut self.offsets, gaps);
+        resize.offsets(&mut self.offsets);
     }
 
     /// Edges of object `i` (empty for an index out of range).
@@ -181,56 +184,8 @@ impl Adjacency {
     }
 }
 
-/// Where an old position lands when `gaps` (old position, count; ascending) are opened: up
-/// by the counts of the gaps at or below it (an edit whose files only grow).
-fn gap_moves(gaps: &[(usize, usize)]) -> impl Fn(usize) -> usize + '_ {
-    let mut cum = Vec::with_capacity(gaps.len() + 1);
-    cum.push(0);
-    for &(_, c) in gaps {
-        cum.push(cum.last().copied().unwrap_or(0) + c);
-    }
-    // One gap (one file grew: the usual edit) is a comparison, not a search.
-    let single = match gaps {
-        [(at, count)] => Some((*at, *count)),
-        _ => None,
-    };
-    move |o| match single {
-        Some((at, count)) => o + if o >= at { count } else { 0 },
-        None => o + cum[gaps.partition_point(|&(p, _)| p <= o)],
-    }
-}
-
-/// Items shifted per job when gaps are opened on every core.
+/// Items moved per job when positions move on every core.
 const GAP_CHUNK: usize = 1 << 15;
-
-/// [`with_gaps`] in place: for a few gaps, each moves the offsets above it once (nothing
-/// is allocated when the vector has room, as it has after the first edit that grew it).
-fn open_offset_gaps<T: Copy>(offsets: &mut Vec<T>, gaps: &[(usize, usize)]) {
-    if gaps.len() > SPLICES_MAX {
-        *offsets = with_gaps(offsets, gaps);
-        return;
-    }
-    for &(at, count) in gaps.iter().rev() {
-        if let Some(&o) = offsets.get(at) {
-            offsets.splice(at..at, std::iter::repeat_n(o, count));
-        }
-    }
-}
-
-/// Per-object `offsets` with `count` empty runs inserted before object `at` for each gap
-/// `(at, count)` (ascending).
-fn with_gaps<T: Copy>(offsets: &[T], gaps: &[(usize, usize)]) -> Vec<T> {
-    let extra: usize = gaps.iter().map(|g| g.1).sum();
-    let mut out = Vec::with_capacity(offsets.len() + extra);
-    let mut gaps = gaps.iter().peekable();
-    for (i, &o) in offsets.iter().enumerate() {
-        while let Some(&(_, c)) = gaps.next_if(|g| g.0 == i) {
-            out.extend(std::iter::repeat_n(o, c));
-        }
-        out.push(o);
-    }
-    out
-}
 
 /// Room kept at the end of a large per-object vector a build makes, so that an edit adding
 /// objects grows it where it is. Reserved and never written, it costs address space, not

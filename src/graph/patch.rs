@@ -37,11 +37,12 @@
 //! belong (with the reference findings, in `patch_refs`), and the selector edges are kept
 //! as they are when every replaced object is a member of the same sets as the one before it
 //! and the recomputed selections match what they matched before (else they are patched as
-//! above). When positions move but every run only grows (objects added to a file), the owner,
-//! selector and reference edges first open a gap after each run (positions above move up in
-//! one pass) and the findings' objects move where the gaps put them (their order stays);
-//! all are then patched in place the same way, each run's old objects and its gap replaced
-//! where they stand.
+//! above). When positions move but every run keeps an object (objects added to a file or
+//! taken out of it), the owner, selector and reference edges first move positions as
+//! `resize.rs` says (a gap after each grown run, the last old objects of a shrunk run folded
+//! into the last position it keeps; positions above move up or down in one pass) and the
+//! findings' objects move alike (their order stays); all are then patched in place the
+//! same way, each run's new positions replaced where they stand.
 //!
 //! It rebuilds only when the input is inconsistent: `replaced` does not describe the new
 //! inventory (runs out of order or out of range, counts that do not add up), the graph has
@@ -57,7 +58,7 @@ use super::owners::{self, OwnerStats};
 use super::refs::{merge_by, KeySet};
 use super::selsets::SelectorEdges;
 use super::setkeys::{self, Class};
-use super::{apps, cycles, gap_moves, lifecycle, selectors, Adjacency, Edge, Graph, Parts};
+use super::{apps, cycles, lifecycle, selectors, Adjacency, Edge, Graph, Parts, Resize};
 use crate::diagnostic::{self, Diagnostic};
 use crate::model::{Inventory, Object};
 
@@ -108,6 +109,24 @@ impl Graph {
     /// a few linear passes over flat per-object arrays. Rebuilds only for inconsistent
     /// input (see the module documentation).
     pub fn patch(self, inv: &Inventory, replaced: &[Replaced<'_>]) -> (Graph, PatchOutcome) {
+        // A run emptied (a file deleted or cleared) has no position left to patch in place:
+        // it is widened by the object beside it, replaced by itself.
+        let widened = widen_emptied(self.len, inv, replaced);
+        let runs: Vec<Replaced<'_>>;
+        let replaced = match &widened {
+            Some(w) => {
+                runs = w
+                    .iter()
+                    .map(|(at, removed, added)| Replaced {
+                        at: *at,
+                        removed,
+                        added: *added,
+                    })
+                    .collect();
+                &runs[..]
+            }
+            None => replaced,
+        };
         let mut old = self;
         // The keys are spliced in place into the new graph's (a rebuild makes its own).
         let keys = std::mem::take(&mut old.keys);
@@ -315,23 +334,16 @@ impl Plan {
             .chain(removed_at())
             .map(|o| (o, old.owners_of.get(o).to_vec()))
             .collect();
-        // Runs that only grow: the gaps after them opened first (positions above move up
-        // in one pass), then every run's old objects and its gap are replaced in place.
-        let grows = replaced
-            .iter()
-            .zip(&added)
-            .all(|(r, a)| r.removed.len() <= a.len());
-        let gaps: Vec<(usize, usize)> = replaced
-            .iter()
-            .zip(&added)
-            .map(|(r, a)| {
-                (
-                    r.at + r.removed.len(),
-                    a.len().saturating_sub(r.removed.len()),
-                )
-            })
-            .filter(|g| g.1 > 0)
-            .collect();
+        // Runs that each keep an object: positions moved first (a gap after a grown run, a
+        // shrunk run's last old objects folded into the last position it keeps; positions
+        // above move in one pass), then every run's new positions are replaced in place.
+        // `None`: a run was emptied.
+        let resize = Resize::of(
+            replaced
+                .iter()
+                .zip(&added)
+                .map(|(r, a)| (r.at, r.removed.len(), a.len())),
+        );
         let (owners_of, dependents_of) = if no_move {
             let mut adjacency = (
                 std::mem::take(&mut old.owners_of),
@@ -339,14 +351,14 @@ impl Plan {
             );
             owner_edges_in_place(&mut adjacency, &map, &owned, new_edges, &marks);
             adjacency
-        } else if grows {
+        } else if let Some(resize) = &resize {
             let mut adjacency = (
                 std::mem::take(&mut old.owners_of),
                 std::mem::take(&mut old.dependents_of),
             );
-            adjacency.0.open_gaps(&gaps);
-            adjacency.1.open_gaps(&gaps);
-            // New → new position, the replaced runs and their gaps left out.
+            adjacency.0.resize(resize);
+            adjacency.1.resize(resize);
+            // New → new position, the replaced runs' new positions left out.
             let mut in_place: Vec<u32> = (0..n as u32).collect();
             for a in &added {
                 in_place[a.clone()].fill(REMOVED);
@@ -420,16 +432,23 @@ impl Plan {
                 let added_runs = &added;
                 let added: Vec<usize> = added_at().collect();
                 let adjacency = (&owners_of, &dependents_of);
-                // Runs that only grow: the gaps after them opened first, every run's old
-                // objects and its gap are replaced where they stand (no position moves).
-                if grows {
+                // Runs that each keep an object: positions moved first, every run's new
+                // positions are replaced where they stand (no position moves).
+                if let Some(resize) = &resize {
                     let mut old_selectors = old_selectors;
                     if !no_move {
-                        old_selectors.open_gaps(&gaps);
+                        old_selectors.resize(resize);
                         #[cfg(test)]
                         PATHS.with(|p| {
                             let mut c = p.get();
                             c[3] += 1;
+                            if replaced
+                                .iter()
+                                .zip(added_runs)
+                                .any(|(r, a)| r.removed.len() > a.len())
+                            {
+                                c[5] += 1;
+                            }
                             p.set(c);
                         });
                     }
@@ -491,12 +510,12 @@ impl Plan {
         let mut dropped: Vec<usize> = Vec::new();
         // Positions of the reference findings (when they stay where they are).
         let mut ref_findings_at: Vec<usize> = Vec::new();
-        if no_move || grows {
-            // Reference findings are left to `patch_refs`. When runs grow, every finding
-            // stays where it is in the list and its object moves where the gaps put it
-            // (moving positions up keeps the order); a reference finding of a replaced
-            // object lands in its run's new positions.
-            let moved = gap_moves(&gaps);
+        if let Some(resize) = &resize {
+            // Reference findings are left to `patch_refs`. When runs change length, every
+            // finding stays where it is in the list and its object moves as the resize
+            // moves it (moving is monotonic: the order stays); a reference finding of a
+            // replaced object lands in its run's new positions.
+            let moved = resize.moves();
             for (k, f) in old_findings.iter_mut().enumerate() {
                 if super::refs::is_ref_finding(f.code) {
                     ref_findings_at.push(k);
@@ -582,7 +601,7 @@ impl Plan {
             looked_at: found.owners.len() + scanned + found.inside.len() + found.members.len(),
         };
         let old_refs = std::mem::take(&mut old.refs);
-        let graph = if no_move || grows {
+        let graph = if resize.is_some() {
             // The old findings where they are, the recomputed ones taken out, the new put in.
             diagnostic::sort(&mut findings);
             for &i in &owned {
@@ -973,6 +992,56 @@ impl Scope {
     }
 }
 
+/// `replaced` (runs of an inventory of `old_len` objects, `inv` after them) with every
+/// emptied run widened by a kept object beside it, replaced by itself (the one before it, or
+/// at the start the one after it), or joined to the run before it when they touch: as old
+/// start, removed objects, added count. `None` when no run was emptied, or one has no
+/// object beside it (what is left is small, or empty).
+fn widen_emptied(
+    old_len: usize,
+    inv: &Inventory,
+    replaced: &[Replaced<'_>],
+) -> Option<Vec<(usize, Vec<Object>, usize)>> {
+    let emptied = |r: &Replaced<'_>| r.added == 0 && !r.removed.is_empty();
+    if !replaced.iter().any(emptied) {
+        return None;
+    }
+    let mut out: Vec<(usize, Vec<Object>, usize)> = Vec::with_capacity(replaced.len());
+    // New minus old position before the run at hand.
+    let mut delta = 0isize;
+    for (k, r) in replaced.iter().enumerate() {
+        let touches = out
+            .last()
+            .is_some_and(|(at, removed, _)| at + removed.len() == r.at);
+        match out.last_mut() {
+            Some((_, removed, _)) if emptied(r) && touches => {
+                removed.extend_from_slice(r.removed);
+            }
+            _ if emptied(r) && r.at > 0 => {
+                let before = inv.objects.get((r.at - 1).checked_add_signed(delta)?)?;
+                let mut removed = vec![before.clone()];
+                removed.extend_from_slice(r.removed);
+                out.push((r.at - 1, removed, 1));
+            }
+            _ if emptied(r) => {
+                // At the start: the object after it, unless another run starts there.
+                let after = r.removed.len();
+                if after >= old_len || replaced.get(k + 1).is_some_and(|n| n.at == after) {
+                    return None;
+                }
+                let mut removed = r.removed.to_vec();
+                removed.push(inv.objects.first()?.clone());
+                out.push((r.at, removed, 1));
+            }
+            _ => out.push((r.at, r.removed.to_vec(), r.added)),
+        }
+        delta += r.added as isize - r.removed.len() as isize;
+    }
+    #[cfg(test)]
+    WIDENED.with(|c| c.set(c.get() + 1));
+    Some(out)
+}
+
 /// The new position of an old one, if the object was not replaced.
 fn shifted(map: &[u32], old: usize) -> Option<usize> {
     map.get(old)
@@ -1060,10 +1129,13 @@ impl Names {
 thread_local! {
     /// Patches by path taken: positions moved; none moved, selections redone; none moved,
     /// selections kept where they were.
-    /// The last: patches that moved positions and patched the selections in place after
-    /// opening gaps.
-    /// Then: patches in place (no position moved, or gaps opened) that recounted the Nodes.
-    static PATHS: std::cell::Cell<[usize; 5]> = const { std::cell::Cell::new([0; 5]) };
+    /// Then: patches that moved positions and patched the selections in place after
+    /// resizing runs.
+    /// Then: patches in place (no position moved, or runs resized) that recounted the Nodes.
+    /// Last: resized patches (as the fourth) in which a run shrank.
+    static PATHS: std::cell::Cell<[usize; 6]> = const { std::cell::Cell::new([0; 6]) };
+    /// Patches whose emptied runs were widened by an object beside them.
+    static WIDENED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// The runs a change of whole files makes (tests): file `f` of `before` — files of
@@ -1635,7 +1707,8 @@ mod tests {
     /// patched, and each patch equals a full build.
     #[test]
     fn patches_in_place_and_with_moves_equal_a_build() {
-        PATHS.with(|p| p.set([0; 5]));
+        PATHS.with(|p| p.set([0; 6]));
+        WIDENED.with(|c| c.set(0));
         crate::graph::refs::GAPS_IN_PLACE.with(|c| c.set(0));
         crate::graph::selsets::STRETCH_KEPT.with(|c| c.set([0; 2]));
         for seed in 1..1500u64 {
@@ -1646,7 +1719,7 @@ mod tests {
                 diff(&patched, &built)
             );
         }
-        let [moved, redone, kept, gaps, nodes] = PATHS.with(|p| p.get());
+        let [moved, redone, kept, gaps, nodes, shrunk] = PATHS.with(|p| p.get());
         assert!(moved > 300, "only {moved} patches moved positions");
         assert!(
             nodes > 50,
@@ -1659,7 +1732,16 @@ mod tests {
         );
         assert!(
             gaps > 100,
-            "only {gaps} patches that moved positions opened gaps"
+            "only {gaps} patches that moved positions resized runs in place"
+        );
+        assert!(
+            shrunk > 100,
+            "only {shrunk} patches resized in place a run that shrank"
+        );
+        let widened = WIDENED.with(|c| c.get());
+        assert!(
+            widened > 50,
+            "only {widened} patches widened an emptied run"
         );
         // Objects added after others with the same selectors (kubectl's and helm's usual
         // edit): the keys keep their numbers and the selection index is spliced.

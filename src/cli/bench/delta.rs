@@ -38,6 +38,11 @@ pub enum Shape {
     Label,
     /// One more object (a renamed copy of the first) at the end of the file per round.
     Add,
+    /// One object fewer per round: the file's last object taken out (positions move down).
+    Remove,
+    /// Every object of the file taken out (as when it is deleted), put back between the
+    /// measured rounds (which are the emptying ones).
+    Empty,
 }
 
 /// Median cost of each step of a one-file edit.
@@ -122,6 +127,17 @@ fn edit_text(path: &Arc<Path>, text: &str, shape: Shape, round: usize) -> Option
                 .collect::<Option<Vec<String>>>()?;
             return json_documents(objects, None, &copies);
         }
+        Shape::Remove => {
+            let keep = objects.len().checked_sub(round + 1).filter(|&k| k > 0)?;
+            return json_documents(&objects[..keep], None, &[]);
+        }
+        Shape::Empty => {
+            return Some(
+                measured(shape, round)
+                    .then(String::new)
+                    .unwrap_or_else(|| text.to_owned()),
+            )
+        }
     };
     let target = objects.get(at)?;
     let value = format!("edit-{round}");
@@ -141,6 +157,12 @@ fn edit_text(path: &Arc<Path>, text: &str, shape: Shape, round: usize) -> Option
         }
     }
     json_documents(objects, Some((at, &new)), &[])
+}
+
+/// Whether round `round` of `shape` is measured: every round but the restoring ones of
+/// [`Shape::Empty`].
+fn measured(shape: Shape, round: usize) -> bool {
+    shape != Shape::Empty || round % 2 == 0
 }
 
 /// `objects` as `---`-separated one-line JSON documents, the one at `replace.0` written as
@@ -221,7 +243,12 @@ pub fn measure(mut live: LiveSet, mut app: App, edit: Option<&Path>, shape: Shap
         live.inventory().clone(),
     ))));
     let mut steps: [Vec<Duration>; 9] = Default::default();
-    for round in 0..ROUNDS {
+    let rounds = if shape == Shape::Empty {
+        2 * ROUNDS - 1
+    } else {
+        ROUNDS
+    };
+    for round in 0..rounds {
         let Some(new_text) = edit_text(&path, &text, shape, round) else {
             report.skipped = Some(format!("{}: no object to edit", path.display()));
             return report;
@@ -230,7 +257,9 @@ pub fn measure(mut live: LiveSet, mut app: App, edit: Option<&Path>, shape: Shap
         let mut load = parse_text(&path, &new_text);
         load.bytes = new_text.len() as u64;
         let parse = t.elapsed();
-        report.file_objects = load.objects.len();
+        if measured(shape, round) {
+            report.file_objects = load.objects.len();
+        }
         let t = Instant::now();
         let before = Change::signature(&live);
         let deltas = live.apply_load(&path, load);
@@ -264,6 +293,9 @@ pub fn measure(mut live: LiveSet, mut app: App, edit: Option<&Path>, shape: Shap
             }
             PatchOutcome::Rebuilt(why) => format!("rebuilt: {why}"),
         };
+        if !measured(shape, round) {
+            continue;
+        }
         let cost = app.last_apply;
         let parts = [
             parse,

@@ -26,7 +26,7 @@ use super::deps::{self, KeySet};
 use super::link::{self, assemble, is_service, link_sources, target_ports, Lookup};
 use super::{findings, merge, merge_by, Dangling, RefGraph};
 use crate::diagnostic::Diagnostic;
-use crate::graph::{gap_moves, Adjacency, Edge, Graph};
+use crate::graph::{Adjacency, Edge, Graph, Resize};
 use crate::model::{Inventory, Object};
 
 /// What changed, as the reference patch needs it (made by the graph patch).
@@ -37,8 +37,8 @@ pub(in crate::graph) struct RefChange<'a> {
     pub removed: Vec<&'a [Object]>,
     /// New positions of the kept objects that selected a removed object.
     pub selected_removed: Vec<usize>,
-    /// When no position moved, or runs only grew: how the graph patch changes the findings,
-    /// which are still the old ones (their objects moved where the gaps put them), the
+    /// When no position moved, or every run kept an object: how the graph patch changes the findings,
+    /// which are still the old ones (their objects moved as the runs' resize moves them), the
     /// reference findings among them (not in `old_findings`); the reference findings'
     /// changes are added and all are spliced in at once.
     pub findings: Option<FindingsChange>,
@@ -56,7 +56,7 @@ pub(in crate::graph) struct FindingsChange {
 
 #[cfg(test)]
 thread_local! {
-    /// Reference patches relinked in place after opening gaps (runs that only grew).
+    /// Reference patches relinked in place after resizing runs (runs that changed length).
     pub(in crate::graph) static GAPS_IN_PLACE: std::cell::Cell<usize> =
         const { std::cell::Cell::new(0) };
 }
@@ -119,25 +119,23 @@ impl Graph {
             ..
         } = old;
         let mut dangling = old_dangling;
-        // Runs that only grow: the gaps after them opened first (positions above move up in
-        // one pass), then every run's old objects and its gap are relinked where they stand,
-        // as when no position moves. `now` maps a position of the edges, the dangling
-        // references and the in-place findings to its new one (none for a replaced object).
-        let grows = change
-            .runs
-            .iter()
-            .all(|(gone, new)| gone.len() <= new.len())
-            && change.runs.iter().any(|(gone, new)| gone.len() < new.len());
-        let edge_runs: Vec<(Range<usize>, Range<usize>)> = if grows {
-            let gaps: Vec<(usize, usize)> = change
+        // Runs that change length and each keep an object: positions moved first (a gap
+        // after a grown run, a shrunk run's last old objects folded into the last position it
+        // keeps; positions above move in one pass), then every run's new positions are
+        // relinked where they stand, as when no position moves. `now` maps a position of the
+        // edges, the dangling references and the in-place findings to its new one (none for
+        // a replaced object).
+        let resize = Resize::of(
+            change
                 .runs
                 .iter()
-                .map(|(gone, new)| (gone.end, new.len() - gone.len()))
-                .filter(|g| g.1 > 0)
-                .collect();
-            uses.open_gaps(&gaps);
-            used_by.open_gaps(&gaps);
-            let moved = gap_moves(&gaps);
+                .map(|(gone, new)| (gone.start, gone.len(), new.len())),
+        )
+        .filter(|r| !r.is_empty());
+        let edge_runs: Vec<(Range<usize>, Range<usize>)> = if let Some(resize) = &resize {
+            uses.resize(resize);
+            used_by.resize(resize);
+            let moved = resize.moves();
             for d in &mut dangling {
                 d.from = moved(d.from);
             }
@@ -181,7 +179,7 @@ impl Graph {
 
         let in_place = in_place(&edge_runs, &used_by, &relinked);
         #[cfg(test)]
-        if grows && in_place {
+        if resize.is_some() && in_place {
             GAPS_IN_PLACE.with(|c| c.set(c.get() + 1));
         }
         // What a relinked or removed object named before, and what a relinked one names now.

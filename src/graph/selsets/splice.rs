@@ -16,7 +16,7 @@ use rustc_hash::FxHashMap;
 use super::{count_by, fill, offsets, run, Keyed, Seg, Selections, SelectorEdges, UNSEEN};
 use rayon::prelude::*;
 
-use crate::graph::{gap_moves, open_offset_gaps, GAP_CHUNK};
+use crate::graph::{Resize, GAP_CHUNK};
 
 #[cfg(test)]
 thread_local! {
@@ -67,20 +67,20 @@ impl SelectorEdges {
         (sel, holding)
     }
 
-    /// Positions moved as if `gaps` (old position, count; ascending) were opened: every
-    /// object at or above a gap's position moves up by its count, and the new positions
-    /// hold no selection and belong to no set. A change whose runs only grow is then a
-    /// change that moves no position (each run's old objects and the gap after it are
-    /// replaced where they stand), patched by [`SelectorEdges::splice`]. One pass over the
-    /// selections and the sets' members; the order of selections, keys and sets, and so
-    /// every number, stays.
-    pub fn open_gaps(&mut self, gaps: &[(usize, usize)]) {
-        if gaps.iter().all(|&(_, c)| c == 0) {
+    /// Positions moved by `resize` (runs that change length, each patched where it
+    /// stands): a gap's positions hold no selection and belong to no set; the selections and
+    /// set memberships of a folded position belong to the position it folds into (a set
+    /// may hold that position more than once until the patch takes the run's positions out
+    /// of the sets holding them). The change is then one that moves no position, patched by
+    /// [`SelectorEdges::splice`]. One pass over the selections and the sets' members; the
+    /// order of selections, keys and sets, and so every number, stays.
+    pub fn resize(&mut self, resize: &Resize) {
+        if resize.is_empty() {
             return;
         }
-        let gap_moved = gap_moves(gaps);
+        let moves = resize.moves();
         // Positions are u32 here (below `u32::MAX`, as every position of the build).
-        let moved = |t: u32| gap_moved(t as usize) as u32;
+        let moved = |t: u32| moves(t as usize) as u32;
         self.segs
             .par_iter_mut()
             .with_min_len(GAP_CHUNK)
@@ -95,8 +95,8 @@ impl SelectorEdges {
                 *t = moved(*t);
             }
         });
-        open_offset_gaps(&mut self.seg_offsets, gaps);
-        open_offset_gaps(&mut self.in_offsets, gaps);
+        resize.offsets(&mut self.seg_offsets);
+        resize.offsets(&mut self.in_offsets);
     }
 
     /// The keys the selections of `objects` matched.
