@@ -399,6 +399,50 @@ fn bench_edit_shapes_change_a_label_or_add_objects() {
     );
 }
 
+/// `--edit-files N`: N files edited alike in one batch (one patch): one delta per file,
+/// every shape patched, the files' objects counted together.
+#[test]
+fn bench_edits_several_files_as_one_batch() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    gen_corpus::write_corpus(dir.path(), 500, 11, false).expect("generate");
+    let root = dir.path().to_str().expect("utf-8 temp path");
+    let run = |shape: &str, files: &str| {
+        bench_delta(root, &["--edit-shape", shape, "--edit-files", files])
+    };
+    let one = run("annotation", "1");
+    let three = run("annotation", "3");
+    let added = run("add", "3");
+    let removed = run("remove", "3");
+    for d in [&one, &three, &added, &removed] {
+        assert!(d["skipped"].is_null(), "{d}");
+        let outcome = d["graph_outcome"].as_str().expect("outcome");
+        assert!(outcome.starts_with("patched: recomputed "), "{outcome}");
+    }
+    assert_eq!(one["files"], 1, "{one}");
+    assert_eq!(three["files"], 3, "{three}");
+    assert_eq!(
+        three["file"], one["file"],
+        "the first file is the same: {three}"
+    );
+    assert_eq!(
+        (three["deltas"].as_u64(), three["modified"].as_u64()),
+        (Some(3), Some(3)),
+        "{three}"
+    );
+    // Each round adds (takes out) one object per file: 5 rounds, 3 files.
+    let held = three["file_objects"].as_u64().expect("objects");
+    assert_eq!(
+        (added["deltas"].as_u64(), added["file_objects"].as_u64()),
+        (Some(3), Some(held + 15)),
+        "{added}"
+    );
+    assert_eq!(
+        (removed["deltas"].as_u64(), removed["file_objects"].as_u64()),
+        (Some(3), Some(held - 15)),
+        "{removed}"
+    );
+}
+
 /// The `delta` part of `bench -f ROOT -o json --rounds 1 EXTRA…`, which must succeed.
 fn bench_delta(root: &str, extra: &[&str]) -> serde_json::Value {
     let mut args = vec!["bench", "-f", root, "-o", "json", "--rounds", "1"];

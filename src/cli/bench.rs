@@ -58,6 +58,16 @@ pub struct BenchArgs {
         default_value = "annotation"
     )]
     pub edit_shape: delta::Shape,
+    /// How many files the edit changes, as one batch (files saved together, a checkout):
+    /// the one `--edit` names (or that holds the middle object) and those after it in load
+    /// order, each edited alike.
+    #[arg(
+        long = "edit-files",
+        value_name = "N",
+        default_value_t = 1,
+        value_parser = clap::value_parser!(u16).range(1..)
+    )]
+    pub edit_files: u16,
     /// Output format (default: a human table).
     #[arg(short = 'o', long, value_enum, value_name = "FORMAT")]
     pub output: Option<BenchOutput>,
@@ -102,7 +112,8 @@ pub fn run(args: BenchArgs) -> ExitCode {
     };
     // Peak RSS of loading and typing: the UI's data, the live set and the graph.
     let rss = load::Rss::now();
-    let delta = delta::measure(live, app, args.edit.as_deref(), args.edit_shape);
+    let files = usize::from(args.edit_files);
+    let delta = delta::measure(live, app, (args.edit.as_deref(), files), args.edit_shape);
     let report = report::Report {
         paths,
         load,

@@ -13,6 +13,7 @@ use super::live::LiveSet;
 use super::{Dataset, FilePatch};
 use crate::diagnostic::Diagnostic;
 use crate::graph::{PatchOutcome, Replaced};
+use crate::index::{self, Shift};
 use crate::model::{Inventory, Object, ObjectId};
 
 /// One applied batch of file changes.
@@ -222,37 +223,30 @@ impl Dataset {
             .collect();
         // The label index and the graph are independent. When no position moves the
         // splice is short and stays on this thread. When positions move (every bitmap
-        // above an edit shifts), the shift is done beside the graph patch: for one run by
-        // a helper of low priority and then this thread; for several, on a thread of its
-        // own on every core. Each run's objects stand at its new position in the spliced
-        // inventory (runs ascend), so the index splices, in order, see what they saw one
-        // splice at a time.
+        // above an edit shifts), the shift is done beside the graph patch, by a helper of
+        // low priority and then this thread (the graph patch has the cores first; this
+        // thread takes what the helper left once the graph is patched). Each run's objects
+        // stand at its new position in the spliced inventory (runs ascend).
         let (inventory, label_index) = (&self.inventory, &mut self.index);
         let old_graph = std::mem::take(&mut self.graph);
-        let mut index = Duration::ZERO;
-        let mut splice_index = |spent: &mut Duration| {
-            let t = Instant::now();
-            for (run, gone) in runs.iter().zip(&removed) {
-                let (at, added) = run.added_in(inventory);
-                label_index.splice(at, gone, added);
-            }
-            *spent = t.elapsed();
-        };
+        let index: Duration;
         let patch_graph = || {
             let t = Instant::now();
             let patched = old_graph.patch(inventory, &replaced);
             (patched, t.elapsed())
         };
         let ((graph, outcome), graph_time) = if runs.iter().all(|r| r.removed == r.added) {
-            splice_index(&mut index);
-            patch_graph()
-        } else if let ([run], [gone]) = (runs.as_slice(), removed.as_slice()) {
-            // One run (the usual edit): the graph patch has the cores first, and this
-            // thread takes what the helper left once the graph is patched.
             let t = Instant::now();
-            let (at, added) = run.added_in(inventory);
+            for (run, gone) in runs.iter().zip(&removed) {
+                let (at, added) = run.added_in(inventory);
+                label_index.splice(at, gone, added);
+            }
+            index = t.elapsed();
+            patch_graph()
+        } else {
+            let t = Instant::now();
             let mut helper = Duration::ZERO;
-            let (patched, during) = label_index.splice_sharing(at, gone, added, |shift| {
+            let beside_graph = |shift: &Shift<'_>| {
                 let during = Instant::now();
                 let patched = std::thread::scope(|s| {
                     s.spawn(|| {
@@ -266,16 +260,29 @@ impl Dataset {
                     patched
                 });
                 (patched, during.elapsed())
-            });
+            };
+            let (patched, during) = match (runs.as_slice(), removed.as_slice()) {
+                // One run (the usual edit; an append or a replacement is quicker alone).
+                ([run], [gone]) => {
+                    let (at, added) = run.added_in(inventory);
+                    label_index.splice_sharing(at, gone, added, beside_graph)
+                }
+                _ => {
+                    let spliced: Vec<index::Run<'_>> = runs
+                        .iter()
+                        .zip(&removed)
+                        .map(|(run, gone)| index::Run {
+                            at: u32::try_from(run.old_at).unwrap_or(u32::MAX),
+                            removed: gone,
+                            added: run.added_in(inventory).1,
+                        })
+                        .collect();
+                    label_index.splice_runs_sharing(&spliced, beside_graph)
+                }
+            };
             // The labels taken out and put in, and the helper's share of the shift.
             index = t.elapsed().saturating_sub(during) + helper;
             patched
-        } else {
-            // A panic on the index's thread is raised again when the scope ends.
-            std::thread::scope(|s| {
-                s.spawn(|| splice_index(&mut index));
-                patch_graph()
-            })
         };
         self.graph = graph;
         let graph = graph_time;
@@ -377,5 +384,71 @@ mod tests {
         // Out of order, or past the end: refused.
         assert!(super::runs(10, &[splice(5, 1, 1), splice(2, 1, 1)]).is_none());
         assert!(super::runs(3, &[splice(2, 2, 0)]).is_none());
+    }
+
+    /// Pods and Services of one namespace, with `app` labels and selectors from `apps`
+    /// (0..3), named apart by `tag`.
+    fn objects(tag: usize, apps: &[(bool, u8)]) -> Vec<Object> {
+        let text: String = apps
+            .iter()
+            .enumerate()
+            .map(|(i, &(service, app))| {
+                let kind = if service { "Service" } else { "Pod" };
+                let body = if service {
+                    format!("spec: {{selector: {{app: a{app}}}}}")
+                } else {
+                    format!("spec: {{nodeName: n{app}}}")
+                };
+                format!(
+                    "apiVersion: v1\nkind: {kind}\nmetadata: {{name: o{tag}-{i}, namespace: ns, \
+                     labels: {{app: a{app}, n: x{i}}}}}\n{body}\n---\n"
+                )
+            })
+            .collect();
+        crate::model::load::parse_text(&std::sync::Arc::from(std::path::Path::new("x.yaml")), &text)
+            .objects
+    }
+
+    proptest::proptest! {
+        /// Several files changed in one batch — each keeping, growing, shrinking or
+        /// emptying its run — patch the data (objects, label index shared beside the graph,
+        /// graph) into what a build of the new objects gives.
+        #[test]
+        fn several_runs_patch_the_data_into_a_build(
+            files in proptest::collection::vec(
+                proptest::collection::vec((proptest::bool::weighted(0.2), 0u8..3), 0..6), 1..8),
+            changed in proptest::collection::vec(
+                (proptest::bool::ANY, proptest::collection::vec(
+                    (proptest::bool::weighted(0.2), 0u8..3), 0..6)), 1..8),
+        ) {
+            let before: Vec<Vec<Object>> =
+                files.iter().enumerate().map(|(f, apps)| objects(f, apps)).collect();
+            let mut data = Dataset::new(Inventory {
+                objects: before.concat(),
+                ..Default::default()
+            });
+            let mut after = before.clone();
+            let mut splices = Vec::new();
+            let mut at = 0;
+            for (f, old) in before.iter().enumerate() {
+                match changed.get(f) {
+                    Some((true, apps)) => {
+                        let new = objects(100 + f, apps);
+                        splices.push(FilePatch { at, removed: old.len(), objects: new.clone() });
+                        at += new.len();
+                        after[f] = new;
+                    }
+                    _ => at += old.len(),
+                }
+            }
+            let patch = Patch { splices, ..Patch::default() };
+            proptest::prop_assert!(data.apply_patch(patch).is_some());
+            let built = Dataset::new(Inventory {
+                objects: after.concat(),
+                ..Default::default()
+            });
+            proptest::prop_assert_eq!(&data.index, &built.index);
+            proptest::prop_assert!(data.graph == built.graph);
+        }
     }
 }

@@ -269,9 +269,21 @@ impl LiveSet {
     /// as if `path` had just been re-read with this result: same merge (stale objects),
     /// same snapshot patching, same deltas as [`LiveSet::apply`].
     pub fn apply_load(&mut self, path: &Path, load: FileLoad) -> Vec<Delta> {
-        let key = path.to_path_buf();
-        let entry = merge(path, self.files.get(&key), load, stamp(path));
-        self.commit_entries(BTreeSet::new(), vec![(key, entry)])
+        self.apply_loads(vec![(path, load)])
+    }
+
+    /// [`LiveSet::apply_load`] for several files at once: one batch (one patch, as the
+    /// watcher applies files changed together).
+    pub fn apply_loads(&mut self, loads: Vec<(&Path, FileLoad)>) -> Vec<Delta> {
+        let entries = loads
+            .into_iter()
+            .map(|(path, load)| {
+                let key = path.to_path_buf();
+                let entry = merge(path, self.files.get(&key), load, stamp(path));
+                (key, entry)
+            })
+            .collect();
+        self.commit_entries(BTreeSet::new(), entries)
     }
 
     /// Walks every root again (after an event-queue overflow): new files are read, vanished

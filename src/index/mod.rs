@@ -33,15 +33,14 @@ struct KeyEntry {
     all: RoaringBitmap,
 }
 
-/// The ids above a spliced run moving by what the run gained or lost, as work threads
-/// share ([`LabelIndex::splice_sharing`]): every bitmap apart (they are independent),
-/// taken a chunk at a time by whichever thread asks.
+/// The ids above spliced runs moving by what the runs below them gained or lost, as work
+/// threads share ([`LabelIndex::splice_sharing`]): every bitmap apart (they are
+/// independent), taken a chunk at a time by whichever thread asks.
 pub struct Shift<'a> {
     bitmaps: Mutex<std::vec::IntoIter<&'a mut RoaringBitmap>>,
-    /// Ids from `end` on move by `more - less`.
-    end: u32,
-    less: u32,
-    more: u32,
+    /// Ascending: ids from `bounds[k].0` on (up to the next bound) move by `bounds[k].1`
+    /// (the end of a run, in ids before the splice, and what the runs up to it gained).
+    bounds: Vec<(u32, i64)>,
 }
 
 impl<'a> Shift<'a> {
@@ -49,18 +48,29 @@ impl<'a> Shift<'a> {
     /// (tests: a few, so that small indexes are shared out in many chunks).
     const CHUNK: usize = if cfg!(test) { 3 } else { 64 };
 
-    fn new(bitmaps: Vec<&'a mut RoaringBitmap>, end: u32, less: u32, more: u32) -> Shift<'a> {
+    fn new(bitmaps: Vec<&'a mut RoaringBitmap>, bounds: Vec<(u32, i64)>) -> Shift<'a> {
         Shift {
             bitmaps: Mutex::new(bitmaps.into_iter()),
-            end,
-            less,
-            more,
+            bounds,
         }
     }
 
-    /// Where id `i` (at or above `end`) moves.
-    fn moved(&self, i: u32) -> u32 {
-        i - self.less + self.more
+    /// Nothing to move.
+    fn none() -> Shift<'a> {
+        Shift::new(Vec::new(), Vec::new())
+    }
+
+    /// The first id that moves.
+    fn from(&self) -> u32 {
+        self.bounds.first().map_or(u32::MAX, |b| b.0)
+    }
+
+    /// Of the ids from `i` (at or above [`Shift::from`]) on: the last that moves as `i`
+    /// does, and by how much.
+    fn segment(&self, i: u32) -> (u32, i64) {
+        let k = self.bounds.partition_point(|b| b.0 <= i).saturating_sub(1);
+        let last = self.bounds.get(k + 1).map_or(u32::MAX, |next| next.0 - 1);
+        (last, self.bounds.get(k).map_or(0, |b| b.1))
     }
 
     /// The bitmaps no thread took yet, at most `n`.
@@ -79,7 +89,7 @@ impl<'a> Shift<'a> {
                 return;
             }
             for ids in chunk {
-                shift_above(ids, self.end, |i| self.moved(i), &mut runs);
+                shift_above(ids, self, &mut runs);
             }
         }
     }
@@ -89,10 +99,17 @@ impl<'a> Shift<'a> {
         self.take(usize::MAX)
             .into_par_iter()
             .with_min_len(256)
-            .for_each_init(Vec::new, |runs, ids| {
-                shift_above(ids, self.end, |i| self.moved(i), runs)
-            });
+            .for_each_init(Vec::new, |runs, ids| shift_above(ids, self, runs));
     }
+}
+
+/// One run a splice replaces ([`LabelIndex::splice_runs_sharing`]): the objects indexed
+/// from `at` (an id before the splice) on, and the objects that take their place.
+#[derive(Clone, Copy, Debug)]
+pub struct Run<'a> {
+    pub at: u32,
+    pub removed: &'a [Object],
+    pub added: &'a [Object],
 }
 
 /// Label key → value → object indices (positions in `Inventory.objects`).
@@ -218,37 +235,73 @@ impl LabelIndex {
     ) -> R {
         if removed.is_empty() && at == self.len {
             self.append(added);
-            return during(&Shift::new(Vec::new(), 0, 0, 0));
+            return during(&Shift::none());
         }
         if self.replace(at, removed, added) {
-            return during(&Shift::new(Vec::new(), 0, 0, 0));
+            return during(&Shift::none());
         }
-        for (id, o) in (at..).zip(removed) {
-            for (k, v) in &o.labels() {
-                self.remove_label(k, v, id);
+        let run = Run { at, removed, added };
+        self.splice_runs_sharing(&[run], during)
+    }
+
+    /// Several runs spliced at once (ascending and disjoint in ids before the splice; each
+    /// run's added objects take its place): what splicing them one after another gives,
+    /// with one pass over the ids above the first run's end, each bitmap moved once (by
+    /// each run's gain or loss above it), shared as in [`LabelIndex::splice_sharing`].
+    pub fn splice_runs_sharing<R>(
+        &mut self,
+        runs: &[Run<'_>],
+        during: impl FnOnce(&Shift<'_>) -> R,
+    ) -> R {
+        let to_u32 = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        for run in runs {
+            for (id, o) in (run.at..).zip(run.removed) {
+                for (k, v) in &o.labels() {
+                    self.remove_label(k, v, id);
+                }
             }
         }
-        let to_u32 = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-        let end = at.saturating_add(to_u32(removed.len()));
-        let (less, more) = (to_u32(removed.len()), to_u32(added.len()));
-        // Nothing above the run when it ends the index (an append, as every partial batch
-        // of a load is): visiting every value of every key per batch made loading quadratic.
+        // Where each run ends (ids before the splice) and what the runs up to it gained.
+        let mut bounds: Vec<(u32, i64)> = Vec::with_capacity(runs.len());
+        let mut gained = 0i64;
+        for run in runs {
+            gained += run.added.len() as i64 - run.removed.len() as i64;
+            let end = run.at.saturating_add(to_u32(run.removed.len()));
+            match bounds.last_mut() {
+                Some(last) if last.1 == gained => {}
+                Some(last) if last.0 == end => last.1 = gained,
+                _ => bounds.push((end, gained)),
+            }
+        }
+        if bounds.first().is_some_and(|b| b.1 == 0) {
+            bounds.remove(0);
+        }
+        // Nothing above the runs when they end the index (an append, as every partial
+        // batch of a load is): visiting every value of every key per batch made loading
+        // quadratic.
         let mut bitmaps: Vec<&mut RoaringBitmap> = Vec::new();
-        if end < self.len {
+        if bounds.first().is_some_and(|b| b.0 < self.len) {
             for entry in self.keys.values_mut() {
                 bitmaps.push(&mut entry.all);
                 bitmaps.extend(entry.values.values_mut());
             }
         }
-        let shift = Shift::new(bitmaps, end, less, more);
+        let shift = Shift::new(bitmaps, bounds);
         let out = during(&shift);
         shift.work();
         drop(shift);
-        self.len = self.len - less + more;
-        for (id, o) in (at..).zip(added) {
-            for (k, v) in &o.labels() {
-                self.add_label(k, v, id);
+        self.len = u32::try_from(i64::from(self.len) + gained).unwrap_or(u32::MAX);
+        // Each run's added objects at its new ids: its old start moved by what the runs
+        // before it gained.
+        let mut before = 0i64;
+        for run in runs {
+            let at = u32::try_from(i64::from(run.at) + before).unwrap_or(u32::MAX);
+            for (id, o) in (at..).zip(run.added) {
+                for (k, v) in &o.labels() {
+                    self.add_label(k, v, id);
+                }
             }
+            before += run.added.len() as i64 - run.removed.len() as i64;
         }
         out
     }
@@ -471,26 +524,33 @@ fn prefix(s: &str) -> u128 {
     u128::from_be_bytes(bytes)
 }
 
-/// Moves the ids `>= from` of `ids` to `shift(id)` (which keeps them above every id below
-/// `from` and consecutive ids consecutive, as a splice's constant shift does).
+/// Moves the ids of `ids` from `shift`'s first bound on as `shift` says (which keeps them
+/// above every id below it and ascending: the ids a splice removed are gone first).
 ///
 /// Moved a run of consecutive ids at a time: the objects of one file are consecutive and
 /// often share their labels, so most bitmaps above an edit are a few runs (a key nearly
 /// every object carries is one or two), where moving id by id decoded and re-encoded every
 /// id above the edit.
-fn shift_above(
-    ids: &mut RoaringBitmap,
-    from: u32,
-    shift: impl Fn(u32) -> u32,
-    runs: &mut Vec<(u32, u32)>,
-) {
+fn shift_above(ids: &mut RoaringBitmap, shift: &Shift<'_>, runs: &mut Vec<(u32, u32)>) {
+    let from = shift.from();
     if ids.max().is_none_or(|m| m < from) {
         return;
     }
+    let moved = |i: u32, by: i64| u32::try_from(i64::from(i) + by).unwrap_or(u32::MAX);
     runs.clear();
     let mut iter = ids.range(from..);
     while let Some(r) = iter.next_range() {
-        runs.push((shift(*r.start()), shift(*r.end())));
+        // A run of consecutive ids split where the runs' gains change.
+        let (mut a, b) = (*r.start(), *r.end());
+        loop {
+            let (last, by) = shift.segment(a);
+            let end = last.min(b);
+            runs.push((moved(a, by), moved(end, by)));
+            if end == b {
+                break;
+            }
+            a = end + 1;
+        }
     }
     ids.remove_range(from..);
     // Ascending and above what is left: a single id is pushed at the end (no search), a
@@ -656,13 +716,14 @@ apiVersion: v1\nkind: Pod\nmetadata: {name: o, labels: {app: db}}\n";
             let at = from.saturating_sub(less);
             ids.remove_range(at..from);
             let less = from - at;
-            let shift = |i: u32| i - less + more;
+            let shifted = |i: u32| i - less + more;
             let want: RoaringBitmap = ids
                 .iter()
-                .map(|i| if i >= from { shift(i) } else { i })
+                .map(|i| if i >= from { shifted(i) } else { i })
                 .collect();
             let mut got = ids.clone();
-            shift_above(&mut got, from, shift, &mut Vec::new());
+            let shift = Shift::new(Vec::new(), vec![(from, i64::from(more) - i64::from(less))]);
+            shift_above(&mut got, &shift, &mut Vec::new());
             proptest::prop_assert_eq!(got.len(), want.len());
             proptest::prop_assert!(got.iter().eq(want.iter()));
             proptest::prop_assert_eq!(got, want);
@@ -726,6 +787,58 @@ apiVersion: v1\nkind: Pod\nmetadata: {name: o, labels: {app: db}}\n";
                 proptest::prop_assert_eq!(summary(&idx), summary(&built));
                 proptest::prop_assert_eq!(&idx, &built);
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// Several runs spliced at once (shared by two threads, or left to the splice)
+        /// equal the same runs spliced one after another, and a build.
+        #[test]
+        fn runs_spliced_at_once_equal_splices_in_a_row(
+            before in proptest::collection::vec(
+                proptest::collection::vec((0u8..4, 0u8..3), 0..4), 0..60),
+            edits in proptest::collection::vec((0usize..8, 0usize..5, proptest::collection::vec(
+                proptest::collection::vec((0u8..5, 0u8..4), 0..4), 0..5)), 1..5),
+            shared in proptest::bool::ANY,
+        ) {
+            let objects = pods(0, &before);
+            // Runs at ascending old positions, each after a gap from the one before.
+            let mut runs: Vec<(usize, Vec<Object>, Vec<Object>)> = Vec::new();
+            let mut at = 0;
+            for (k, (gap, len, added)) in edits.into_iter().enumerate() {
+                at += gap;
+                let end = (at + len).min(objects.len());
+                if at > end {
+                    break;
+                }
+                runs.push((at, objects[at..end].to_vec(), pods(1000 * (k + 1), &added)));
+                at = end;
+            }
+            let mut after = objects.clone();
+            let mut in_a_row = LabelIndex::build(&objects);
+            for (at, removed, added) in runs.iter().rev() {
+                after.splice(*at..at + removed.len(), added.iter().cloned());
+                in_a_row.splice(*at as u32, removed, added);
+            }
+            let mut at_once = LabelIndex::build(&objects);
+            let spliced: Vec<Run<'_>> = runs
+                .iter()
+                .map(|(at, removed, added)| Run { at: *at as u32, removed, added })
+                .collect();
+            if shared {
+                at_once.splice_runs_sharing(&spliced, |shift| {
+                    std::thread::scope(|s| {
+                        s.spawn(|| shift.work());
+                        s.spawn(|| shift.work());
+                    })
+                });
+            } else {
+                at_once.splice_runs_sharing(&spliced, |_| ());
+            }
+            let built = LabelIndex::build(&after);
+            proptest::prop_assert_eq!(&in_a_row, &built);
+            proptest::prop_assert_eq!(summary(&at_once), summary(&built));
+            proptest::prop_assert_eq!(&at_once, &built);
         }
     }
 

@@ -48,12 +48,14 @@ pub enum Shape {
 /// Median cost of each step of a one-file edit.
 #[derive(Clone, Debug, Default)]
 pub struct DeltaReport {
+    /// The first edited file, and how many files each edit changed (one batch).
     pub file: PathBuf,
+    pub files: usize,
     pub shape: Shape,
     pub file_objects: usize,
     pub file_bytes: usize,
     pub parse: Duration,
-    /// `LiveSet::apply_load`: snapshot patch and per-identity deltas.
+    /// `LiveSet::apply_loads`: snapshot patch and per-identity deltas.
     pub apply: Duration,
     /// Building the change the UI gets (the splices, problems, stale marks).
     pub handoff: Duration,
@@ -204,10 +206,36 @@ fn loaded_as<'a>(objects: &'a [Object], p: &Path) -> Option<&'a Object> {
     })
 }
 
-/// Runs [`ROUNDS`] edits of file `edit` (default: the file holding the middle object);
-/// `app` is the UI state after typing (its query stays active while the table is
-/// refreshed).
-pub fn measure(mut live: LiveSet, mut app: App, edit: Option<&Path>, shape: Shape) -> DeltaReport {
+/// The loaded paths of `files` files, the one holding `target` and those after it in
+/// load order (a file's objects are contiguous).
+fn files_from(objects: &[Object], target: &Object, files: usize) -> Vec<Arc<Path>> {
+    let start = objects
+        .iter()
+        .position(|o| std::ptr::eq(o, target))
+        .unwrap_or_default();
+    let mut paths: Vec<Arc<Path>> = Vec::with_capacity(files);
+    for o in &objects[start..] {
+        if paths.last().is_some_and(|p| *p == o.source.path) {
+            continue;
+        }
+        if paths.len() == files {
+            break;
+        }
+        paths.push(Arc::clone(&o.source.path));
+    }
+    paths
+}
+
+/// Runs [`ROUNDS`] edits of file `edit` (default: the file holding the middle object) and
+/// the `files - 1` files after it (each edited alike, applied as one batch, as the watcher
+/// applies files saved together); `app` is the UI state after typing (its query stays
+/// active while the table is refreshed).
+pub fn measure(
+    mut live: LiveSet,
+    mut app: App,
+    (edit, files): (Option<&Path>, usize),
+    shape: Shape,
+) -> DeltaReport {
     let mut report = DeltaReport::default();
     let objects = &live.inventory().objects;
     let target = match edit {
@@ -225,17 +253,20 @@ pub fn measure(mut live: LiveSet, mut app: App, edit: Option<&Path>, shape: Shap
         });
         return report;
     };
-    let path = Arc::clone(&target.source.path);
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(e) => {
-            report.skipped = Some(format!("cannot read {}: {e}", path.display()));
-            return report;
+    let mut texts: Vec<(Arc<Path>, String)> = Vec::new();
+    for path in files_from(objects, target, files.max(1)) {
+        match std::fs::read_to_string(&path) {
+            Ok(t) => texts.push((path, t)),
+            Err(e) => {
+                report.skipped = Some(format!("cannot read {}: {e}", path.display()));
+                return report;
+            }
         }
-    };
-    report.file = path.to_path_buf();
+    }
+    report.file = texts[0].0.to_path_buf();
+    report.files = texts.len();
     report.shape = shape;
-    report.file_bytes = text.len();
+    report.file_bytes = texts.iter().map(|(_, t)| t.len()).sum();
     let Ok(mut terminal) = Terminal::new(TestBackend::new(WIDTH, HEIGHT));
     // The UI's data is the live set's snapshot (as the watcher hands it over after loading);
     // the bar's query typed before stays.
@@ -249,20 +280,31 @@ pub fn measure(mut live: LiveSet, mut app: App, edit: Option<&Path>, shape: Shap
         ROUNDS
     };
     for round in 0..rounds {
-        let Some(new_text) = edit_text(&path, &text, shape, round) else {
-            report.skipped = Some(format!("{}: no object to edit", path.display()));
-            return report;
-        };
+        let mut new_texts = Vec::with_capacity(texts.len());
+        for (path, text) in &texts {
+            let Some(new_text) = edit_text(path, text, shape, round) else {
+                report.skipped = Some(format!("{}: no object to edit", path.display()));
+                return report;
+            };
+            new_texts.push((path, new_text));
+        }
         let t = Instant::now();
-        let mut load = parse_text(&path, &new_text);
-        load.bytes = new_text.len() as u64;
+        let loads: Vec<FileLoad> = new_texts
+            .iter()
+            .map(|(path, new_text)| {
+                let mut load = parse_text(path, new_text);
+                load.bytes = new_text.len() as u64;
+                load
+            })
+            .collect();
         let parse = t.elapsed();
         if measured(shape, round) {
-            report.file_objects = load.objects.len();
+            report.file_objects = loads.iter().map(|l| l.objects.len()).sum();
         }
         let t = Instant::now();
         let before = Change::signature(&live);
-        let deltas = live.apply_load(&path, load);
+        let batch = new_texts.iter().map(|(path, _)| &***path).zip(loads);
+        let deltas = live.apply_loads(batch.collect());
         let apply = t.elapsed();
         report.deltas = deltas.len();
         report.modified = deltas

@@ -69,7 +69,8 @@ impl Report {
                 "matched": k.matched, "total": k.total, "error": k.error,
             },
             "delta": {
-                "file": d.file.display().to_string(), "file_objects": d.file_objects,
+                "file": d.file.display().to_string(), "files": d.files,
+                "file_objects": d.file_objects,
                 "shape": format!("{:?}", d.shape).to_lowercase(),
                 "file_bytes": d.file_bytes, "deltas": d.deltas, "modified": d.modified,
                 "parse_ms": round3(d.parse),
@@ -159,8 +160,12 @@ impl Report {
                 line(
                     "one-file edit",
                     format!(
-                        "{} ({} objects, {} bytes, {:?}): {} delta(s), {} modified",
+                        "{}{} ({} objects, {} bytes, {:?}): {} delta(s), {} modified",
                         d.file.display(),
+                        match d.files {
+                            0 | 1 => String::new(),
+                            n => format!(" and {} more file(s)", n - 1),
+                        },
                         d.file_objects,
                         d.file_bytes,
                         d.shape,
