@@ -15,6 +15,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::hash::{Hash, Hasher};
 
 use rayon::prelude::*;
+
 use rustc_hash::{FxHashMap, FxHasher};
 use std::path::{Path, PathBuf};
 
@@ -341,21 +342,30 @@ impl Snapshot {
 /// Positions of the definitions of each identity, ascending, by the identity's 32-bit hash
 /// (identities sharing a hash are told apart by the objects at the positions).
 ///
-/// Nearly every identity has one definition: those are 8 bytes an entry (`one`); a map of
-/// `u64` hashes to a `Vec`-or-position enum took 32 bytes an entry (BENCHMARKS.md, "mem4").
-/// A hash is in one map or the other.
+/// Nearly every identity has one definition: those are a slot each (`one`: 8 bytes an
+/// entry), whose position is in a flat array (`at`), so that moving every position above an
+/// edit is one pass over that array instead of over the hash table; a map of `u64` hashes
+/// to a `Vec`-or-position enum took 32 bytes an entry (BENCHMARKS.md, "mem4"). A hash is in
+/// one map or the other.
 #[derive(Clone, Debug, Default)]
 struct DefMap {
-    /// Hashes with exactly one position (that fits a `u32`).
+    /// Hashes with exactly one position: its slot in `at`.
     one: FxHashMap<u32, u32>,
-    /// Hashes with several positions (duplicates, identities sharing a hash), or one over
-    /// `u32::MAX`.
+    /// Per slot: the position, or [`FREE`] (a slot given back, in `free`).
+    at: Vec<usize>,
+    free: Vec<u32>,
+    /// Hashes with several positions (duplicates, identities sharing a hash), or one that
+    /// has no slot (more than `u32::MAX` slots).
     many: FxHashMap<u32, Vec<usize>>,
 }
+
+/// A slot of [`DefMap::at`] that holds no position.
+const FREE: usize = usize::MAX;
 
 impl DefMap {
     fn reserve(&mut self, n: usize) {
         self.one.reserve(n);
+        self.at.reserve(n);
     }
 
     /// Hashes held.
@@ -365,15 +375,34 @@ impl DefMap {
 
     /// The positions of `key`, ascending.
     fn get(&self, key: u32) -> impl Iterator<Item = usize> + '_ {
-        let one = self.one.get(&key).map(|&i| i as usize);
+        let one = self.one.get(&key).map(|&s| self.at[s as usize]);
         let many = self.many.get(&key).map_or(&[][..], Vec::as_slice);
         one.into_iter().chain(many.iter().copied())
     }
 
     /// Calls `f` with the positions of each hash.
     fn for_each(&self, mut f: impl FnMut(&[usize])) {
-        self.one.values().for_each(|&i| f(&[i as usize]));
+        self.one.values().for_each(|&s| f(&[self.at[s as usize]]));
         self.many.values().for_each(|p| f(p));
+    }
+
+    /// A slot of `at` holding position `i`, one of `free` if any (none once there are
+    /// `u32::MAX` slots).
+    fn slot(at: &mut Vec<usize>, free: &mut Vec<u32>, i: usize) -> Option<u32> {
+        if let Some(s) = free.pop() {
+            at[s as usize] = i;
+            return Some(s);
+        }
+        let s = u32::try_from(at.len()).ok()?;
+        at.push(i);
+        Some(s)
+    }
+
+    /// Gives slot `s` back; its position.
+    fn release(&mut self, s: u32) -> usize {
+        let i = std::mem::replace(&mut self.at[s as usize], FREE);
+        self.free.push(s);
+        i
     }
 
     /// Adds a position after the others of `key` (the build: positions ascending).
@@ -382,24 +411,28 @@ impl DefMap {
             p.push(i);
             return;
         }
-        match (self.one.entry(key), u32::try_from(i)) {
-            (Entry::Vacant(e), Ok(i)) => {
-                e.insert(i);
-            }
-            (Entry::Vacant(_), Err(_)) => {
-                self.many.insert(key, vec![i]);
-            }
-            (Entry::Occupied(e), _) => {
-                let first = e.remove() as usize;
+        // One lookup for the usual first definition (the build pushes every object).
+        match self.one.entry(key) {
+            Entry::Occupied(e) => {
+                let s = e.remove();
+                let first = self.release(s);
                 self.many.insert(key, vec![first, i]);
             }
+            Entry::Vacant(e) => match DefMap::slot(&mut self.at, &mut self.free, i) {
+                Some(s) => {
+                    e.insert(s);
+                }
+                None => {
+                    self.many.insert(key, vec![i]);
+                }
+            },
         }
     }
 
     /// Changes the positions of `key` as a `Vec` (patches only).
     fn edit(&mut self, key: u32, f: impl FnOnce(&mut Vec<usize>)) {
         let mut p = match (self.one.remove(&key), self.many.remove(&key)) {
-            (Some(i), _) => vec![i as usize],
+            (Some(s), _) => vec![self.release(s)],
             (None, Some(p)) => p,
             (None, None) => Vec::new(),
         };
@@ -414,19 +447,10 @@ impl DefMap {
                 .filter(|i| moved(**i))
                 .for_each(|i| *i = to(*i));
         }
-        let mut grown = Vec::new();
-        for (k, i) in &mut self.one {
-            if moved(*i as usize) {
-                let new = to(*i as usize);
-                match u32::try_from(new) {
-                    Ok(new) => *i = new,
-                    Err(_) => grown.push((*k, new)),
-                }
+        for i in &mut self.at {
+            if *i != FREE && moved(*i) {
+                *i = to(*i);
             }
-        }
-        for (k, i) in grown {
-            self.one.remove(&k);
-            self.many.insert(k, vec![i]);
         }
     }
 
@@ -434,9 +458,14 @@ impl DefMap {
     fn put(&mut self, key: u32, positions: Vec<usize>) {
         match positions.as_slice() {
             [] => {}
-            [i] if u32::try_from(*i).is_ok() => {
-                self.one.insert(key, *i as u32);
-            }
+            [i] => match DefMap::slot(&mut self.at, &mut self.free, *i) {
+                Some(s) => {
+                    self.one.insert(key, s);
+                }
+                None => {
+                    self.many.insert(key, positions);
+                }
+            },
             _ => {
                 self.many.insert(key, positions);
             }
@@ -516,7 +545,7 @@ mod tests {
         let at = |d: &DefMap, k| d.get(k).collect::<Vec<usize>>();
         assert!(at(&d, 1).is_empty());
         d.push(1, 3);
-        assert_eq!((d.one.get(&1), d.len()), (Some(&3), 1));
+        assert_eq!((at(&d, 1), d.one.len(), d.len()), (vec![3], 1, 1));
         d.push(1, 7);
         d.push(1, 9);
         d.push(2, 5);
@@ -526,7 +555,10 @@ mod tests {
         d.shift(|i| i > 4, |i| i + 1);
         assert_eq!((at(&d, 1), at(&d, 2)), (vec![8, 10], vec![6]));
         d.edit(1, |p| p.retain(|&i| i == 10));
-        assert_eq!((d.one.get(&1), d.many.get(&1)), (Some(&10), None));
+        assert_eq!(
+            (at(&d, 1), d.one.len(), d.many.get(&1)),
+            (vec![10], 2, None)
+        );
         d.edit(1, |p| {
             let at = p.partition_point(|&i| i < 4);
             p.insert(at, 4);
@@ -537,11 +569,18 @@ mod tests {
         let mut seen = Vec::new();
         d.for_each(|p| seen.push(p.to_vec()));
         assert_eq!(seen, [vec![6]]);
-        // A position over u32::MAX is kept in a list.
+        // A position over u32::MAX is kept too.
         if let Ok(big) = usize::try_from(u64::from(u32::MAX) + 1) {
             d.shift(|_| true, |i| i + big);
-            assert_eq!((at(&d, 2), d.one.len()), (vec![6 + big], 0));
+            assert_eq!(at(&d, 2), vec![6 + big]);
         }
+        // Slots given back are used again: the array does not grow with edits.
+        let slots = d.at.len();
+        for k in 10..20 {
+            d.push(k, k as usize);
+            d.edit(k, Vec::clear);
+        }
+        assert_eq!(d.at.len(), slots);
     }
 
     /// Definitions are kept by identity hash: identities sharing one are told apart by the
