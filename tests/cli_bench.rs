@@ -363,10 +363,8 @@ fn bench_edit_shapes_change_a_label_or_add_objects() {
         (&remove, "remove"),
         (&empty, "empty"),
     ] {
-        assert!(d["skipped"].is_null(), "{d}");
+        assert_patched(d);
         assert_eq!(d["shape"], shape, "{d}");
-        let outcome = d["graph_outcome"].as_str().expect("outcome");
-        assert!(outcome.starts_with("patched: recomputed "), "{outcome}");
     }
     assert_eq!(
         (label["deltas"].as_u64(), label["modified"].as_u64()),
@@ -414,9 +412,7 @@ fn bench_edits_several_files_as_one_batch() {
     let added = run("add", "3");
     let removed = run("remove", "3");
     for d in [&one, &three, &added, &removed] {
-        assert!(d["skipped"].is_null(), "{d}");
-        let outcome = d["graph_outcome"].as_str().expect("outcome");
-        assert!(outcome.starts_with("patched: recomputed "), "{outcome}");
+        assert_patched(d);
     }
     assert_eq!(one["files"], 1, "{one}");
     assert_eq!(three["files"], 3, "{three}");
@@ -441,6 +437,13 @@ fn bench_edits_several_files_as_one_batch() {
         (Some(3), Some(held - 15)),
         "{removed}"
     );
+}
+
+/// A measured edit (not skipped) whose graph was patched, not rebuilt.
+fn assert_patched(d: &serde_json::Value) {
+    assert!(d["skipped"].is_null(), "{d}");
+    let outcome = d["graph_outcome"].as_str().expect("outcome");
+    assert!(outcome.starts_with("patched: recomputed "), "{outcome}");
 }
 
 /// The `delta` part of `bench -f ROOT -o json --rounds 1 EXTRA…`, which must succeed.

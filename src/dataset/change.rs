@@ -261,25 +261,16 @@ impl Dataset {
                 });
                 (patched, during.elapsed())
             };
-            let (patched, during) = match (runs.as_slice(), removed.as_slice()) {
-                // One run (the usual edit; an append or a replacement is quicker alone).
-                ([run], [gone]) => {
-                    let (at, added) = run.added_in(inventory);
-                    label_index.splice_sharing(at, gone, added, beside_graph)
-                }
-                _ => {
-                    let spliced: Vec<index::Run<'_>> = runs
-                        .iter()
-                        .zip(&removed)
-                        .map(|(run, gone)| index::Run {
-                            at: u32::try_from(run.old_at).unwrap_or(u32::MAX),
-                            removed: gone,
-                            added: run.added_in(inventory).1,
-                        })
-                        .collect();
-                    label_index.splice_runs_sharing(&spliced, beside_graph)
-                }
-            };
+            let spliced: Vec<index::Run<'_>> = runs
+                .iter()
+                .zip(&removed)
+                .map(|(run, gone)| index::Run {
+                    at: u32::try_from(run.old_at).unwrap_or(u32::MAX),
+                    removed: gone,
+                    added: run.added_in(inventory).1,
+                })
+                .collect();
+            let (patched, during) = label_index.splice_runs_sharing(&spliced, beside_graph);
             // The labels taken out and put in, and the helper's share of the shift.
             index = t.elapsed().saturating_sub(during) + helper;
             patched

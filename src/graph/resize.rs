@@ -55,15 +55,7 @@ impl Resize {
             _ => None,
         };
         move |o| match single {
-            Some((at, old, new)) => {
-                if o < at + old.min(new) {
-                    o
-                } else if o < at + old {
-                    at + new - 1
-                } else {
-                    o + new - old
-                }
-            }
+            Some(run) => moved_by(o, run, 0),
             None => self.moved(o),
         }
     }
@@ -73,15 +65,8 @@ impl Resize {
         let Some(last) = k.checked_sub(1) else {
             return o;
         };
-        let (at, old, new) = self.runs[last];
         let before = last.checked_sub(1).map_or(0, |j| self.after[j]);
-        if o < at + old.min(new) {
-            o.wrapping_add_signed(before)
-        } else if o < at + old {
-            (at + new - 1).wrapping_add_signed(before)
-        } else {
-            o.wrapping_add_signed(self.after[last])
-        }
+        moved_by(o, self.runs[last], before)
     }
 
     /// Per-object `offsets` (one more than there are objects) moved alike: a gap gets
@@ -127,6 +112,19 @@ impl Resize {
         out.extend_from_slice(offsets.get(from..).unwrap_or_default());
         out
     }
+}
+
+/// Where old position `o`, at or above the start of `run` (old start, old length, new
+/// length) and below the next run's, goes when the runs before it gained `before`.
+fn moved_by(o: usize, (at, old, new): (usize, usize, usize), before: isize) -> usize {
+    let here = if o < at + old.min(new) {
+        o
+    } else if o < at + old {
+        at + new - 1
+    } else {
+        o + new - old
+    };
+    here.wrapping_add_signed(before)
 }
 
 #[cfg(test)]

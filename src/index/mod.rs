@@ -233,13 +233,6 @@ impl LabelIndex {
         added: &[Object],
         during: impl FnOnce(&Shift<'_>) -> R,
     ) -> R {
-        if removed.is_empty() && at == self.len {
-            self.append(added);
-            return during(&Shift::none());
-        }
-        if self.replace(at, removed, added) {
-            return during(&Shift::none());
-        }
         let run = Run { at, removed, added };
         self.splice_runs_sharing(&[run], during)
     }
@@ -247,12 +240,23 @@ impl LabelIndex {
     /// Several runs spliced at once (ascending and disjoint in ids before the splice; each
     /// run's added objects take its place): what splicing them one after another gives,
     /// with one pass over the ids above the first run's end, each bitmap moved once (by
-    /// each run's gain or loss above it), shared as in [`LabelIndex::splice_sharing`].
+    /// each run's gain or loss above it), shared as in [`LabelIndex::splice_sharing`]. One
+    /// run that ends the index (an append) or keeps its length (a replacement) moves
+    /// nothing and takes a quicker path.
     pub fn splice_runs_sharing<R>(
         &mut self,
         runs: &[Run<'_>],
         during: impl FnOnce(&Shift<'_>) -> R,
     ) -> R {
+        if let [run] = runs {
+            if run.removed.is_empty() && run.at == self.len {
+                self.append(run.added);
+                return during(&Shift::none());
+            }
+            if self.replace(run.at, run.removed, run.added) {
+                return during(&Shift::none());
+            }
+        }
         let to_u32 = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
         for run in runs {
             for (id, o) in (run.at..).zip(run.removed) {
@@ -261,20 +265,25 @@ impl LabelIndex {
                 }
             }
         }
-        // Where each run ends (ids before the splice) and what the runs up to it gained.
+        // Where each run ends (ids before the splice) and what the runs up to it gained
+        // (only where that changes); each run's new start: its old one moved by what the
+        // runs before it gained.
         let mut bounds: Vec<(u32, i64)> = Vec::with_capacity(runs.len());
+        let mut starts: Vec<u32> = Vec::with_capacity(runs.len());
         let mut gained = 0i64;
         for run in runs {
+            starts.push(u32::try_from(i64::from(run.at) + gained).unwrap_or(u32::MAX));
+            let before = gained;
             gained += run.added.len() as i64 - run.removed.len() as i64;
+            if gained == before {
+                continue;
+            }
             let end = run.at.saturating_add(to_u32(run.removed.len()));
             match bounds.last_mut() {
-                Some(last) if last.1 == gained => {}
+                // An insertion right after the run before it: ids from there move by both.
                 Some(last) if last.0 == end => last.1 = gained,
                 _ => bounds.push((end, gained)),
             }
-        }
-        if bounds.first().is_some_and(|b| b.1 == 0) {
-            bounds.remove(0);
         }
         // Nothing above the runs when they end the index (an append, as every partial
         // batch of a load is): visiting every value of every key per batch made loading
@@ -291,17 +300,12 @@ impl LabelIndex {
         shift.work();
         drop(shift);
         self.len = u32::try_from(i64::from(self.len) + gained).unwrap_or(u32::MAX);
-        // Each run's added objects at its new ids: its old start moved by what the runs
-        // before it gained.
-        let mut before = 0i64;
-        for run in runs {
-            let at = u32::try_from(i64::from(run.at) + before).unwrap_or(u32::MAX);
+        for (run, at) in runs.iter().zip(starts) {
             for (id, o) in (at..).zip(run.added) {
                 for (k, v) in &o.labels() {
                     self.add_label(k, v, id);
                 }
             }
-            before += run.added.len() as i64 - run.removed.len() as i64;
         }
         out
     }
@@ -754,6 +758,14 @@ apiVersion: v1\nkind: Pod\nmetadata: {name: o, labels: {app: db}}\n";
         parse_text(&Arc::from(Path::new("p.yaml")), &text).objects
     }
 
+    /// A splice's shift shared by two threads while the caller waits.
+    fn on_two_threads(shift: &Shift<'_>) {
+        std::thread::scope(|s| {
+            s.spawn(|| shift.work());
+            s.spawn(|| shift.work());
+        })
+    }
+
     proptest::proptest! {
         /// Splices one after another (any run replaced by any number of objects, labels
         /// shared, unique, dropped or new) equal a build of the objects after them.
@@ -775,12 +787,7 @@ apiVersion: v1\nkind: Pod\nmetadata: {name: o, labels: {app: db}}\n";
                 // to the splice itself.
                 match k % 3 {
                     0 => idx.splice(at as u32, &removed, &added),
-                    1 => idx.splice_sharing(at as u32, &removed, &added, |shift| {
-                        std::thread::scope(|s| {
-                            s.spawn(|| shift.work());
-                            s.spawn(|| shift.work());
-                        })
-                    }),
+                    1 => idx.splice_sharing(at as u32, &removed, &added, on_two_threads),
                     _ => idx.splice_sharing(at as u32, &removed, &added, |_| ()),
                 }
                 let built = LabelIndex::build(&objects);
@@ -826,12 +833,7 @@ apiVersion: v1\nkind: Pod\nmetadata: {name: o, labels: {app: db}}\n";
                 .map(|(at, removed, added)| Run { at: *at as u32, removed, added })
                 .collect();
             if shared {
-                at_once.splice_runs_sharing(&spliced, |shift| {
-                    std::thread::scope(|s| {
-                        s.spawn(|| shift.work());
-                        s.spawn(|| shift.work());
-                    })
-                });
+                at_once.splice_runs_sharing(&spliced, on_two_threads);
             } else {
                 at_once.splice_runs_sharing(&spliced, |_| ());
             }
