@@ -170,26 +170,19 @@ fn move_all(ids: &mut Vec<u32>, member: &impl Fn(usize) -> Option<usize>) {
 }
 
 /// One selection, its key and set referred to by id.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 struct Seg {
     from: u32,
     via: &'static str,
     key: u32,
     /// The key's set (kept here too: iterating edges reads it for every selection).
     set: u32,
-    except: Box<[u32]>,
-}
-
-impl Seg {
-    /// Whether it selects member `t` of its set (never itself: a selector does not link an
-    /// object to itself).
-    fn picks(&self, t: u32) -> bool {
-        t != self.from && self.except.binary_search(&t).is_err()
-    }
+    /// Its exceptions: where they start in [`SelectorEdges::except`], and how many.
+    except: (u32, u32),
 }
 
 /// Every selection of a graph, with its sets shared and indexed both ways.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub(super) struct SelectorEdges {
     /// `segs[seg_offsets[i]..seg_offsets[i + 1]]`: object `i`'s selections, as found.
     seg_offsets: Vec<u32>,
@@ -206,6 +199,42 @@ pub(super) struct SelectorEdges {
     in_sets: Vec<u32>,
     /// How many Nodes the inventory holds.
     nodes: usize,
+    /// Every selection's exceptions, one after another (a patch appends those of the
+    /// selections it adds and leaves the replaced ones' unused until the list is written
+    /// again): one array, so that moving positions is one pass over it, not a visit to a
+    /// box per selection.
+    except: Vec<u32>,
+    /// The length of `except` when it was last written whole.
+    except_written: usize,
+}
+
+impl PartialEq for SelectorEdges {
+    /// Equal selections, keys, sets and indexes; exceptions compared by content, wherever
+    /// they stand in `except`.
+    fn eq(&self, other: &SelectorEdges) -> bool {
+        self.seg_offsets == other.seg_offsets
+            && self.keys == other.keys
+            && self.sets == other.sets
+            && self.user_offsets == other.user_offsets
+            && self.users == other.users
+            && self.in_offsets == other.in_offsets
+            && self.in_sets == other.in_sets
+            && self.nodes == other.nodes
+            && self.segs.len() == other.segs.len()
+            && self.segs.iter().zip(&other.segs).all(|(a, b)| {
+                (a.from, a.via, a.key, a.set) == (b.from, b.via, b.key, b.set)
+                    && self.except_of(a) == other.except_of(b)
+            })
+    }
+}
+
+impl Eq for SelectorEdges {}
+
+/// Appends `ids` to `except`: the span a [`Seg`] keeps.
+fn push_except(except: &mut Vec<u32>, ids: &[u32]) -> (u32, u32) {
+    let at = u32::try_from(except.len()).unwrap_or(u32::MAX);
+    except.extend_from_slice(ids);
+    (at, u32::try_from(ids.len()).unwrap_or(u32::MAX))
 }
 
 /// `items[offsets[i]..offsets[i + 1]]`, empty when `i` is out of range.
@@ -276,6 +305,7 @@ impl SelectorEdges {
             .iter()
             .map(|&i| std::mem::take(&mut sets[i as usize]))
             .collect();
+        let mut except: Vec<u32> = Vec::new();
         let segs: Vec<Seg> = list
             .into_iter()
             .filter_map(|s| {
@@ -285,7 +315,7 @@ impl SelectorEdges {
                     via: s.via,
                     key,
                     set: keys[key as usize].set,
-                    except: s.except.into_boxed_slice(),
+                    except: push_except(&mut except, &s.except),
                 })
             })
             .collect();
@@ -316,7 +346,44 @@ impl SelectorEdges {
             in_offsets,
             in_sets,
             nodes,
+            except_written: except.len(),
+            except,
         }
+    }
+
+    /// The exceptions of `seg`, ascending.
+    fn except_of(&self, seg: &Seg) -> &[u32] {
+        let (at, n) = (seg.except.0 as usize, seg.except.1 as usize);
+        self.except.get(at..at + n).unwrap_or(&[])
+    }
+
+    /// Whether `seg` selects member `t` of its set (never itself: a selector does not link
+    /// an object to itself).
+    fn picks(&self, seg: &Seg, t: u32) -> bool {
+        t != seg.from && self.except_of(seg).binary_search(&t).is_err()
+    }
+
+    /// Writes `except` again, in the order of the selections, when what a patch left
+    /// unused in it is as long as what was written last (each edit appends a few).
+    fn compact_except(&mut self) {
+        // (Tests: whenever a patch appended some, so that it is written again often.)
+        let limit = if cfg!(test) {
+            self.except_written
+        } else {
+            2 * self.except_written.max(1024)
+        };
+        if self.except.len() <= limit {
+            return;
+        }
+        #[cfg(test)]
+        splice::count_kept(2);
+        let mut except = Vec::with_capacity(self.except_written + self.except_written / 8);
+        for seg in &mut self.segs {
+            let (at, n) = (seg.except.0 as usize, seg.except.1 as usize);
+            seg.except = push_except(&mut except, self.except.get(at..at + n).unwrap_or(&[]));
+        }
+        self.except_written = except.len();
+        self.except = except;
     }
 
     /// Selector edges from `obj` to what it selects, grouped by selection as found.
@@ -344,7 +411,7 @@ impl SelectorEdges {
         };
         let t = obj as u32;
         segs.map(move |i| &self.segs[i as usize])
-            .filter(move |seg| seg.picks(t))
+            .filter(move |seg| self.picks(seg, t))
             .map(move |seg| edge(seg, obj))
     }
 
@@ -352,12 +419,12 @@ impl SelectorEdges {
     pub fn into_selections(self) -> Selections {
         let list = self
             .segs
-            .into_iter()
+            .iter()
             .map(|seg| Selection {
                 from: seg.from as usize,
                 via: seg.via,
                 key: seg.key,
-                except: seg.except.into_vec(),
+                except: self.except_of(seg).to_vec(),
             })
             .collect();
         Selections {
@@ -404,7 +471,7 @@ impl SelectorEdges {
                 n.from == i
                     && o.via == n.via
                     && ids.get(n.key as usize) == Some(&o.key)
-                    && *o.except == *n.except
+                    && *self.except_of(o) == *n.except
             })
     }
 
@@ -418,7 +485,7 @@ impl SelectorEdges {
     fn edges_of<'a>(&'a self, seg: &'a Seg) -> impl Iterator<Item = usize> + 'a {
         self.sets[seg.set as usize]
             .iter()
-            .filter(move |&&t| seg.picks(t))
+            .filter(move |&&t| self.picks(seg, t))
             .map(|&t| t as usize)
     }
 }
@@ -608,5 +675,34 @@ mod tests {
             .collect();
         assert_eq!(got, vec![(0, vec![1, 2], vec![]), (2, vec![1, 2], vec![])]);
         assert_eq!(sel.set(kept), &[0, 1]);
+    }
+
+    /// Exceptions left unused in the one array (a patch replaced their selections) change
+    /// nothing a graph answers, and writing the array again drops them.
+    #[test]
+    fn unused_exceptions_are_dropped_when_written_again() {
+        let mut sel = Selections::default();
+        let set = sel.add_set(vec![1, 2, 3, 4]);
+        let k = key(&mut sel, set);
+        sel.select(0, "a", k, vec![2, 3]);
+        sel.select(5, "a", k, vec![1]);
+        let built = SelectorEdges::build(6, sel);
+        let edges = |e: &SelectorEdges| (0..6).flat_map(|i| e.selects(i)).collect::<Vec<_>>();
+        let mut patched = built.clone();
+        // What a patch leaves: its selections' exceptions appended, the old ones unused.
+        for seg in &mut patched.segs {
+            let ids = patched.except[seg.except.0 as usize..][..seg.except.1 as usize].to_vec();
+            patched.except.extend_from_slice(&[9, 9]);
+            seg.except = push_except(&mut patched.except, &ids);
+        }
+        assert_eq!(patched, built);
+        assert_eq!(edges(&patched), edges(&built));
+        assert_eq!(patched.except.len(), 3 + 2 * 2 + 3);
+        patched.compact_except();
+        assert_eq!(patched.except, vec![2, 3, 1]);
+        assert_eq!(patched, built);
+        assert_eq!(edges(&patched), edges(&built));
+        let picked: Vec<u32> = (0..6).filter(|&t| built.picks(&built.segs[0], t)).collect();
+        assert_eq!(picked, vec![1, 4, 5]);
     }
 }

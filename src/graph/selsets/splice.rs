@@ -13,22 +13,25 @@
 
 use rustc_hash::FxHashMap;
 
-use super::{count_by, fill, offsets, run, Keyed, Seg, Selections, SelectorEdges, UNSEEN};
+use super::{
+    count_by, fill, offsets, push_except, run, Keyed, Seg, Selections, SelectorEdges, UNSEEN,
+};
 use rayon::prelude::*;
 
 use crate::graph::{Resize, GAP_CHUNK};
 
 #[cfg(test)]
 thread_local! {
-    /// Splices whose selection counts changed with every key keeping its number, and of
-    /// those, the ones whose selection index was spliced (every set kept its number).
-    pub(in crate::graph) static STRETCH_KEPT: std::cell::Cell<[usize; 2]> =
-        const { std::cell::Cell::new([0; 2]) };
+    /// Splices whose selection counts changed with every key keeping its number, of
+    /// those the ones whose selection index was spliced (every set kept its number), and
+    /// the times the exceptions were written again.
+    pub(in crate::graph) static STRETCH_KEPT: std::cell::Cell<[usize; 3]> =
+        const { std::cell::Cell::new([0; 3]) };
 }
 
 /// Counts one splice in [`STRETCH_KEPT`]`[which]`.
 #[cfg(test)]
-fn count_kept(which: usize) {
+pub(super) fn count_kept(which: usize) {
     STRETCH_KEPT.with(|c| {
         let mut counts = c.get();
         counts[which] += 1;
@@ -40,11 +43,13 @@ fn count_kept(which: usize) {
 const RECENT: usize = 4096;
 
 /// Selections `lo..hi` replaced by `lo..new_hi`, those after moved.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 struct Stretch {
     lo: usize,
     hi: usize,
     new_hi: usize,
+    /// The sets of the selections the stretch held before (those whose index lose them).
+    old_sets: Vec<u32>,
 }
 
 impl SelectorEdges {
@@ -84,12 +89,11 @@ impl SelectorEdges {
         self.segs
             .par_iter_mut()
             .with_min_len(GAP_CHUNK)
-            .for_each(|seg| {
-                seg.from = moved(seg.from);
-                for t in seg.except.iter_mut() {
-                    *t = moved(*t);
-                }
-            });
+            .for_each(|seg| seg.from = moved(seg.from));
+        self.except
+            .par_iter_mut()
+            .with_min_len(GAP_CHUNK)
+            .for_each(|t| *t = moved(*t));
         self.sets.par_iter_mut().with_min_len(64).for_each(|set| {
             for t in set.iter_mut() {
                 *t = moved(*t);
@@ -142,14 +146,18 @@ impl SelectorEdges {
         let n = self.seg_offsets.len().saturating_sub(1);
         let old_sets = self.user_offsets.len().saturating_sub(1);
         list.sort_by_key(|s| s.from);
-        let fresh = list.into_iter().map(|s| Seg {
-            from: s.from as u32,
-            via: s.via,
-            key: s.key,
-            set: UNSEEN,
-            except: s.except.into_boxed_slice(),
-        });
-        let (same_keys, moved) = self.splice_segs(fresh.collect(), selecting, key_sets);
+        let except = &mut self.except;
+        let fresh: Vec<Seg> = list
+            .into_iter()
+            .map(|s| Seg {
+                from: s.from as u32,
+                via: s.via,
+                key: s.key,
+                set: UNSEEN,
+                except: push_except(except, &s.except),
+            })
+            .collect();
+        let (same_keys, moved) = self.splice_segs(fresh, selecting, key_sets);
 
         // Keys in order of first use: as they were when every key stands where it did.
         let same_keys = same_keys && in_keys.len() == key_sets.len();
@@ -307,6 +315,7 @@ impl SelectorEdges {
             .collect();
         self.keys = keys;
         self.nodes = nodes;
+        self.compact_except();
         self
     }
 
@@ -398,7 +407,7 @@ impl SelectorEdges {
             via: "",
             key: 0,
             set: UNSEEN,
-            except: Box::default(),
+            except: (0, 0),
         };
         for i in first..=last {
             while recomputed.next_if(|&r| r < i).is_some() {}
@@ -423,6 +432,9 @@ impl SelectorEdges {
         if same_keys {
             count_kept(0);
         }
+        let mut old_sets: Vec<u32> = self.segs[lo..hi].iter().map(|s| s.set).collect();
+        old_sets.sort_unstable();
+        old_sets.dedup();
         let old_end = self.seg_offsets[last + 1];
         let delta = i64::from(ends.last().copied().unwrap_or(old_end)) - i64::from(old_end);
         self.segs.splice(lo..hi, mid);
@@ -433,7 +445,13 @@ impl SelectorEdges {
             }
         }
         let new_hi = (i64::try_from(hi).unwrap_or(i64::MAX) + delta) as usize;
-        (same_keys, Some(Stretch { lo, hi, new_hi }))
+        let stretch = Stretch {
+            lo,
+            hi,
+            new_hi,
+            old_sets,
+        };
+        (same_keys, Some(stretch))
     }
 
     /// Of `keys` (old numbers; `key_sets` their sets), those used by a selection before
@@ -471,20 +489,48 @@ impl SelectorEdges {
     /// taken from the new stretch (their sets set), those after it move by what it gained
     /// or lost. One pass over the index, not a counting sort of every selection.
     fn splice_users(&mut self, stretch: Stretch) {
-        let Stretch { lo, hi, new_hi } = stretch;
+        let Stretch {
+            lo,
+            hi,
+            new_hi,
+            old_sets,
+        } = stretch;
         #[cfg(test)]
         count_kept(1);
         let sets = self.user_offsets.len().saturating_sub(1);
         let mut fresh: Vec<(u32, u32)> =
             (lo..new_hi).map(|i| (self.segs[i].set, i as u32)).collect();
         fresh.sort_unstable();
+        // Only the sets that held a selection of the stretch or get one change their runs;
+        // every other set's run is copied, its selections after the stretch moved.
+        let mut touched: Vec<u32> = old_sets
+            .into_iter()
+            .chain(fresh.iter().map(|f| f.0))
+            .collect();
+        touched.sort_unstable();
+        touched.dedup();
+        touched.retain(|&s| (s as usize) < sets);
+        let gained = new_hi as i64 - hi as i64;
+        let moved = |u: u32| {
+            if (u as usize) < hi {
+                u
+            } else {
+                (i64::from(u) + gained) as u32
+            }
+        };
         let mut fresh = fresh.into_iter().peekable();
-        let moved = |u: u32| (i64::from(u) + new_hi as i64 - hi as i64) as u32;
-        let mut users = Vec::with_capacity(self.users.len() + fresh.len());
-        let mut offsets = Vec::with_capacity(self.user_offsets.len());
-        offsets.push(0u32);
-        for s in 0..sets {
-            let old = run(&self.user_offsets, &self.users, s);
+        let mut users = Vec::with_capacity(self.users.len() + new_hi.saturating_sub(hi));
+        // The touched sets' new ends.
+        let mut ends: Vec<(usize, u32)> = Vec::with_capacity(touched.len());
+        let mut copied = 0usize;
+        for &s in &touched {
+            let s = s as usize;
+            let (a, b) = (
+                self.user_offsets[s] as usize,
+                self.user_offsets[s + 1] as usize,
+            );
+            users.extend(self.users[copied..a].iter().map(|&u| moved(u)));
+            let old = &self.users[a..b];
             let before = old.partition_point(|&u| (u as usize) < lo);
             let after = old.partition_point(|&u| (u as usize) < hi);
             users.extend_from_slice(&old[..before]);
@@ -492,10 +538,27 @@ impl SelectorEdges {
                 users.push(u);
             }
             users.extend(old[after..].iter().map(|&u| moved(u)));
-            offsets.push(u32::try_from(users.len()).unwrap_or(u32::MAX));
+            copied = b;
+            ends.push((s, u32::try_from(users.len()).unwrap_or(u32::MAX)));
+        }
+        users.extend(self.users[copied..].iter().map(|&u| moved(u)));
+        // Offsets from the first touched set on: a touched set's end as found, the others
+        // moved by what the touched sets before them gained.
+        let mut ends = ends.into_iter().peekable();
+        let mut gained = 0i64;
+        if let Some(&(first, _)) = ends.peek() {
+            for s in first..sets {
+                let end = &mut self.user_offsets[s + 1];
+                match ends.next_if(|e| e.0 == s) {
+                    Some((_, new)) => {
+                        gained = i64::from(new) - i64::from(*end);
+                        *end = new;
+                    }
+                    None => *end = (i64::from(*end) + gained) as u32,
+                }
+            }
         }
         self.users = users;
-        self.user_offsets = offsets;
     }
 
     /// Rewrites the sets of the `touched` objects (ascending): their old sets that `keep`
