@@ -16,6 +16,9 @@ use crate::model::Object;
 
 use crate::value::Str;
 
+mod ids;
+use ids::Ids;
+
 /// While building: value → ids carrying it in ascending order.
 type ValueIds<'a> = FxHashMap<&'a str, Vec<u32>>;
 
@@ -28,7 +31,7 @@ type Grouped<'a> = Vec<(&'a str, ValueIds<'a>)>;
 /// Objects carrying one label key, split by value.
 #[derive(Clone, Debug, Default, PartialEq)]
 struct KeyEntry {
-    values: BTreeMap<Str, RoaringBitmap>,
+    values: BTreeMap<Str, Ids>,
     /// Every object carrying the key (union of `values`).
     all: RoaringBitmap,
 }
@@ -37,7 +40,7 @@ struct KeyEntry {
 /// threads share ([`LabelIndex::splice_sharing`]): every bitmap apart (they are
 /// independent), taken a chunk at a time by whichever thread asks.
 pub struct Shift<'a> {
-    bitmaps: Mutex<std::vec::IntoIter<&'a mut RoaringBitmap>>,
+    bitmaps: Mutex<std::vec::IntoIter<Target<'a>>>,
     /// Ascending: ids from `bounds[k].0` on (up to the next bound) move by `bounds[k].1`
     /// (the end of a run, in ids before the splice, and what the runs up to it gained).
     bounds: Vec<(u32, i64)>,
@@ -48,7 +51,7 @@ impl<'a> Shift<'a> {
     /// (tests: a few, so that small indexes are shared out in many chunks).
     const CHUNK: usize = if cfg!(test) { 3 } else { 64 };
 
-    fn new(bitmaps: Vec<&'a mut RoaringBitmap>, bounds: Vec<(u32, i64)>) -> Shift<'a> {
+    fn new(bitmaps: Vec<Target<'a>>, bounds: Vec<(u32, i64)>) -> Shift<'a> {
         Shift {
             bitmaps: Mutex::new(bitmaps.into_iter()),
             bounds,
@@ -74,7 +77,7 @@ impl<'a> Shift<'a> {
     }
 
     /// The bitmaps no thread took yet, at most `n`.
-    fn take(&self, n: usize) -> Vec<&'a mut RoaringBitmap> {
+    fn take(&self, n: usize) -> Vec<Target<'a>> {
         // A thread that panicked holding the lock only took bitmaps out: the rest is whole.
         let mut left = self.bitmaps.lock().unwrap_or_else(PoisonError::into_inner);
         left.by_ref().take(n).collect()
@@ -89,7 +92,7 @@ impl<'a> Shift<'a> {
                 return;
             }
             for ids in chunk {
-                shift_above(ids, self, &mut runs);
+                ids.shift(self, &mut runs);
             }
         }
     }
@@ -99,7 +102,22 @@ impl<'a> Shift<'a> {
         self.take(usize::MAX)
             .into_par_iter()
             .with_min_len(256)
-            .for_each_init(Vec::new, |runs, ids| shift_above(ids, self, runs));
+            .for_each_init(Vec::new, |runs, ids| ids.shift(self, runs));
+    }
+}
+
+/// What a [`Shift`] moves: a key's `all`, or a value's ids.
+enum Target<'a> {
+    All(&'a mut RoaringBitmap),
+    Value(&'a mut Ids),
+}
+
+impl Target<'_> {
+    fn shift(self, shift: &Shift<'_>, runs: &mut Vec<(u32, u32)>) {
+        match self {
+            Target::All(ids) => shift_above(ids, shift, runs),
+            Target::Value(ids) => ids.shift(shift, runs),
+        }
     }
 }
 
@@ -180,10 +198,11 @@ impl LabelIndex {
             for (value, ids) in values {
                 all.extend_from_slice(&ids);
                 match entry.values.get_mut(value) {
-                    Some(bitmap) => append_sorted(bitmap, ids),
+                    Some(have) => have.append_sorted(ids),
                     None => {
-                        let bitmap = RoaringBitmap::from_sorted_iter(ids).unwrap_or_default();
-                        entry.values.insert(Str::from(value), bitmap);
+                        entry
+                            .values
+                            .insert(Str::from(value), Ids::from_sorted(&ids));
                     }
                 }
             }
@@ -288,11 +307,11 @@ impl LabelIndex {
         // Nothing above the runs when they end the index (an append, as every partial
         // batch of a load is): visiting every value of every key per batch made loading
         // quadratic.
-        let mut bitmaps: Vec<&mut RoaringBitmap> = Vec::new();
+        let mut bitmaps: Vec<Target<'_>> = Vec::new();
         if bounds.first().is_some_and(|b| b.0 < self.len) {
             for entry in self.keys.values_mut() {
-                bitmaps.push(&mut entry.all);
-                bitmaps.extend(entry.values.values_mut());
+                bitmaps.push(Target::All(&mut entry.all));
+                bitmaps.extend(entry.values.values_mut().map(Target::Value));
             }
         }
         let shift = Shift::new(bitmaps, bounds);
@@ -324,7 +343,7 @@ impl LabelIndex {
             None => {
                 entry
                     .values
-                    .insert(Str::from(value), RoaringBitmap::from([id]));
+                    .insert(Str::from(value), Ids::from_sorted(&[id]));
             }
         }
         entry.all.insert(id);
@@ -383,7 +402,7 @@ impl LabelIndex {
         if let Some(e) = entry {
             for (value, ids) in &e.values {
                 if pred(Some(value)) {
-                    out |= ids & universe;
+                    ids.or_within(universe, &mut out);
                 }
             }
         }
@@ -401,7 +420,7 @@ impl LabelIndex {
         let mut out = RoaringBitmap::new();
         if let Some(e) = self.keys.get(key) {
             for ids in values.iter().filter_map(|v| e.values.get(v.as_str())) {
-                out |= ids & universe;
+                ids.or_within(universe, &mut out);
             }
         }
         out
@@ -500,17 +519,31 @@ fn key_entry(values: ValueIds<'_>) -> KeyEntry {
         .collect();
     // Rayon splits only large keys (a key per core is the common case).
     values.par_sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
-    let values: Vec<(Str, RoaringBitmap)> = values
+    let values: Vec<(Str, Ids)> = values
         .into_par_iter()
         .map(|(_, value, mut ids)| {
             if !ids.is_sorted() {
                 ids.sort_unstable();
             }
-            let bitmap = RoaringBitmap::from_sorted_iter(ids).unwrap_or_default();
-            (Str::from(value), bitmap)
+            (Str::from(value), Ids::from_sorted(&ids))
         })
         .collect();
-    let all = values.iter().map(|(_, ids)| ids).union();
+    // The values of a few ids as one bitmap, then one union with the larger ones.
+    let mut few: Vec<u32> = values
+        .iter()
+        .flat_map(|(_, ids)| ids.few().iter().copied())
+        .collect();
+    few.par_sort_unstable();
+    let few = RoaringBitmap::from_sorted_iter(few).unwrap_or_default();
+    let all = values
+        .iter()
+        .filter_map(|(_, ids)| match ids {
+            Ids::Many(many) => Some(many),
+            Ids::Few { .. } => None,
+        })
+        .chain(std::iter::once(&few))
+        .collect::<Vec<&RoaringBitmap>>()
+        .union();
     KeyEntry {
         // Already in order: the map is built without searching.
         values: values.into_iter().collect(),
@@ -528,6 +561,11 @@ fn prefix(s: &str) -> u128 {
     u128::from_be_bytes(bytes)
 }
 
+/// `i` moved by `by`.
+fn moved(i: u32, by: i64) -> u32 {
+    u32::try_from(i64::from(i) + by).unwrap_or(u32::MAX)
+}
+
 /// Moves the ids of `ids` from `shift`'s first bound on as `shift` says (which keeps them
 /// above every id below it and ascending: the ids a splice removed are gone first).
 ///
@@ -540,7 +578,6 @@ fn shift_above(ids: &mut RoaringBitmap, shift: &Shift<'_>, runs: &mut Vec<(u32, 
     if ids.max().is_none_or(|m| m < from) {
         return;
     }
-    let moved = |i: u32, by: i64| u32::try_from(i64::from(i) + by).unwrap_or(u32::MAX);
     runs.clear();
     let mut iter = ids.range(from..);
     while let Some(r) = iter.next_range() {
@@ -600,7 +637,9 @@ apiVersion: v1\nkind: Pod\nmetadata: {name: c}\n";
             .flat_map(|(k, e)| {
                 assert_eq!(
                     e.all,
-                    e.values.values().fold(RoaringBitmap::new(), |a, b| a | b)
+                    e.values
+                        .values()
+                        .fold(RoaringBitmap::new(), |a, b| a | b.to_bitmap())
                 );
                 e.values
                     .iter()
