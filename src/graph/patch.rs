@@ -51,7 +51,6 @@
 
 use std::ops::Range;
 
-use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use super::keys::{self, Key, Keys, RefKey};
@@ -102,10 +101,6 @@ mod marks {
     pub const ALL: u8 = ADDED | OWNED | LIFE | SEL | TERM;
 }
 use marks::*;
-
-/// Objects per chunk of a pass over every object's keys shared by the cores (tests: a few,
-/// so that small inventories are split too).
-const SCAN_CHUNK: usize = if cfg!(test) { 3 } else { 16 * 1024 };
 
 impl Graph {
     /// The graph of `inv`, which is the inventory this graph was built for with the runs
@@ -245,40 +240,25 @@ impl Plan {
                 unresolved[new] = was;
             }
         }
-        // A pass over every object's keys, in chunks on every core (each chunk's finds in
-        // order, the chunks in order).
-        let mark = |(c, marks): (usize, &mut [u8])| {
-            let (mut owned, mut terminating) = (Vec::new(), Vec::new());
-            let base = c * SCAN_CHUNK;
-            for (i, m) in (base..).zip(marks.iter_mut()) {
-                if *m == 0 {
-                    let k = &keys.objects[i];
-                    let refs = keys.refs(i);
-                    if !refs.is_empty() && changed.named_by(refs, unresolved[i] || k.ns == 0) {
-                        *m |= OWNED;
-                    }
-                    if k.terminating_ns != 0 && changed.namespaces.contains(k.terminating_ns) {
-                        *m |= TERM;
-                    }
-                }
-                if *m & OWNED != 0 {
-                    owned.push(i);
-                }
-                if *m & TERM != 0 {
-                    terminating.push(i);
-                }
-            }
-            (owned, terminating)
-        };
-        let chunks: Vec<(Vec<usize>, Vec<usize>)> = marks
-            .par_chunks_mut(SCAN_CHUNK)
-            .enumerate()
-            .map(mark)
-            .collect();
         let (mut owned, mut terminating) = (Vec::new(), Vec::new());
-        for (o, t) in chunks {
-            owned.extend(o);
-            terminating.extend(t);
+        for (i, k) in keys.objects.iter().enumerate() {
+            let mut m = marks[i];
+            if m == 0 {
+                let refs = keys.refs(i);
+                if !refs.is_empty() && changed.named_by(refs, unresolved[i] || k.ns == 0) {
+                    m |= OWNED;
+                }
+                if k.terminating_ns != 0 && changed.namespaces.contains(k.terminating_ns) {
+                    m |= TERM;
+                }
+                marks[i] = m;
+            }
+            if m & OWNED != 0 {
+                owned.push(i);
+            }
+            if m & TERM != 0 {
+                terminating.push(i);
+            }
         }
         // Whatever an ownerReference of the recomputed objects can name.
         let mut context = Names::default();
@@ -997,32 +977,16 @@ impl Scope {
         if self.inside.is_empty() && instances.is_empty() && names.is_empty() {
             return found;
         }
-        // In chunks on every core, each chunk's finds in order, the chunks in order.
-        let find = |(c, objects): (usize, &[Key])| {
-            let mut found = Found::default();
-            for (i, k) in (c * SCAN_CHUNK..).zip(objects) {
-                if names.has(k.name, k.uid) {
-                    found.owners.push(i);
-                }
-                if k.ns != 0 && self.inside.contains(k.ns) {
-                    found.inside.push(i);
-                }
-                if k.instance != 0 && instances.contains(k.instance) {
-                    found.members.push(i);
-                }
+        for (i, k) in keys.objects.iter().enumerate() {
+            if names.has(k.name, k.uid) {
+                found.owners.push(i);
             }
-            found
-        };
-        let chunks: Vec<Found> = keys
-            .objects
-            .par_chunks(SCAN_CHUNK)
-            .enumerate()
-            .map(find)
-            .collect();
-        for c in chunks {
-            found.owners.extend(c.owners);
-            found.inside.extend(c.inside);
-            found.members.extend(c.members);
+            if k.ns != 0 && self.inside.contains(k.ns) {
+                found.inside.push(i);
+            }
+            if k.instance != 0 && instances.contains(k.instance) {
+                found.members.push(i);
+            }
         }
         found
     }

@@ -131,11 +131,7 @@ impl Ids {
                 }
                 *self = Ids::from_sorted(&v);
             }
-            Ids::Many(ids) => {
-                if ids.append(more.iter().copied()).is_err() {
-                    ids.extend(more);
-                }
-            }
+            Ids::Many(ids) => super::append_sorted(ids, more),
         }
     }
 
