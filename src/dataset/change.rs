@@ -4,6 +4,7 @@
 //! `LabelIndex::splice` and `Graph::patch` — nothing rebuilt from scratch).
 
 use std::ops::Range;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use roaring::RoaringBitmap;
@@ -244,23 +245,6 @@ impl Dataset {
             index = t.elapsed();
             patch_graph()
         } else {
-            let t = Instant::now();
-            let mut helper = Duration::ZERO;
-            let beside_graph = |shift: &Shift<'_>| {
-                let during = Instant::now();
-                let patched = std::thread::scope(|s| {
-                    s.spawn(|| {
-                        let t = Instant::now();
-                        lower_priority();
-                        shift.work();
-                        helper = t.elapsed();
-                    });
-                    let patched = patch_graph();
-                    shift.work();
-                    patched
-                });
-                (patched, during.elapsed())
-            };
             let spliced: Vec<index::Run<'_>> = runs
                 .iter()
                 .zip(&removed)
@@ -270,10 +254,36 @@ impl Dataset {
                     added: run.added_in(inventory).1,
                 })
                 .collect();
-            let (patched, during) = label_index.splice_runs_sharing(&spliced, beside_graph);
-            // The labels taken out and put in, and the helper's share of the shift.
-            index = t.elapsed().saturating_sub(during) + helper;
-            patched
+            // The helper takes the removed labels out and starts the shift (which this
+            // thread joins once the graph is patched); the added labels go in at the end.
+            let started: OnceLock<Option<Shift<'_>>> = OnceLock::new();
+            let mut helper = Duration::ZERO;
+            let t = Instant::now();
+            let patched = std::thread::scope(|s| {
+                s.spawn(|| {
+                    let t = Instant::now();
+                    lower_priority();
+                    let shift = started.get_or_init(|| label_index.begin_runs(&spliced));
+                    if let Some(shift) = shift {
+                        shift.work();
+                    }
+                    helper = t.elapsed();
+                });
+                let patched = patch_graph();
+                if let Some(Some(shift)) = started.get() {
+                    shift.work();
+                }
+                patched
+            });
+            let during = t.elapsed();
+            let moved = started.into_inner().is_some_and(|s| s.is_some());
+            let t = Instant::now();
+            if moved {
+                self.index.finish_runs(&spliced);
+            }
+            // The labels put in, and the helper's share of the splice.
+            index = t.elapsed() + helper;
+            (patched.0, during)
         };
         self.graph = graph;
         let graph = graph_time;

@@ -267,13 +267,31 @@ impl LabelIndex {
         runs: &[Run<'_>],
         during: impl FnOnce(&Shift<'_>) -> R,
     ) -> R {
+        let Some(shift) = self.begin_runs(runs) else {
+            return during(&Shift::none());
+        };
+        let out = during(&shift);
+        shift.work();
+        drop(shift);
+        self.finish_runs(runs);
+        out
+    }
+
+    /// [`LabelIndex::splice_runs_sharing`] in two halves, for a caller that shares the
+    /// pass over the ids above the runs out itself (from another thread than the one that
+    /// patches the graph): the removed objects' labels are taken out and the pass returned
+    /// as a [`Shift`], or `None` when the splice is already whole (an append, or a run that
+    /// keeps its length). Once the shift is worked to its end ([`Shift::work`] returned on
+    /// every thread that took part) and dropped, [`LabelIndex::finish_runs`] with the same
+    /// runs puts the added labels in.
+    pub fn begin_runs(&mut self, runs: &[Run<'_>]) -> Option<Shift<'_>> {
         if let [run] = runs {
             if run.removed.is_empty() && run.at == self.len {
                 self.append(run.added);
-                return during(&Shift::none());
+                return None;
             }
             if self.replace(run.at, run.removed, run.added) {
-                return during(&Shift::none());
+                return None;
             }
         }
         let to_u32 = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
@@ -285,13 +303,10 @@ impl LabelIndex {
             }
         }
         // Where each run ends (ids before the splice) and what the runs up to it gained
-        // (only where that changes); each run's new start: its old one moved by what the
-        // runs before it gained.
+        // (only where that changes).
         let mut bounds: Vec<(u32, i64)> = Vec::with_capacity(runs.len());
-        let mut starts: Vec<u32> = Vec::with_capacity(runs.len());
         let mut gained = 0i64;
         for run in runs {
-            starts.push(u32::try_from(i64::from(run.at) + gained).unwrap_or(u32::MAX));
             let before = gained;
             gained += run.added.len() as i64 - run.removed.len() as i64;
             if gained == before {
@@ -314,19 +329,24 @@ impl LabelIndex {
                 bitmaps.extend(entry.values.values_mut().map(Target::Value));
             }
         }
-        let shift = Shift::new(bitmaps, bounds);
-        let out = during(&shift);
-        shift.work();
-        drop(shift);
-        self.len = u32::try_from(i64::from(self.len) + gained).unwrap_or(u32::MAX);
-        for (run, at) in runs.iter().zip(starts) {
-            for (id, o) in (at..).zip(run.added) {
+        Some(Shift::new(bitmaps, bounds))
+    }
+
+    /// The second half of [`LabelIndex::begin_runs`], after its shift: the added objects'
+    /// labels go in, each run's at its new start (its old one moved by what the runs before
+    /// it gained).
+    pub fn finish_runs(&mut self, runs: &[Run<'_>]) {
+        let mut gained = 0i64;
+        for run in runs {
+            let start = u32::try_from(i64::from(run.at) + gained).unwrap_or(u32::MAX);
+            gained += run.added.len() as i64 - run.removed.len() as i64;
+            for (id, o) in (start..).zip(run.added) {
                 for (k, v) in &o.labels() {
                     self.add_label(k, v, id);
                 }
             }
         }
-        out
+        self.len = u32::try_from(i64::from(self.len) + gained).unwrap_or(u32::MAX);
     }
 
     fn add_label(&mut self, key: &str, value: &str, id: u32) {
