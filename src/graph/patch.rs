@@ -53,7 +53,7 @@ use std::ops::Range;
 
 use rustc_hash::FxHashMap;
 
-use super::keys::{self, Key, Keys, RefKey};
+use super::keys::{self, Key, KeyHash, Keys, RefKey};
 use super::owners::{self, OwnerStats};
 use super::refs::{merge_by, KeySet};
 use super::selsets::SelectorEdges;
@@ -1109,14 +1109,14 @@ struct Names {
 }
 
 impl Names {
-    fn add(&mut self, name: u64, uid: u64) {
+    fn add(&mut self, name: KeyHash, uid: KeyHash) {
         self.names.insert(name);
         if uid != 0 {
             self.uids.insert(uid);
         }
     }
 
-    fn has(&self, name: u64, uid: u64) -> bool {
+    fn has(&self, name: KeyHash, uid: KeyHash) -> bool {
         self.names.contains(name) || (uid != 0 && self.uids.contains(uid))
     }
 

@@ -496,11 +496,11 @@ pub(super) struct Scan<'a> {
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum Want {
     /// Pods and workloads of the namespace with this key (or cluster-scoped ones).
-    Candidates(u64),
+    Candidates(keys::KeyHash),
     Namespaces,
     Nodes,
     /// Objects with this kind and name key.
-    Named(u64),
+    Named(keys::KeyHash),
 }
 
 impl<'a> Scan<'a> {
@@ -583,7 +583,7 @@ pub(super) fn patch_sets(
         probes(&inv.objects[i], |p| by_probe.entry(p).or_default().push(i));
     }
     // Identities whose first object was replaced, by kind and name key.
-    let mut again: HashMap<u64, Vec<usize>> = HashMap::default();
+    let mut again: HashMap<keys::KeyHash, Vec<usize>> = HashMap::default();
     let Selections {
         keys: keyed, sets, ..
     } = &mut *sel;

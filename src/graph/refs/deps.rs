@@ -165,12 +165,14 @@ impl Default for KeySet {
 
 impl KeySet {
     fn slot(key: u64) -> (usize, u64) {
-        let bit = (key >> 40) as usize % (BITMAP_WORDS * 64);
+        // The high bits of a 64-bit hash, the middle ones of a 32-bit key (`graph::keys`).
+        let bit = ((key >> 40) ^ (key >> 8)) as usize % (BITMAP_WORDS * 64);
         (bit / 64, 1 << (bit % 64))
     }
 
     /// Adds `key` (`0`, "none", is not added).
-    pub fn insert(&mut self, key: u64) {
+    pub fn insert(&mut self, key: impl Into<u64>) {
+        let key = key.into();
         if key == 0 {
             return;
         }
@@ -179,7 +181,8 @@ impl KeySet {
         self.set.insert(key);
     }
 
-    pub fn contains(&self, key: u64) -> bool {
+    pub fn contains(&self, key: impl Into<u64>) -> bool {
+        let key = key.into();
         let (w, b) = KeySet::slot(key);
         self.bits[w] & b != 0 && self.set.contains(&key)
     }
