@@ -13,31 +13,36 @@ use rustc_hash::{FxHashSet, FxHasher};
 
 use crate::model::Object;
 
+/// A lookup's or an answer's key: 32 bits of a hash (its high half, where the hasher mixes
+/// best), never 0 ("none"). A patch scans every object's keys: at 32 bits they are half
+/// the memory to read (and to move when positions move).
+pub type DepKey = u32;
+
 /// The key every ClusterRole answers and every aggregating ClusterRole depends on (its
 /// selection can pick any ClusterRole).
-pub const AGGREGATION: u64 = 0xA66E_6A7E_0000_0003;
+pub const AGGREGATION: DepKey = 0xA66E_0003;
 
-fn hash<T: Hash + ?Sized>(v: &T) -> u64 {
+fn hash<T: Hash + ?Sized>(v: &T) -> DepKey {
     let mut h = FxHasher::default();
     v.hash(&mut h);
     // 0 means "none".
-    h.finish() | 1
+    (h.finish() >> 32) as u32 | 1
 }
 
 /// The key of an object (kind, name, namespace), the group aside (legacy groups name the
 /// same resource).
-pub fn target_key(kind: &str, name: &str, namespace: &str) -> u64 {
+pub fn target_key(kind: &str, name: &str, namespace: &str) -> DepKey {
     hash(&(kind, name, namespace))
 }
 
 /// The key of the EndpointSlices of Service `name` in `namespace`.
-pub fn slices_key(namespace: &str, name: &str) -> u64 {
+pub fn slices_key(namespace: &str, name: &str) -> DepKey {
     hash(&("EndpointSlice→", namespace, name))
 }
 
 /// What object `o` answers: its identity, and for an EndpointSlice its Service's slices,
 /// for a ClusterRole [`AGGREGATION`] (else `0`).
-pub fn provides(o: &Object) -> [u64; 2] {
+pub fn provides(o: &Object) -> [DepKey; 2] {
     let id = &o.id;
     let extra = match (&*id.group, &*id.kind) {
         ("discovery.k8s.io", "EndpointSlice") => o
@@ -54,7 +59,7 @@ pub fn provides(o: &Object) -> [u64; 2] {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PerObject {
     offsets: Vec<u32>,
-    keys: Vec<u64>,
+    keys: Vec<DepKey>,
 }
 
 impl Default for PerObject {
@@ -68,7 +73,7 @@ impl Default for PerObject {
 
 impl PerObject {
     /// A key of the current object.
-    pub fn push(&mut self, key: u64) {
+    pub fn push(&mut self, key: DepKey) {
         self.keys.push(key);
     }
 
@@ -79,7 +84,7 @@ impl PerObject {
     }
 
     /// The keys of object `i`.
-    pub fn get(&self, i: usize) -> &[u64] {
+    pub fn get(&self, i: usize) -> &[DepKey] {
         match (self.offsets.get(i), self.offsets.get(i + 1)) {
             (Some(&a), Some(&b)) => &self.keys[a as usize..b as usize],
             _ => &[],
@@ -148,7 +153,7 @@ impl PerObject {
 
 /// A set of keys, with a bitmap in front: most keys a scan tests are in no set.
 pub struct KeySet {
-    set: FxHashSet<u64>,
+    set: FxHashSet<u32>,
     bits: Vec<u64>,
 }
 
@@ -164,15 +169,14 @@ impl Default for KeySet {
 }
 
 impl KeySet {
-    fn slot(key: u64) -> (usize, u64) {
-        // The high bits of a 64-bit hash, the middle ones of a 32-bit key (`graph::keys`).
-        let bit = ((key >> 40) ^ (key >> 8)) as usize % (BITMAP_WORDS * 64);
+    fn slot(key: u32) -> (usize, u64) {
+        // Above the lowest bits (which the keys' `| 1` and the hasher's weak low bits skew).
+        let bit = (key >> 8) as usize % (BITMAP_WORDS * 64);
         (bit / 64, 1 << (bit % 64))
     }
 
     /// Adds `key` (`0`, "none", is not added).
-    pub fn insert(&mut self, key: impl Into<u64>) {
-        let key = key.into();
+    pub fn insert(&mut self, key: u32) {
         if key == 0 {
             return;
         }
@@ -181,8 +185,7 @@ impl KeySet {
         self.set.insert(key);
     }
 
-    pub fn contains(&self, key: impl Into<u64>) -> bool {
-        let key = key.into();
+    pub fn contains(&self, key: u32) -> bool {
         let (w, b) = KeySet::slot(key);
         self.bits[w] & b != 0 && self.set.contains(&key)
     }
@@ -193,7 +196,7 @@ impl KeySet {
 }
 
 /// Positions of the objects of `provided` (as [`provides`]) answering a key of `set`.
-pub fn providing(provided: &[[u64; 2]], set: &KeySet) -> Vec<usize> {
+pub fn providing(provided: &[[DepKey; 2]], set: &KeySet) -> Vec<usize> {
     if set.is_empty() {
         return Vec::new();
     }

@@ -363,7 +363,7 @@ pub fn assemble(
     edges: Vec<Edge>,
     dangling: Vec<Dangling>,
     deps: PerObject,
-    provided: Vec<[u64; 2]>,
+    provided: Vec<[deps::DepKey; 2]>,
 ) -> RefGraph {
     let used_by = Adjacency::build(n, &edges, |e| e.to);
     RefGraph {

@@ -176,7 +176,7 @@ pub struct RefGraph {
     /// Per object: the lookups linking it can make (`deps.rs`).
     deps: PerObject,
     /// Per object: what it answers to those lookups (`deps::provides`).
-    provided: Vec<[u64; 2]>,
+    provided: Vec<[deps::DepKey; 2]>,
 }
 
 impl RefGraph {

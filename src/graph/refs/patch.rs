@@ -348,7 +348,7 @@ fn is_crd(o: &Object) -> bool {
 
 /// What the objects answer, with the runs `(old, new)` replaced by the new objects'.
 fn splice_provided(
-    answers: &mut Vec<[u64; 2]>,
+    answers: &mut Vec<[deps::DepKey; 2]>,
     runs: &[(Range<usize>, Range<usize>)],
     inv: &Inventory,
 ) {
