@@ -161,6 +161,9 @@ proptest! {
             fresh.table.sort = app.table.sort.clone();
             fresh.resort();
         }
+        // The data itself: what the patches left is what a load builds.
+        prop_assert_eq!(&app.data.index, &fresh.data.index);
+        prop_assert!(app.data.graph == fresh.data.graph);
         let edited = shown(&mut app);
         prop_assert_eq!(&edited.0, &sorted_from_scratch(&fresh.data));
         prop_assert_eq!(edited, shown(&mut fresh));

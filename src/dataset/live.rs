@@ -560,6 +560,53 @@ mod tests {
             .collect()
     }
 
+    /// A file read again splices only what changed between the objects it kept
+    /// unchanged at its start and at its end (same span, same bytes), never emptying the
+    /// splice while both versions hold an object: an object appended, one edited in place
+    /// keeping its length, one inserted first (every span after it moves: the whole file),
+    /// the file emptied.
+    #[test]
+    fn a_reread_file_splices_only_what_changed() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let cm = |name: &str, v: &str| {
+            format!(
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\ndata: {{v: {v}}}\n"
+            )
+        };
+        let (first, file) = (dir.path().join("a.yaml"), dir.path().join("b.yaml"));
+        std::fs::write(&first, cm("before", "0")).expect("write");
+        let write = |docs: &[String]| std::fs::write(&file, docs.join("---\n")).expect("write");
+        write(&[cm("a", "1"), cm("b", "1"), cm("c", "1")]);
+        let mut live = LiveSet::load(&[dir.path().to_path_buf()], &LoadOptions::default());
+        let mut splice = |docs: &[String]| {
+            write(docs);
+            live.apply(std::slice::from_ref(&file));
+            let patch = live.take_patch().expect("patched in place");
+            let [p] = &patch[..] else {
+                panic!("one splice: {patch:?}")
+            };
+            let names: Vec<String> = p.objects.iter().map(|o| o.id.name.to_string()).collect();
+            (p.at, p.removed, names)
+        };
+        let appended = splice(&[cm("a", "1"), cm("b", "1"), cm("c", "1"), cm("d", "1")]);
+        assert_eq!(appended, (3, 1, vec!["c".to_string(), "d".to_string()]));
+        let edited = splice(&[cm("a", "1"), cm("b", "2"), cm("c", "1"), cm("d", "1")]);
+        assert_eq!(edited, (2, 1, vec!["b".to_string()]));
+        let inserted = splice(&[
+            cm("z", "1"),
+            cm("a", "1"),
+            cm("b", "2"),
+            cm("c", "1"),
+            cm("d", "1"),
+        ]);
+        assert_eq!(inserted.0, 1);
+        assert_eq!(inserted.1, 4);
+        assert_eq!(inserted.2.len(), 5);
+        let emptied = splice(&[]);
+        assert_eq!(emptied, (1, 5, Vec::new()));
+        assert_eq!(names(&live), ["before"]);
+    }
+
     /// Standard input beside a folder: a rescan and a change reported for `-` leave its
     /// objects alone (re-reading it would find the stream gone), the folder follows.
     #[test]

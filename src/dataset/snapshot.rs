@@ -217,10 +217,15 @@ impl Snapshot {
             (0..f.objects.len()).map(|i| i >= f.fresh).collect()
         });
         self.stale.splice(at..at + old_len, stale);
+        // Objects read again unchanged at either end of the file stay out of the splice:
+        // an object added after them (or an edit of one object in place) then changes
+        // one small run, not every object of the file.
+        let (same_start, same_end) =
+            unchanged_ends(&self.inventory.objects[at..at + old_len], &new_objs);
         let splice = FilePatch {
-            at,
-            removed: old_len,
-            objects: new_objs.clone(),
+            at: at + same_start,
+            removed: old_len - same_start - same_end,
+            objects: new_objs[same_start..new_objs.len() - same_end].to_vec(),
         };
         self.inventory.objects.splice(at..at + old_len, new_objs);
         match file {
@@ -523,6 +528,25 @@ fn resolve_all(kinds: &KindRegistry, objects: &mut [Object]) -> Vec<Diagnostic> 
 
 fn is_crd(o: &Object) -> bool {
     &*o.id.kind == "CustomResourceDefinition" && &*o.id.group == "apiextensions.k8s.io"
+}
+
+/// How many objects at the start and at the end of a file's objects are read again
+/// unchanged ([`crate::model::ObjectData::identical`]) from `old` to `new`, leaving at
+/// least one object on each side of the splice when both have one (a run that removes or
+/// adds nothing would take the graph patch's slower paths: an emptied run is widened by
+/// the object beside it again).
+fn unchanged_ends(old: &[Object], new: &[Object]) -> (usize, usize) {
+    let keep = old.len().min(new.len()).saturating_sub(1);
+    let same = |(a, b): &(&Object, &Object)| Object::ptr_eq(a, b) || a.identical(b);
+    let start = old.iter().zip(new).take(keep).take_while(same).count();
+    let end = old[start..]
+        .iter()
+        .rev()
+        .zip(new[start..].iter().rev())
+        .take(keep - start)
+        .take_while(same)
+        .count();
+    (start, end)
 }
 
 #[cfg(test)]

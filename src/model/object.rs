@@ -362,6 +362,21 @@ impl ObjectData {
         StrMapRef::new(self.meta_value(self.meta.annotations))
     }
 
+    /// Whether `other` is this object read again unchanged: the same identity, source span
+    /// (path, line, bytes) and value (`Raw` equality: a string may be kept inline in one
+    /// read and by id in the next, so the encodings and the metadata offsets into them may
+    /// differ). Whatever is derived from one holds for the other (the text shown is read
+    /// from the span), so a patch can leave such objects alone.
+    pub fn identical(&self, other: &ObjectData) -> bool {
+        self.source == other.source
+            && self.id == other.id
+            && self.namespace_declared == other.namespace_declared
+            && self.namespaced == other.namespaced
+            && self.api_version == other.api_version
+            && self.finalizers == other.finalizers
+            && self.raw == other.raw
+    }
+
     /// Namespace exactly as written (`None` when `metadata.namespace` was absent or empty).
     pub fn declared_namespace(&self) -> Option<&Str> {
         self.namespace_declared.then_some(&self.id.namespace)
