@@ -233,12 +233,11 @@ impl Plan {
             changed.add(&inv.objects[i]);
             marks[i] = ALL;
         }
-        // Whether each object had an unresolved ownerReference before the change.
-        let mut unresolved = vec![false; keys.objects.len()];
-        for (old, &was) in old_unresolved.iter().enumerate() {
-            if let Some(new) = shifted(&map, old) {
-                unresolved[new] = was;
-            }
+        // Whether each object had an unresolved ownerReference before the change: the old
+        // flags, each run's old objects' replaced by as many `false` as it has new objects.
+        let mut unresolved = old_unresolved;
+        for (gone, new) in runs.iter().rev() {
+            unresolved.splice(gone.clone(), std::iter::repeat_n(false, new.len()));
         }
         let (mut owned, mut terminating) = (Vec::new(), Vec::new());
         for (i, k) in keys.objects.iter().enumerate() {
