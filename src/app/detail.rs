@@ -504,9 +504,9 @@ fn related(
             continue;
         };
         let via = match e.kind {
-            EdgeKind::Selector { via } => via,
+            EdgeKind::Selector { via } => via.as_str(),
             EdgeKind::Owner { .. } => "ownerReferences",
-            EdgeKind::Ref { rel } => rel,
+            EdgeKind::Ref { rel } => rel.as_str(),
         };
         out.push(TextLine::of([
             (Tone::Plain, format!("  {}", o.id)),

@@ -3,6 +3,7 @@
 
 use super::text::{TextLine, Tone};
 use crate::dataset::{Dataset, EdgeKind};
+use crate::graph::EdgeName;
 
 /// Most references listed per section before "… N more".
 const MAX_LISTED: usize = 20;
@@ -19,7 +20,9 @@ pub(super) fn sections(out: &mut Vec<TextLine>, data: &Dataset, index: usize) {
     uses.extend(graph.dangling_of(index).iter().map(|d| {
         line(
             &d.target.to_string(),
-            EdgeKind::Ref { rel: d.rel },
+            EdgeKind::Ref {
+                rel: EdgeName::of(d.rel),
+            },
             Some("not found in the input"),
         )
     }));
@@ -34,7 +37,7 @@ pub(super) fn sections(out: &mut Vec<TextLine>, data: &Dataset, index: usize) {
 
 fn line(id: &str, kind: EdgeKind, missing: Option<&str>) -> TextLine {
     let rel = match kind {
-        EdgeKind::Ref { rel } => rel,
+        EdgeKind::Ref { rel } => rel.as_str(),
         _ => "",
     };
     let (who, via) = (

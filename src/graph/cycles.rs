@@ -218,7 +218,9 @@ mod tests {
             .map(|&(from, to)| Edge {
                 from,
                 to,
-                kind: EdgeKind::Selector { via: "t" },
+                kind: EdgeKind::Selector {
+                    via: crate::graph::EdgeName::of("t"),
+                },
             })
             .collect();
         Adjacency::build(n, &edges, |e| e.from)

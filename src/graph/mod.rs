@@ -8,6 +8,7 @@
 
 pub mod apps;
 mod cycles;
+mod edge_name;
 pub mod findings;
 mod firsts;
 pub mod hierarchy;
@@ -21,6 +22,7 @@ pub mod selectors;
 mod selsets;
 mod setkeys;
 
+pub use edge_name::EdgeName;
 pub use lifecycle::{explain_finalizer, lifecycle, DeletionPolicy, FinalizerInfo, Lifecycle};
 pub use owners::OwnerStats;
 pub use patch::{PatchOutcome, Replaced};
@@ -55,10 +57,10 @@ pub enum EdgeKind {
         block_owner_deletion: bool,
     },
     /// A selector or reference field of `from` picks `to` (`spec.selector`, …).
-    Selector { via: &'static str },
+    Selector { via: EdgeName },
     /// A field of `from` names `to` (`refs`): `rel` is the relationship as kube-lineage
     /// names it (`volume`, `envFrom`, `serviceAccount`, `roleRef`, `backend` …).
-    Ref { rel: &'static str },
+    Ref { rel: EdgeName },
 }
 
 /// Edges grouped by one endpoint: `edges[offsets[i]..offsets[i + 1]]` belong to object `i`.
@@ -403,7 +405,9 @@ mod tests {
         Edge {
             from,
             to,
-            kind: EdgeKind::Selector { via: "x" },
+            kind: EdgeKind::Selector {
+                via: EdgeName::of("x"),
+            },
         }
     }
 

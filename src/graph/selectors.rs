@@ -648,7 +648,7 @@ mod tests {
                 out.push((
                     inv.objects[e.from].name().to_string(),
                     inv.objects[e.to].name().to_string(),
-                    via,
+                    via.as_str(),
                 ));
             }
         }

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 
 use super::setkeys::SetKey;
-use super::{Edge, EdgeKind};
+use super::{Edge, EdgeKind, EdgeName};
 
 mod splice;
 #[cfg(test)]
@@ -173,7 +173,7 @@ fn move_all(ids: &mut Vec<u32>, member: &impl Fn(usize) -> Option<usize>) {
 #[derive(Clone, Debug)]
 struct Seg {
     from: u32,
-    via: &'static str,
+    via: EdgeName,
     key: u32,
     /// The key's set (kept here too: iterating edges reads it for every selection).
     set: u32,
@@ -312,7 +312,7 @@ impl SelectorEdges {
                 let key = *key_ids.get(s.key as usize)?;
                 Some(Seg {
                     from: s.from as u32,
-                    via: s.via,
+                    via: EdgeName::of(s.via),
                     key,
                     set: keys[key as usize].set,
                     except: push_except(&mut except, &s.except),
@@ -422,7 +422,7 @@ impl SelectorEdges {
             .iter()
             .map(|seg| Selection {
                 from: seg.from as usize,
-                via: seg.via,
+                via: seg.via.as_str(),
                 key: seg.key,
                 except: self.except_of(seg).to_vec(),
             })
@@ -560,7 +560,9 @@ mod tests {
                     out.push(Edge {
                         from: s.from,
                         to: t as usize,
-                        kind: EdgeKind::Selector { via: s.via },
+                        kind: EdgeKind::Selector {
+                            via: EdgeName::of(s.via),
+                        },
                     });
                 }
             }

@@ -13,7 +13,7 @@ use super::pod::{items, str_at};
 use super::{findings, Dangling, Ref, RefGraph, Target};
 use crate::diagnostic::Diagnostic;
 use crate::graph::firsts::{id_hash, is_id, Firsts};
-use crate::graph::{Adjacency, Edge, EdgeKind, Graph};
+use crate::graph::{Adjacency, Edge, EdgeKind, EdgeName, Graph};
 use crate::kinds::pod_template;
 use crate::model::{group_of, Inventory, Object, ObjectId};
 use crate::selector::label_selector_from_value;
@@ -84,7 +84,7 @@ struct ObjectEdges {
     from: usize,
     edges: Vec<Edge>,
     start: usize,
-    seen: FxHashSet<(usize, &'static str)>,
+    seen: FxHashSet<(usize, EdgeName)>,
 }
 
 impl ObjectEdges {
@@ -92,6 +92,7 @@ impl ObjectEdges {
         if to == self.from {
             return false;
         }
+        let rel = EdgeName::of(rel);
         let mine = &self.edges[self.start..];
         let dup = if mine.len() < LINEAR_DEDUP {
             mine.iter()

@@ -183,12 +183,10 @@ impl RefGraph {
     /// Whether a reference names object `i` (an Event reporting on an object does not use
     /// it).
     fn is_used(&self, i: usize) -> bool {
-        self.used_by.get(i).iter().any(|e| {
-            e.kind
-                != EdgeKind::Ref {
-                    rel: "involvedObject",
-                }
-        })
+        self.used_by
+            .get(i)
+            .iter()
+            .any(|e| !matches!(e.kind, EdgeKind::Ref { rel } if rel == "involvedObject"))
     }
 }
 
@@ -261,6 +259,7 @@ impl Graph {
         if refs {
             for e in self.uses(from).iter().filter(|e| e.to == to) {
                 if let EdgeKind::Ref { rel } = e.kind {
+                    let rel = rel.as_str();
                     if !out.contains(&rel) {
                         out.push(rel);
                     }

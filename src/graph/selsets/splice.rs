@@ -18,7 +18,7 @@ use super::{
 };
 use rayon::prelude::*;
 
-use crate::graph::{Resize, GAP_CHUNK};
+use crate::graph::{EdgeName, Resize, GAP_CHUNK};
 
 #[cfg(test)]
 thread_local! {
@@ -151,7 +151,7 @@ impl SelectorEdges {
             .into_iter()
             .map(|s| Seg {
                 from: s.from as u32,
-                via: s.via,
+                via: EdgeName::of(s.via),
                 key: s.key,
                 set: UNSEEN,
                 except: push_except(except, &s.except),
@@ -416,9 +416,10 @@ impl SelectorEdges {
         let mut recomputed = selecting.iter().copied().peekable();
         let mut mid: Vec<Seg> = Vec::with_capacity(hi - lo + fresh.len());
         let mut ends: Vec<u32> = Vec::with_capacity(last + 1 - first);
+        let blank = EdgeName::of("");
         let placeholder = || Seg {
             from: 0,
-            via: "",
+            via: blank,
             key: 0,
             set: UNSEEN,
             except: (0, 0),
