@@ -63,10 +63,12 @@ pub enum EdgeKind {
     Ref { rel: EdgeName },
 }
 
-/// Edges grouped by one endpoint: `edges[offsets[i]..offsets[i + 1]]` belong to object `i`.
+/// Edges grouped by one endpoint: `edges[offsets[i]..offsets[i + 1]]` belong to object `i`
+/// (offsets are u32: a patch that moves positions moves them all, and an input holds far
+/// fewer than 4 billion edges).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Adjacency {
-    offsets: Vec<usize>,
+    offsets: Vec<u32>,
     edges: Vec<Edge>,
 }
 
@@ -86,7 +88,7 @@ impl Adjacency {
         placed.extend_from_slice(edges);
         for e in edges {
             let k = key(e);
-            placed[next[k]] = *e;
+            placed[next[k] as usize] = *e;
             next[k] += 1;
         }
         Adjacency {
@@ -128,7 +130,7 @@ impl Adjacency {
     /// Edges of object `i` (empty for an index out of range).
     pub fn get(&self, i: usize) -> &[Edge] {
         match (self.offsets.get(i), self.offsets.get(i + 1)) {
-            (Some(&a), Some(&b)) => &self.edges[a..b],
+            (Some(&a), Some(&b)) => &self.edges[a as usize..b as usize],
             _ => &[],
         }
     }
@@ -155,15 +157,17 @@ impl Adjacency {
             let mut edges = Vec::with_capacity(len);
             let mut at = 0;
             for (i, new) in groups {
-                edges.extend_from_slice(&self.edges[self.offsets[at]..self.offsets[i]]);
+                edges.extend_from_slice(
+                    &self.edges[self.offsets[at] as usize..self.offsets[i] as usize],
+                );
                 edges.extend(new);
                 at = i + 1;
             }
-            edges.extend_from_slice(&self.edges[self.offsets[at]..]);
+            edges.extend_from_slice(&self.edges[self.offsets[at] as usize..]);
             self.edges = edges;
         } else {
             for (i, new) in groups.into_iter().rev() {
-                let range = self.offsets[i]..self.offsets[i + 1];
+                let range = self.offsets[i] as usize..self.offsets[i + 1] as usize;
                 if range.len() == new.len() {
                     self.edges[range].copy_from_slice(&new);
                 } else {
@@ -179,7 +183,7 @@ impl Adjacency {
                 .map_or(self.offsets.len() - 1, |next| next.0);
             if shift != 0 {
                 for o in &mut self.offsets[i + 1..=end] {
-                    *o = o.wrapping_add_signed(shift);
+                    *o = (i64::from(*o) + shift as i64) as u32;
                 }
             }
         }
@@ -198,7 +202,7 @@ fn room(len: usize) -> usize {
 }
 
 /// `len` zeros, with [`room`] after them (per-object offsets, which an added object lengthens).
-fn zeros_with_room(len: usize) -> Vec<usize> {
+fn zeros_with_room(len: usize) -> Vec<u32> {
     let mut v = Vec::with_capacity(len + room(len));
     v.resize(len, 0);
     v
