@@ -437,10 +437,16 @@ fn summary(data: &Dataset, index: usize, now: i64) -> Vec<TextLine> {
         &mut out,
         "Selected by:",
         graph.selected_by(index),
-        |e| e.from,
+        |e| e.from_ix(),
         data,
     );
-    related(&mut out, "Selects:", graph.selects(index), |e| e.to, data);
+    related(
+        &mut out,
+        "Selects:",
+        graph.selects(index),
+        |e| e.to_ix(),
+        data,
+    );
     super::uses::sections(&mut out, data, index);
     out.push(TextLine::of([
         (Tone::Title, "Source: ".into()),
@@ -468,7 +474,7 @@ fn owner_section(out: &mut Vec<TextLine>, data: &Dataset, index: usize) {
         let uid = if o.uid.is_empty() { "<no uid>" } else { o.uid };
         let resolved = data.graph.owners(index).iter().any(|e| {
             objects
-                .get(e.from)
+                .get(e.from_ix())
                 .is_some_and(|owner| *owner.id.kind == *o.kind && *owner.id.name == *o.name)
         });
         let mark = if resolved {

@@ -176,7 +176,7 @@ impl App {
 /// Deployment) head the tree, so the owner chain shows under them.
 fn roots(graph: &Graph, top: usize, selectors: bool) -> Vec<usize> {
     let mut roots: Vec<usize> = if selectors {
-        graph.selected_by(top).map(|e| e.from).collect()
+        graph.selected_by(top).map(|e| e.from_ix()).collect()
     } else {
         Vec::new()
     };
@@ -191,10 +191,10 @@ fn roots(graph: &Graph, top: usize, selectors: bool) -> Vec<usize> {
 fn top_owner(graph: &Graph, mut obj: usize) -> usize {
     let mut seen = vec![obj];
     while let Some(edge) = graph.owners(obj).first() {
-        if seen.contains(&edge.from) {
+        if seen.contains(&edge.from_ix()) {
             break;
         }
-        obj = edge.from;
+        obj = edge.from_ix();
         seen.push(obj);
     }
     obj

@@ -15,7 +15,7 @@ pub(super) fn sections(out: &mut Vec<TextLine>, data: &Dataset, index: usize) {
     let mut uses: Vec<TextLine> = graph
         .uses(index)
         .iter()
-        .filter_map(|e| Some(line(&objects.get(e.to)?.id.to_string(), e.kind, None)))
+        .filter_map(|e| Some(line(&objects.get(e.to_ix())?.id.to_string(), e.kind, None)))
         .collect();
     uses.extend(graph.dangling_of(index).iter().map(|d| {
         line(
@@ -30,7 +30,13 @@ pub(super) fn sections(out: &mut Vec<TextLine>, data: &Dataset, index: usize) {
     let used_by = graph
         .used_by(index)
         .iter()
-        .filter_map(|e| Some(line(&objects.get(e.from)?.id.to_string(), e.kind, None)))
+        .filter_map(|e| {
+            Some(line(
+                &objects.get(e.from_ix())?.id.to_string(),
+                e.kind,
+                None,
+            ))
+        })
         .collect();
     section(out, "Used by:", used_by);
 }

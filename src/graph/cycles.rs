@@ -39,7 +39,8 @@ fn cycle_findings(
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for scc in components {
-        let self_loop = scc.len() == 1 && dependents.get(scc[0]).iter().any(|e| e.to == scc[0]);
+        let self_loop =
+            scc.len() == 1 && dependents.get(scc[0]).iter().any(|e| e.to_ix() == scc[0]);
         if scc.len() < 2 && !self_loop {
             continue;
         }
@@ -179,7 +180,7 @@ fn tarjan_from(start: usize, adj: &Adjacency, state: &mut impl State, out: &mut 
             if let Some(top) = work.last_mut() {
                 top.1 += 1;
             }
-            let w = e.to;
+            let w = e.to_ix();
             match state.index(w) {
                 None => work.push((w, 0)),
                 Some(iw) if state.on_stack(w) => state.set_low(v, state.low(v).min(iw)),
@@ -216,21 +217,21 @@ mod tests {
         let edges: Vec<Edge> = pairs
             .iter()
             .map(|&(from, to)| Edge {
-                from,
-                to,
+                from: from as u32,
+                to: to as u32,
                 kind: EdgeKind::Selector {
                     via: crate::graph::EdgeName::of("t"),
                 },
             })
             .collect();
-        Adjacency::build(n, &edges, |e| e.from)
+        Adjacency::build(n, &edges, Edge::from_ix)
     }
 
     fn cyclic(n: usize, pairs: &[(usize, usize)]) -> Vec<Vec<usize>> {
         let a = adj(n, pairs);
         components(n, &a)
             .into_iter()
-            .filter(|c| c.len() > 1 || a.get(c[0]).iter().any(|e| e.to == c[0]))
+            .filter(|c| c.len() > 1 || a.get(c[0]).iter().any(|e| e.to_ix() == c[0]))
             .collect()
     }
 

@@ -84,8 +84,8 @@ fn children(graph: &Graph, obj: usize, opts: &TreeOptions, selectors: bool) -> V
         Direction::Up => graph.owners(obj),
     };
     let other = |e: &Edge| match opts.direction {
-        Direction::Down => e.to,
-        Direction::Up => e.from,
+        Direction::Down => e.to_ix(),
+        Direction::Up => e.from_ix(),
     };
     let mut out: Vec<(usize, Edge)> = if opts.owners {
         owner_edges.iter().map(|e| (other(e), *e)).collect()
@@ -128,8 +128,8 @@ fn children(graph: &Graph, obj: usize, opts: &TreeOptions, selectors: bool) -> V
 /// named by `Graph::relationships`), skipping objects already children.
 fn add_refs(graph: &Graph, obj: usize, direction: Direction, out: &mut Vec<(usize, Edge)>) {
     let (edges, other): (&[Edge], fn(&Edge) -> usize) = match direction {
-        Direction::Down => (graph.uses(obj), |e| e.to),
-        Direction::Up => (graph.used_by(obj), |e| e.from),
+        Direction::Down => (graph.uses(obj), |e| e.to_ix()),
+        Direction::Up => (graph.used_by(obj), |e| e.from_ix()),
     };
     let mut seen: HashSet<usize> = out.iter().map(|(c, _)| *c).collect();
     out.extend(
@@ -152,8 +152,8 @@ fn owner_reach(graph: &Graph, start: usize, direction: Direction, out: &mut Hash
             };
             for e in edges {
                 let n = match direction {
-                    Direction::Down => e.to,
-                    Direction::Up => e.from,
+                    Direction::Down => e.to_ix(),
+                    Direction::Up => e.from_ix(),
                 };
                 if out.insert(n) {
                     next.push(n);

@@ -165,7 +165,7 @@ pub(super) fn object_findings(
             out.push(foreground(inv, i, obj, deps));
         }
         DeletionPolicy::Orphan if !deps.is_empty() => {
-            let names = names_of(inv, deps.iter().map(|e| e.to));
+            let names = names_of(inv, deps.iter().map(|e| e.to_ix()));
             out.push(obj.finding(
                 i,
                 Severity::Note,
@@ -222,7 +222,7 @@ fn foreground(inv: &Inventory, i: usize, obj: &Object, deps: &[super::Edge]) -> 
                 }
             )
         })
-        .map(|e| e.to)
+        .map(|e| e.to_ix())
         .collect();
     let severity = if blockers.is_empty() {
         Severity::Note

@@ -39,11 +39,35 @@ use crate::value::Str;
 /// One relationship between two objects.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Edge {
-    /// The owner (owner edges) or the selecting object (selector edges).
-    pub from: usize,
+    /// The owner (owner edges) or the selecting object (selector edges): a position in
+    /// `Inventory.objects` (u32, as every position the graph keeps; [`Edge::from`] reads it
+    /// as an index).
+    pub from: u32,
     /// The dependent (owner edges) or the selected object (selector edges).
-    pub to: usize,
+    pub to: u32,
     pub kind: EdgeKind,
+}
+
+impl Edge {
+    /// An edge between positions `from` and `to` (below `u32::MAX`, as every position of a
+    /// graph: a build or patch of more objects is refused).
+    pub fn new(from: usize, to: usize, kind: EdgeKind) -> Edge {
+        Edge {
+            from: from as u32,
+            to: to as u32,
+            kind,
+        }
+    }
+
+    /// [`Edge::from`] as an index.
+    pub fn from_ix(&self) -> usize {
+        self.from as usize
+    }
+
+    /// [`Edge::to`] as an index.
+    pub fn to_ix(&self) -> usize {
+        self.to as usize
+    }
 }
 
 /// What an edge stands for.
@@ -121,8 +145,8 @@ impl Adjacency {
             .par_iter_mut()
             .with_min_len(GAP_CHUNK)
             .for_each(|e| {
-                e.from = moved(e.from);
-                e.to = moved(e.to);
+                e.from = moved(e.from_ix()) as u32;
+                e.to = moved(e.to_ix()) as u32;
             });
         resize.offsets(&mut self.offsets);
     }
@@ -357,8 +381,11 @@ impl Graph {
 /// Owner edges by dependent (in ownerReference order within one) and by owner.
 fn owner_adjacency(n: usize, mut edges: Vec<Edge>) -> (Adjacency, Adjacency) {
     edges.sort_by_key(|e| e.to);
-    let dependents_of = Adjacency::build(n, &edges, |e| e.from);
-    (Adjacency::from_grouped(n, edges, |e| e.to), dependents_of)
+    let dependents_of = Adjacency::build(n, &edges, Edge::from_ix);
+    (
+        Adjacency::from_grouped(n, edges, Edge::to_ix),
+        dependents_of,
+    )
 }
 
 /// Every edge and finding of `inv`, unsorted, and the owner edges by dependent and by owner.
@@ -366,8 +393,8 @@ fn compute(inv: &Inventory) -> (Parts, Adjacency, Adjacency) {
     let n = inv.objects.len();
     let (owner_edges, mut findings, stats_by_ns) = owners::resolve(inv);
     // `resolve` finds them by dependent, ascending: as `owner_adjacency` orders them.
-    let dependents_of = Adjacency::build(n, &owner_edges, |e| e.from);
-    let owners_of = Adjacency::from_grouped(n, owner_edges, |e| e.to);
+    let dependents_of = Adjacency::build(n, &owner_edges, Edge::from_ix);
+    let owners_of = Adjacency::from_grouped(n, owner_edges, Edge::to_ix);
     // Everything below depends only on the owner edges: run it on all cores.
     let ((cyc, life), ((selections, sel_findings), (app, valid))) = rayon::join(
         || {
@@ -407,23 +434,30 @@ mod tests {
 
     fn e(from: usize, to: usize) -> Edge {
         Edge {
-            from,
-            to,
+            from: from as u32,
+            to: to as u32,
             kind: EdgeKind::Selector {
                 via: EdgeName::of("x"),
             },
         }
     }
 
+    /// A patch that moves positions moves every edge: they stay small.
+    #[test]
+    fn an_edge_is_twelve_bytes() {
+        assert_eq!(std::mem::size_of::<EdgeKind>(), 4);
+        assert_eq!(std::mem::size_of::<Edge>(), 12);
+    }
+
     #[test]
     fn adjacency_groups_and_keeps_order() {
         let edges = [e(2, 0), e(0, 1), e(2, 1), e(0, 2)];
-        let by_from = Adjacency::build(3, &edges, |e| e.from);
+        let by_from = Adjacency::build(3, &edges, Edge::from_ix);
         assert_eq!(by_from.get(0), &[e(0, 1), e(0, 2)]);
         assert!(by_from.get(1).is_empty());
         assert_eq!(by_from.get(2), &[e(2, 0), e(2, 1)]);
         assert!(by_from.get(7).is_empty());
-        let by_to = Adjacency::build(3, &edges, |e| e.to);
+        let by_to = Adjacency::build(3, &edges, Edge::to_ix);
         assert_eq!(by_to.get(1), &[e(0, 1), e(2, 1)]);
         assert_eq!(by_to.all().len(), 4);
     }

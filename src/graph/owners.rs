@@ -230,8 +230,8 @@ pub(super) fn stats_ns(obj: &Object) -> Str {
 
 fn owner_edge(owner: usize, dependent: usize, r: &OwnerRef, by_uid: bool) -> Edge {
     Edge {
-        from: owner,
-        to: dependent,
+        from: owner as u32,
+        to: dependent as u32,
         kind: EdgeKind::Owner {
             by_uid,
             controller: r.controller == Some(true),

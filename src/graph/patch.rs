@@ -366,8 +366,8 @@ impl Plan {
             adjacency
         } else {
             let kept_edges = old.owners_of.all().iter().filter_map(|e| {
-                let (from, to) = (shift(e.from)?, shift(e.to)?);
-                (marks[to] & OWNED == 0).then_some(Edge { from, to, ..*e })
+                let (from, to) = (shift(e.from_ix())?, shift(e.to_ix())?);
+                (marks[to] & OWNED == 0).then_some(Edge::new(from, to, e.kind))
             });
             let edges: Vec<Edge> = kept_edges.chain(new_edges).collect();
             super::owner_adjacency(n, edges)
@@ -379,12 +379,12 @@ impl Plan {
         let mut owners: Vec<usize> = owned
             .iter()
             .flat_map(|&i| owners_of.get(i))
-            .map(|e| e.from)
+            .map(|e| e.from_ix())
             .chain(
                 old_owner_edges
                     .values()
                     .flatten()
-                    .filter_map(|e| shift(e.from)),
+                    .filter_map(|e| shift(e.from_ix())),
             )
             .collect();
         owners.sort_unstable();
@@ -394,8 +394,8 @@ impl Plan {
             marks[w] |= LIFE | SEL;
             selecting.push(w);
             for e in owners_of.get(w) {
-                marks[e.from] |= SEL;
-                selecting.push(e.from);
+                marks[e.from_ix()] |= SEL;
+                selecting.push(e.from_ix());
             }
         }
 
@@ -659,11 +659,11 @@ fn owner_edges_in_place(
 ) {
     let replaced = |i: usize| map.get(i).is_none_or(|&m| m == REMOVED);
     let recomputed = |i: usize| marks[i] & OWNED != 0;
-    let kept = |e: &&Edge| !recomputed(e.to) && !replaced(e.from);
+    let kept = |e: &&Edge| !recomputed(e.to_ix()) && !replaced(e.from_ix());
     // Dependents whose group changes: the recomputed ones, and those of a replaced owner.
     let mut dependents: Vec<usize> = owned.to_vec();
     for (i, _) in map.iter().enumerate().filter(|(_, &m)| m == REMOVED) {
-        dependents.extend(dependents_of.get(i).iter().map(|e| e.to));
+        dependents.extend(dependents_of.get(i).iter().map(|e| e.to_ix()));
     }
     dependents.sort_unstable();
     dependents.dedup();
@@ -671,8 +671,8 @@ fn owner_edges_in_place(
     let mut owners: Vec<usize> = dependents
         .iter()
         .flat_map(|&i| owners_of.get(i))
-        .map(|e| e.from)
-        .chain(new.iter().map(|e| e.from))
+        .map(|e| e.from_ix())
+        .chain(new.iter().map(|e| e.from_ix()))
         .collect();
     owners.sort_unstable();
     owners.dedup();
@@ -683,11 +683,11 @@ fn owner_edges_in_place(
     let groups = owners
         .iter()
         .map(|&w| {
-            let k = rest.partition_point(|e| e.from <= w);
+            let k = rest.partition_point(|e| e.from_ix() <= w);
             let fresh = rest[..k].to_vec();
             rest = &rest[k..];
             let old: Vec<Edge> = dependents_of.get(w).iter().filter(kept).copied().collect();
-            (w, merge_by(old, fresh, |e| e.to))
+            (w, merge_by(old, fresh, |e| e.to_ix()))
         })
         .collect();
     dependents_of.replace_groups(groups);
@@ -696,7 +696,7 @@ fn owner_edges_in_place(
         .iter()
         .map(|&i| {
             let group = if recomputed(i) {
-                let k = rest.partition_point(|e| e.to <= i);
+                let k = rest.partition_point(|e| e.to_ix() <= i);
                 let g = rest[..k].to_vec();
                 rest = &rest[k..];
                 g
@@ -946,7 +946,7 @@ fn refs_scope<'a>(
         removed: replaced.iter().map(|r| r.removed).collect(),
         selected_removed: removed_at
             .flat_map(|o| old.selected_by(o))
-            .filter_map(|e| shift(e.from))
+            .filter_map(|e| shift(e.from_ix()))
             .collect(),
     }
 }
@@ -1583,7 +1583,9 @@ mod tests {
     ) -> usize {
         let new = Graph::build(after);
         let picks = |g: &Graph, inv: &Inventory, i: usize| -> Vec<crate::model::ObjectId> {
-            g.selects(i).map(|e| inv.objects[e.to].id.clone()).collect()
+            g.selects(i)
+                .map(|e| inv.objects[e.to_ix()].id.clone())
+                .collect()
         };
         let (mut at_old, mut at_new, mut moved) = (0, 0, 0);
         for (f, docs) in before_files.iter().enumerate() {

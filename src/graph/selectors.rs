@@ -319,13 +319,14 @@ impl Owned<'_> {
         let direct = self.dependents_of.get(w);
         let two_hops: usize = direct
             .iter()
-            .map(|e| self.dependents_of.get(e.to).len())
+            .map(|e| self.dependents_of.get(e.to_ix()).len())
             .sum();
         let mut out: Vec<u32> = if direct.len() + two_hops <= set.len() {
             direct
                 .iter()
                 .flat_map(|e| {
-                    std::iter::once(e.to).chain(self.dependents_of.get(e.to).iter().map(|e| e.to))
+                    std::iter::once(e.to_ix())
+                        .chain(self.dependents_of.get(e.to_ix()).iter().map(|e| e.to_ix()))
                 })
                 .map(|p| p as u32)
                 .filter(|p| set.binary_search(p).is_ok())
@@ -335,7 +336,12 @@ impl Owned<'_> {
                 .copied()
                 .filter(|&p| {
                     self.owners_of.get(p as usize).iter().any(|e| {
-                        e.from == w || self.owners_of.get(e.from).iter().any(|e2| e2.from == w)
+                        e.from_ix() == w
+                            || self
+                                .owners_of
+                                .get(e.from_ix())
+                                .iter()
+                                .any(|e2| e2.from_ix() == w)
                     })
                 })
                 .collect()
@@ -646,8 +652,8 @@ mod tests {
                     continue;
                 };
                 out.push((
-                    inv.objects[e.from].name().to_string(),
-                    inv.objects[e.to].name().to_string(),
+                    inv.objects[e.from_ix()].name().to_string(),
+                    inv.objects[e.to_ix()].name().to_string(),
                     via.as_str(),
                 ));
             }
@@ -843,7 +849,7 @@ mod tests {
         );
         let by: Vec<&str> = g
             .selected_by(2)
-            .map(|e| inv.objects[e.from].name())
+            .map(|e| inv.objects[e.from_ix()].name())
             .collect();
         assert_eq!(by, vec!["s1", "s2", "r2", "s3"]);
     }

@@ -492,8 +492,8 @@ impl SelectorEdges {
 
 fn edge(seg: &Seg, to: usize) -> Edge {
     Edge {
-        from: seg.from as usize,
-        to,
+        from: seg.from,
+        to: to as u32,
         kind: EdgeKind::Selector { via: seg.via },
     }
 }
@@ -558,8 +558,8 @@ mod tests {
             for &t in sel.key_set(s.key) {
                 if t as usize != s.from && !s.except.contains(&t) {
                     out.push(Edge {
-                        from: s.from,
-                        to: t as usize,
+                        from: s.from as u32,
+                        to: t,
                         kind: EdgeKind::Selector {
                             via: EdgeName::of(s.via),
                         },
@@ -615,7 +615,7 @@ mod tests {
             prop_assert_eq!(&selects, &expected);
             for t in 0..n {
                 let by: Vec<Edge> = edges.selected_by(t).collect();
-                let want: Vec<Edge> = expected.iter().filter(|e| e.to == t).copied().collect();
+                let want: Vec<Edge> = expected.iter().filter(|e| e.to_ix() == t).copied().collect();
                 prop_assert_eq!(by, want, "selected_by({})", t);
             }
             prop_assert!(edges.selects(n).next().is_none() && edges.selected_by(n).next().is_none());
@@ -649,7 +649,7 @@ mod tests {
         assert_eq!(edges.keys.len(), 3, "a key no selection uses is dropped");
         assert_eq!(edges.segs.len(), 4, "a selection matching nothing is kept");
         assert!(edges.selects(6).next().is_none());
-        let from: Vec<usize> = edges.selected_by(2).map(|e| e.from).collect();
+        let from: Vec<usize> = edges.selected_by(2).map(|e| e.from_ix()).collect();
         assert_eq!(from, vec![0, 5]);
     }
 

@@ -101,7 +101,7 @@ impl RefTerm {
         match self.dir {
             Dir::Uses => set.retain(|i| {
                 let i = i as usize;
-                graph.uses(i).iter().any(|e| named(e.to))
+                graph.uses(i).iter().any(|e| named(e.to_ix()))
                     || graph
                         .dangling_of(i)
                         .iter()
@@ -114,7 +114,7 @@ impl RefTerm {
                         .uses(i)
                         .iter()
                         .filter(|e| matches!(e.kind, EdgeKind::Ref { .. }));
-                    used.extend(targets.filter_map(|e| u32::try_from(e.to).ok()));
+                    used.extend(targets.map(|e| e.to));
                 }
                 *set &= used;
             }

@@ -186,10 +186,10 @@ pub fn target_ports(
         let mut lacking: Vec<&Object> = Vec::new();
         let mut declared = false;
         for e in graph.selects(i) {
-            let Some(target) = inv.objects.get(e.to) else {
+            let Some(target) = inv.objects.get(e.to_ix()) else {
                 continue;
             };
-            match declares(e.to, target, name) {
+            match declares(e.to_ix(), target, name) {
                 Some(true) => {
                     declared = true;
                     break;

@@ -96,11 +96,11 @@ impl ObjectEdges {
         let mine = &self.edges[self.start..];
         let dup = if mine.len() < LINEAR_DEDUP {
             mine.iter()
-                .any(|e| e.to == to && e.kind == EdgeKind::Ref { rel })
+                .any(|e| e.to_ix() == to && e.kind == EdgeKind::Ref { rel })
         } else {
             if self.seen.is_empty() {
                 self.seen.extend(mine.iter().filter_map(|e| match e.kind {
-                    EdgeKind::Ref { rel } => Some((e.to, rel)),
+                    EdgeKind::Ref { rel } => Some((e.to_ix(), rel)),
                     _ => None,
                 }));
             }
@@ -111,8 +111,8 @@ impl ObjectEdges {
                 self.seen.insert((to, rel));
             }
             self.edges.push(Edge {
-                from: self.from,
-                to,
+                from: self.from as u32,
+                to: to as u32,
                 kind: EdgeKind::Ref { rel },
             });
         }
@@ -366,9 +366,9 @@ pub fn assemble(
     deps: PerObject,
     provided: Vec<[deps::DepKey; 2]>,
 ) -> RefGraph {
-    let used_by = Adjacency::build(n, &edges, |e| e.to);
+    let used_by = Adjacency::build(n, &edges, |e| e.to_ix());
     RefGraph {
-        uses: Adjacency::from_grouped(n, edges, |e| e.from),
+        uses: Adjacency::from_grouped(n, edges, |e| e.from_ix()),
         used_by,
         dangling,
         deps,

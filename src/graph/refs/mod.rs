@@ -250,14 +250,14 @@ impl Graph {
         refs: bool,
     ) -> Vec<&'static str> {
         let mut out = Vec::new();
-        if owners && self.dependents(from).iter().any(|e| e.to == to) {
+        if owners && self.dependents(from).iter().any(|e| e.to_ix() == to) {
             out.push("owner");
         }
-        if selectors && self.selects(from).any(|e| e.to == to) {
+        if selectors && self.selects(from).any(|e| e.to_ix() == to) {
             out.push("selector");
         }
         if refs {
-            for e in self.uses(from).iter().filter(|e| e.to == to) {
+            for e in self.uses(from).iter().filter(|e| e.to_ix() == to) {
                 if let EdgeKind::Ref { rel } = e.kind {
                     let rel = rel.as_str();
                     if !out.contains(&rel) {

@@ -167,7 +167,7 @@ impl Graph {
             .chain(
                 added
                     .iter()
-                    .flat_map(|&a| self.selected_by(a).map(|e| e.from)),
+                    .flat_map(|&a| self.selected_by(a).map(|e| e.from_ix())),
             )
             .filter(|&i| inv.objects.get(i).is_some_and(is_service))
             .collect();
@@ -190,15 +190,15 @@ impl Graph {
             dangling = replace_sources(dangling, &sources, &relinked, fresh);
             relink_in_place(&mut uses, &mut used_by, &sources, &linked.edges, &mut named);
             named.retain(|&t| now(t).is_some());
-            named.extend(linked.edges.iter().map(|e| e.to));
+            named.extend(linked.edges.iter().map(|e| e.to_ix()));
         }
         let edges = if in_place {
             Vec::new()
         } else {
             let mut edges = std::mem::take(&mut uses.edges);
-            edges.retain_mut(|e| match (now(e.from), now(e.to)) {
+            edges.retain_mut(|e| match (now(e.from_ix()), now(e.to_ix())) {
                 (Some(from), Some(to)) if !relinked[from] => {
-                    (e.from, e.to) = (from, to);
+                    (e.from, e.to) = (from as u32, to as u32);
                     true
                 }
                 (_, Some(to)) => {
@@ -207,12 +207,12 @@ impl Graph {
                 }
                 (_, None) => false,
             });
-            named.extend(linked.edges.iter().map(|e| e.to));
+            named.extend(linked.edges.iter().map(|e| e.to_ix()));
             let edges = splice_sorted(
                 edges,
                 linked.edges,
                 |a, b| a.from < b.from,
-                |a, b| merge_by(a, b, |e| e.from),
+                |a, b| merge_by(a, b, |e| e.from_ix()),
             );
             dangling.retain_mut(|d| match now(d.from).filter(|&f| !relinked[f]) {
                 Some(from) => {
@@ -388,7 +388,7 @@ fn in_place(runs: &[(Range<usize>, Range<usize>)], used_by: &Adjacency, relinked
         && runs
             .iter()
             .flat_map(|(gone, _)| gone.clone())
-            .all(|t| used_by.get(t).iter().all(|e| relinked[e.from]))
+            .all(|t| used_by.get(t).iter().all(|e| relinked[e.from_ix()]))
 }
 
 /// Replaces the edges of the relinked `sources` (ascending) by `linked` (theirs, grouped
@@ -405,15 +405,15 @@ fn relink_in_place(
     let mut groups: Vec<(usize, Vec<Edge>)> = Vec::with_capacity(sources.len());
     let mut rest = linked;
     for &i in sources {
-        targets.extend(uses.get(i).iter().map(|e| e.to));
-        let k = rest.partition_point(|e| e.from <= i);
+        targets.extend(uses.get(i).iter().map(|e| e.to_ix()));
+        let k = rest.partition_point(|e| e.from_ix() <= i);
         groups.push((i, rest[..k].to_vec()));
         rest = &rest[k..];
     }
     named.extend_from_slice(&targets);
     uses.replace_groups(groups);
 
-    targets.extend(linked.iter().map(|e| e.to));
+    targets.extend(linked.iter().map(|e| e.to_ix()));
     targets.sort_unstable();
     targets.dedup();
     let mut incoming: Vec<Edge> = linked.to_vec();
@@ -423,17 +423,17 @@ fn relink_in_place(
     let groups = targets
         .iter()
         .map(|&t| {
-            let from = rest.partition_point(|e| e.to < t);
-            let to = rest.partition_point(|e| e.to <= t);
+            let from = rest.partition_point(|e| e.to_ix() < t);
+            let to = rest.partition_point(|e| e.to_ix() <= t);
             let new = rest[from..to].to_vec();
             rest = &rest[to..];
             let kept = used_by
                 .get(t)
                 .iter()
-                .filter(|e| sources.binary_search(&e.from).is_err())
+                .filter(|e| sources.binary_search(&e.from_ix()).is_err())
                 .copied()
                 .collect();
-            (t, merge_by(kept, new, |e| e.from))
+            (t, merge_by(kept, new, |e| e.from_ix()))
         })
         .collect();
     used_by.replace_groups(groups);

@@ -10,7 +10,7 @@ fn edges(g: &Graph, inv: &Inventory) -> Vec<(String, String, &'static str)> {
     for i in 0..inv.objects.len() {
         for e in g.uses(i) {
             if let EdgeKind::Ref { rel } = e.kind {
-                out.push((name(inv, e.from), name(inv, e.to), rel.as_str()));
+                out.push((name(inv, e.from_ix()), name(inv, e.to_ix()), rel.as_str()));
             }
         }
     }
