@@ -286,15 +286,15 @@ impl SelectorEdges {
             .iter()
             .enumerate()
             .all(|(new, &r)| changed(r) || r as usize == new);
+        // (object, set) pairs of the changed sets, by object.
+        let mut pairs: Vec<(u32, u32)> = source
+            .iter()
+            .enumerate()
+            .filter(|(_, &r)| changed(r))
+            .flat_map(|(new, &r)| sets[r as usize].iter().map(move |&t| (t, new as u32)))
+            .collect();
+        pairs.sort_unstable();
         if kept_numbers {
-            // (object, set) pairs of the changed sets, by object.
-            let mut pairs: Vec<(u32, u32)> = source
-                .iter()
-                .enumerate()
-                .filter(|(_, &r)| changed(r))
-                .flat_map(|(new, &r)| sets[r as usize].iter().map(move |&t| (t, new as u32)))
-                .collect();
-            pairs.sort_unstable();
             let mut touched: Vec<u32> = pairs.iter().map(|p| p.0).collect();
             touched.extend(replaced.iter().map(|&p| p as u32));
             for d in (0..old_sets as u32).filter(|&u| changed(u) || set_new[u as usize] == UNSEEN) {
@@ -304,18 +304,15 @@ impl SelectorEdges {
             touched.dedup();
             self.splice_in_sets(&touched, &pairs, unchanged_kept);
         } else {
-            let sets_now = source.iter().map(|&r| &sets[r as usize]);
-            let member_counts = count_by(
-                n,
-                sets_now.clone().flat_map(|s| s.iter().map(|&t| t as usize)),
-            );
-            self.in_offsets = offsets(member_counts.into_iter());
-            self.in_sets = fill(
-                &self.in_offsets,
-                sets_now
-                    .enumerate()
-                    .flat_map(|(id, s)| s.iter().map(move |&t| (t as usize, id as u32))),
-            );
+            // Sets renumbered (a key or set dropped or added before others): every object's
+            // entries of unchanged sets still used take their new numbers, in one pass over
+            // the index, and the changed sets' members get theirs (not a counting sort of
+            // every member of every set again).
+            let renumbered = |u: u32| {
+                let kept = (u as usize) < old_sets && !changed(u);
+                kept.then(|| set_new[u as usize]).filter(|&m| m != UNSEEN)
+            };
+            self.renumber_in_sets(n, &renumbered, &pairs);
         }
         let identity = source.len() == sets.len()
             && source.iter().enumerate().all(|(new, &r)| r as usize == new);
@@ -574,6 +571,38 @@ impl SelectorEdges {
             }
         }
         self.users = users;
+    }
+
+    /// The per-object set index of `n` objects with every entry `s` replaced by
+    /// `renumbered(s)` (left out when `None`) and the `pairs` (object, set; by object)
+    /// added, each object's run kept ascending.
+    fn renumber_in_sets(
+        &mut self,
+        n: usize,
+        renumbered: &dyn Fn(u32) -> Option<u32>,
+        pairs: &[(u32, u32)],
+    ) {
+        let mut offsets: Vec<u32> = Vec::with_capacity(self.in_offsets.capacity());
+        let mut out: Vec<u32> = Vec::with_capacity(self.in_sets.len() + pairs.len());
+        offsets.push(0);
+        let mut pairs = pairs.iter().peekable();
+        for t in 0..n {
+            let before = out.len();
+            out.extend(
+                run(&self.in_offsets, &self.in_sets, t)
+                    .iter()
+                    .filter_map(|&s| renumbered(s)),
+            );
+            while let Some(&(_, s)) = pairs.next_if(|p| p.0 as usize == t) {
+                out.push(s);
+            }
+            if !out[before..].is_sorted() {
+                out[before..].sort_unstable();
+            }
+            offsets.push(u32::try_from(out.len()).unwrap_or(u32::MAX));
+        }
+        self.in_offsets = offsets;
+        self.in_sets = out;
     }
 
     /// Rewrites the sets of the `touched` objects (ascending): their old sets that `keep`
