@@ -4,7 +4,7 @@
 //! `LabelIndex::splice` and `Graph::patch` — nothing rebuilt from scratch).
 
 use std::ops::Range;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use roaring::RoaringBitmap;
@@ -254,23 +254,34 @@ impl Dataset {
                     added: run.added_in(inventory).1,
                 })
                 .collect();
-            // The helper takes the removed labels out and starts the shift (which this
-            // thread joins once the graph is patched); the added labels go in at the end.
+            // The helper takes the removed labels out and starts the shift, which this
+            // thread joins once the graph is patched (starting it itself if the helper has
+            // not begun yet: a loaded machine cannot starve it); the added labels go in at
+            // the end.
+            let index_once = Mutex::new(Some(label_index));
             let started: OnceLock<Option<Shift<'_>>> = OnceLock::new();
+            let begin = || {
+                started.get_or_init(|| {
+                    let index = index_once
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .take();
+                    index.and_then(|index| index.begin_runs(&spliced))
+                })
+            };
             let mut helper = Duration::ZERO;
             let t = Instant::now();
             let patched = std::thread::scope(|s| {
                 s.spawn(|| {
                     let t = Instant::now();
                     lower_priority();
-                    let shift = started.get_or_init(|| label_index.begin_runs(&spliced));
-                    if let Some(shift) = shift {
+                    if let Some(shift) = begin() {
                         shift.work();
                     }
                     helper = t.elapsed();
                 });
                 let patched = patch_graph();
-                if let Some(Some(shift)) = started.get() {
+                if let Some(shift) = begin() {
                     shift.work();
                 }
                 patched
