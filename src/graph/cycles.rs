@@ -216,12 +216,9 @@ mod tests {
     fn adj(n: usize, pairs: &[(usize, usize)]) -> Adjacency {
         let edges: Vec<Edge> = pairs
             .iter()
-            .map(|&(from, to)| Edge {
-                from: from as u32,
-                to: to as u32,
-                kind: EdgeKind::Selector {
-                    via: crate::graph::EdgeName::of("t"),
-                },
+            .map(|&(from, to)| {
+                let via = crate::graph::EdgeName::of("t");
+                Edge::new(from, to, EdgeKind::Selector { via })
             })
             .collect();
         Adjacency::build(n, &edges, Edge::from_ix)

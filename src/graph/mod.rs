@@ -433,13 +433,13 @@ mod tests {
     use super::*;
 
     fn e(from: usize, to: usize) -> Edge {
-        Edge {
-            from: from as u32,
-            to: to as u32,
-            kind: EdgeKind::Selector {
+        Edge::new(
+            from,
+            to,
+            EdgeKind::Selector {
                 via: EdgeName::of("x"),
             },
-        }
+        )
     }
 
     /// A patch that moves positions moves every edge: they stay small.

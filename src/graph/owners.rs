@@ -229,15 +229,12 @@ pub(super) fn stats_ns(obj: &Object) -> Str {
 }
 
 fn owner_edge(owner: usize, dependent: usize, r: &OwnerRef, by_uid: bool) -> Edge {
-    Edge {
-        from: owner as u32,
-        to: dependent as u32,
-        kind: EdgeKind::Owner {
-            by_uid,
-            controller: r.controller == Some(true),
-            block_owner_deletion: r.block_owner_deletion == Some(true),
-        },
-    }
+    let kind = EdgeKind::Owner {
+        by_uid,
+        controller: r.controller == Some(true),
+        block_owner_deletion: r.block_owner_deletion == Some(true),
+    };
+    Edge::new(owner, dependent, kind)
 }
 
 /// `[apiVersion/Kind, namespace: ns, name: n, uid: u]`, the GC's `objectReference` String().

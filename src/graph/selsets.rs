@@ -557,13 +557,8 @@ mod tests {
         for s in &list {
             for &t in sel.key_set(s.key) {
                 if t as usize != s.from && !s.except.contains(&t) {
-                    out.push(Edge {
-                        from: s.from as u32,
-                        to: t,
-                        kind: EdgeKind::Selector {
-                            via: EdgeName::of(s.via),
-                        },
-                    });
+                    let via = EdgeName::of(s.via);
+                    out.push(Edge::new(s.from, t as usize, EdgeKind::Selector { via }));
                 }
             }
         }

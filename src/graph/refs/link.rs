@@ -110,11 +110,8 @@ impl ObjectEdges {
             if !self.seen.is_empty() {
                 self.seen.insert((to, rel));
             }
-            self.edges.push(Edge {
-                from: self.from as u32,
-                to: to as u32,
-                kind: EdgeKind::Ref { rel },
-            });
+            self.edges
+                .push(Edge::new(self.from, to, EdgeKind::Ref { rel }));
         }
         !dup
     }
