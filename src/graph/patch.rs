@@ -756,20 +756,21 @@ fn patch_selections(
     (owners_of, dependents_of): (&Adjacency, &Adjacency),
 ) -> (SelectorEdges, Vec<Diagnostic>, usize) {
     let mut sets = old.into_selections();
-    let flipped = setkeys::patch_sets(inv, keys, &mut sets, (shift, None), added);
+    let changes = setkeys::patch_sets(inv, keys, &mut sets, (shift, None), added);
     let nodes = nodes_after(inv, sets.nodes, added, removed);
     let recount = nodes != sets.nodes;
     sets.nodes = nodes;
     for s in &sets.list {
         let k = s.key as usize;
-        if !flipped[k] && !recount {
+        let flipped = changes.flipped(s.key);
+        if !flipped && !recount {
             continue;
         }
         let class = sets.keys[k].key.class();
         let Some(i) = shift(s.from).filter(|&i| marks[i] & SEL == 0) else {
             continue;
         };
-        if (flipped[k] || (recount && class == Class::Nodes))
+        if (flipped || (recount && class == Class::Nodes))
             && selectors::counts_matches(&inv.objects[i], class)
         {
             marks[i] |= SEL;
@@ -810,8 +811,8 @@ fn patch_selections_in_place(
     (owners_of, dependents_of): (&Adjacency, &Adjacency),
 ) -> (SelectorEdges, Vec<Diagnostic>, usize) {
     let (mut sets, dirty) = old.take_keyed(added.iter().copied());
-    let key_sets: Vec<u32> = sets.keys.iter().map(|k| k.set).collect();
-    let flipped = setkeys::patch_sets(inv, keys, &mut sets, (shift, Some(&dirty)), added);
+    let old_keys = sets.keys.len();
+    let changes = setkeys::patch_sets(inv, keys, &mut sets, (shift, Some(&dirty)), added);
     let nodes = nodes_after(inv, sets.nodes, added, removed);
     let recount = nodes != sets.nodes;
     sets.nodes = nodes;
@@ -823,18 +824,23 @@ fn patch_selections_in_place(
             p.set(c);
         });
     }
-    for (k, &set) in key_sets.iter().enumerate() {
-        // A key's class is read only for the keys that may need it: reading it for every
-        // key touched all of them on every edit (≈ 8 ms at 1M objects, BENCHMARKS.md).
-        let redo = flipped.get(k).copied().unwrap_or(false);
-        if !redo && !recount {
+    // The keys whose findings may count otherwise: those whose set went to or from empty
+    // and, when the Nodes changed in number, every Nodes key (a key's class is read only
+    // then: reading it for every key touched all of them on every edit, ≈ 8 ms at 1M
+    // objects, BENCHMARKS.md).
+    let redo: Vec<u32> = if recount {
+        (0..old_keys as u32)
+            .filter(|&k| changes.flipped(k) || sets.keys[k as usize].key.class() == Class::Nodes)
+            .collect()
+    } else {
+        changes.flipped.clone()
+    };
+    for k in redo {
+        let Some(keyed) = sets.keys.get(k as usize) else {
             continue;
-        }
-        let class = sets.keys[k].key.class();
-        if !redo && class != Class::Nodes {
-            continue;
-        }
-        for i in old.users_of(k as u32, set) {
+        };
+        let class = keyed.key.class();
+        for i in old.users_of(k, changes.set_before(k, keyed.set)) {
             if marks[i] & SEL == 0 && selectors::counts_matches(&inv.objects[i], class) {
                 marks[i] |= SEL;
                 selecting.push(i);
@@ -853,7 +859,12 @@ fn patch_selections_in_place(
         Some(&known),
     );
     (
-        old.splice(merged, &selecting, (&dirty, &key_sets), added),
+        old.splice(
+            merged,
+            &selecting,
+            (&dirty, &changes.repointed, old_keys),
+            added,
+        ),
         findings,
         scanned,
     )
@@ -1711,7 +1722,7 @@ mod tests {
         PATHS.with(|p| p.set([0; 6]));
         WIDENED.with(|c| c.set(0));
         crate::graph::refs::GAPS_IN_PLACE.with(|c| c.set(0));
-        crate::graph::selsets::STRETCH_KEPT.with(|c| c.set([0; 3]));
+        crate::graph::selsets::SPLICES.with(|c| c.set([0; 4]));
         for seed in 1..1500u64 {
             let (outcome, patched, built) = patched_and_built_in(seed * 104_729, scenario_of(seed));
             assert!(
@@ -1745,13 +1756,14 @@ mod tests {
             "only {widened} patches widened an emptied run"
         );
         // Objects added after others with the same selectors (kubectl's and helm's usual
-        // edit): the keys keep their numbers and the selection index is spliced.
-        let [keys_kept, users_spliced, compacted] =
-            crate::graph::selsets::STRETCH_KEPT.with(|c| c.get());
+        // edit) rebuild a stretch of selections; keys given new sets move their other
+        // selections; keys and sets grown past what a build numbered are numbered again.
+        let [stretched, moved_sets, compacted, renumbered] =
+            crate::graph::selsets::SPLICES.with(|c| c.get());
         assert!(
-            keys_kept > 20 && users_spliced > 15,
-            "only {keys_kept} splices that changed selection counts kept every key's \
-             number, {users_spliced} spliced the selection index"
+            stretched > 20 && moved_sets > 15 && renumbered > 5,
+            "only {stretched} splices rebuilt a stretch of selections, {moved_sets} moved \
+             selections to their keys' new sets, {renumbered} numbered keys and sets again"
         );
         assert!(
             compacted >= 3,

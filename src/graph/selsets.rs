@@ -17,7 +17,7 @@ use super::{Edge, EdgeKind, EdgeName};
 
 mod splice;
 #[cfg(test)]
-pub(super) use splice::STRETCH_KEPT;
+pub(super) use splice::SPLICES;
 
 /// One selector field of one object and what it matched.
 #[derive(Clone, Debug)]
@@ -206,25 +206,24 @@ pub(super) struct SelectorEdges {
     except: Vec<u32>,
     /// The length of `except` when it was last written whole.
     except_written: usize,
+    /// How many keys hold each set: a patch keeps every number (see `selsets/splice.rs`),
+    /// and empties a set no key holds any more.
+    key_refs: Vec<u32>,
+    /// How many keys and sets there were when they were last numbered whole (a build);
+    /// a patch numbers them again when they have grown well past that.
+    numbered: (usize, usize),
 }
 
 impl PartialEq for SelectorEdges {
-    /// Equal selections, keys, sets and indexes; exceptions compared by content, wherever
-    /// they stand in `except`.
+    /// The same selections, keys and sets as a build gives: a patch keeps every key's and
+    /// set's number (dropped ones stay, emptied; new ones are appended), so both are
+    /// numbered as a build numbers them first (every key and set in order of first use,
+    /// equal sets stored once) and compared whole; and each is consistent (its indexes and
+    /// key counts are what its selections and sets give).
     fn eq(&self, other: &SelectorEdges) -> bool {
-        self.seg_offsets == other.seg_offsets
-            && self.keys == other.keys
-            && self.sets == other.sets
-            && self.user_offsets == other.user_offsets
-            && self.users == other.users
-            && self.in_offsets == other.in_offsets
-            && self.in_sets == other.in_sets
-            && self.nodes == other.nodes
-            && self.segs.len() == other.segs.len()
-            && self.segs.iter().zip(&other.segs).all(|(a, b)| {
-                (a.from, a.via, a.key, a.set) == (b.from, b.via, b.key, b.set)
-                    && self.except_of(a) == other.except_of(b)
-            })
+        self.consistent().is_ok()
+            && other.consistent().is_ok()
+            && self.canonical().same_numbering(&other.canonical())
     }
 }
 
@@ -336,9 +335,14 @@ impl SelectorEdges {
                 .enumerate()
                 .flat_map(|(id, s)| s.iter().map(move |&t| (t as usize, id as u32))),
         );
+        let key_refs = count_by(sets.len(), keys.iter().map(|k| k.set as usize))
+            .into_iter()
+            .map(|c| u32::try_from(c).unwrap_or(u32::MAX))
+            .collect();
         SelectorEdges {
             seg_offsets,
             segs,
+            numbered: (keys.len(), sets.len()),
             keys,
             sets,
             user_offsets,
@@ -348,7 +352,89 @@ impl SelectorEdges {
             nodes,
             except_written: except.len(),
             except,
+            key_refs,
         }
+    }
+
+    /// These selections numbered as a build numbers them.
+    fn canonical(&self) -> SelectorEdges {
+        let n = self.seg_offsets.len().saturating_sub(1);
+        SelectorEdges::build(n, self.clone().into_selections())
+    }
+
+    /// Equal selections, keys, sets and indexes, number for number; exceptions compared by
+    /// content, wherever they stand in `except`.
+    fn same_numbering(&self, other: &SelectorEdges) -> bool {
+        self.seg_offsets == other.seg_offsets
+            && self.keys == other.keys
+            && self.sets == other.sets
+            && self.user_offsets == other.user_offsets
+            && self.users == other.users
+            && self.in_offsets == other.in_offsets
+            && self.in_sets == other.in_sets
+            && self.key_refs == other.key_refs
+            && self.nodes == other.nodes
+            && self.segs.len() == other.segs.len()
+            && self.segs.iter().zip(&other.segs).all(|(a, b)| {
+                (a.from, a.via, a.key, a.set) == (b.from, b.via, b.key, b.set)
+                    && self.except_of(a) == other.except_of(b)
+            })
+    }
+
+    /// Whether what is kept alongside the selections and sets is what they give: each
+    /// selection's set is its key's, the selection index by set, the set index by object
+    /// and how many keys hold each set are those counted again, and a set no key holds is
+    /// empty. The first difference when not.
+    pub fn consistent(&self) -> Result<(), String> {
+        let n = self.seg_offsets.len().saturating_sub(1);
+        if let Some(s) = self
+            .segs
+            .iter()
+            .find(|s| self.keys.get(s.key as usize).map(|k| k.set) != Some(s.set))
+        {
+            return Err(format!("selection {s:?} has another set than its key"));
+        }
+        let refs: Vec<u32> = count_by(self.sets.len(), self.keys.iter().map(|k| k.set as usize))
+            .into_iter()
+            .map(|c| u32::try_from(c).unwrap_or(u32::MAX))
+            .collect();
+        if refs != self.key_refs {
+            return Err(format!("key counts {:?}, counted {refs:?}", self.key_refs));
+        }
+        if let Some(s) = (0..self.sets.len()).find(|&s| refs[s] == 0 && !self.sets[s].is_empty()) {
+            return Err(format!("set {s} is held by no key but not emptied"));
+        }
+        let user_offsets = offsets(
+            count_by(self.sets.len(), self.segs.iter().map(|s| s.set as usize)).into_iter(),
+        );
+        let users = fill(
+            &user_offsets,
+            self.segs
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (s.set as usize, i as u32)),
+        );
+        if (&user_offsets, &users) != (&self.user_offsets, &self.users) {
+            return Err("the selection index by set differs".into());
+        }
+        let in_offsets = offsets(
+            count_by(
+                n,
+                self.sets.iter().flat_map(|s| s.iter().map(|&t| t as usize)),
+            )
+            .into_iter(),
+        );
+        let in_sets = fill(
+            &in_offsets,
+            self.sets
+                .iter()
+                .enumerate()
+                .flat_map(|(id, s)| s.iter().map(move |&t| (t as usize, id as u32))),
+        );
+        if (&in_offsets, &in_sets) != (&self.in_offsets, &self.in_sets) {
+            return Err("the set index by object differs".into());
+        }
+        Ok(())
     }
 
     /// The exceptions of `seg`, ascending.
@@ -376,7 +462,7 @@ impl SelectorEdges {
             return;
         }
         #[cfg(test)]
-        splice::count_kept(2);
+        splice::count_splice(2);
         let mut except = Vec::with_capacity(self.except_written + self.except_written / 8);
         for seg in &mut self.segs {
             let (at, n) = (seg.except.0 as usize, seg.except.1 as usize);

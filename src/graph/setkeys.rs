@@ -559,21 +559,45 @@ impl Candidates for Scan<'_> {
     }
 }
 
+/// What [`patch_sets`] changed, by key.
+#[derive(Debug, Default)]
+pub(super) struct SetPatch {
+    /// The keys whose set went from empty to not or back, ascending.
+    pub flipped: Vec<u32>,
+    /// The keys given another set (a new one: sets are shared between keys), with the set
+    /// they had, ascending by key.
+    pub repointed: Vec<(u32, u32)>,
+}
+
+impl SetPatch {
+    /// Whether key `k`'s set went from empty to not or back.
+    pub fn flipped(&self, k: u32) -> bool {
+        self.flipped.binary_search(&k).is_ok()
+    }
+
+    /// The set key `k` had before the patch, now `now`.
+    pub fn set_before(&self, k: u32, now: u32) -> u32 {
+        match self.repointed.binary_search_by_key(&k, |r| r.0) {
+            Ok(at) => self.repointed[at].1,
+            Err(_) => now,
+        }
+    }
+}
+
 /// Brings the keyed sets of `sel` (old positions) up to date after a change: members moved
 /// by `shift` (replaced ones left out), the `added` objects (new positions, ascending) each
 /// key matches put in, and the first object of an identity whose old one was replaced
 /// looked for again among `keys` (of the new inventory). A key whose set changes gets a new
 /// set (sets are shared between keys). `losing`: the only sets that can lose a member when
 /// known (no position moves: the sets holding a replaced object), else every set is moved.
-/// Returns, per key, whether its set went from empty to not or back.
+/// One pass over the keys, reading only what each holds inline (its probe and set id).
 pub(super) fn patch_sets(
     inv: &Inventory,
     keys: &Keys,
     sel: &mut Selections,
     (shift, losing): (impl Fn(usize) -> Option<usize>, Option<&[u32]>),
     added: &[usize],
-) -> Vec<bool> {
-    let was_empty: Vec<bool> = sel.keys.iter().map(|k| sel.set(k.set).is_empty()).collect();
+) -> SetPatch {
     let lost = match losing {
         Some(ids) => sel.move_some_sets(ids, shift),
         None => sel.move_sets(shift),
@@ -582,6 +606,7 @@ pub(super) fn patch_sets(
     for &i in added {
         probes(&inv.objects[i], |p| by_probe.entry(p).or_default().push(i));
     }
+    let mut out = SetPatch::default();
     // Identities whose first object was replaced, by kind and name key.
     let mut again: HashMap<keys::KeyHash, Vec<usize>> = HashMap::default();
     let Selections {
@@ -589,12 +614,18 @@ pub(super) fn patch_sets(
     } = &mut *sel;
     for (k, entry) in keyed.iter_mut().enumerate() {
         let set = entry.set as usize;
+        // A set that lost a member had one before: whether it was empty is read only for
+        // the keys whose set changes.
+        let lost_here = lost.get(set).copied().unwrap_or(false);
         // Only what `entry` holds is read for every key (not `entry.key`: a cache miss).
-        let lost_first = lost.get(set).copied().unwrap_or(false) && entry.key.class == Class::Id;
-        let Some(added) = by_probe.get(&entry.probe).filter(|_| !lost_first) else {
+        let lost_first = lost_here && entry.key.class == Class::Id;
+        let gained = by_probe.get(&entry.probe).filter(|_| !lost_first);
+        let Some(added) = gained else {
             let key = &entry.key;
             if let (true, Matcher::Id { kind, name, .. }) = (lost_first, &key.matcher) {
                 again.entry(keys::name_key(kind, name)).or_default().push(k);
+            } else if lost_here && sets[set].is_empty() {
+                out.flipped.push(k as u32);
             }
             continue;
         };
@@ -606,8 +637,12 @@ pub(super) fn patch_sets(
             .collect();
         gains.dedup();
         if gains.is_empty() {
+            if lost_here && sets[set].is_empty() {
+                out.flipped.push(k as u32);
+            }
             continue;
         }
+        let was_empty = !lost_here && sets[set].is_empty();
         let members = if key.class == Class::Id {
             let first = sets[set].first().map(|&t| t as usize);
             let now = first.into_iter().chain(gains).min();
@@ -615,7 +650,11 @@ pub(super) fn patch_sets(
         } else {
             merge(&sets[set], &gains)
         };
+        if was_empty {
+            out.flipped.push(k as u32);
+        }
         sets.push(members);
+        out.repointed.push((k as u32, entry.set));
         entry.set = (sets.len() - 1) as u32;
     }
     if !again.is_empty() {
@@ -628,15 +667,18 @@ pub(super) fn patch_sets(
             }
         }
         for key in again.into_values().flatten() {
-            let members = first.get(&key).map(|&t| t as u32).into_iter().collect();
+            let members: Vec<u32> = first.get(&key).map(|&t| t as u32).into_iter().collect();
+            // It had its first object before (the one replaced).
+            if members.is_empty() {
+                out.flipped.push(key as u32);
+            }
+            out.repointed.push((key as u32, sel.keys[key].set));
             sel.keys[key].set = sel.add_set(members);
         }
+        out.flipped.sort_unstable();
+        out.repointed.sort_unstable();
     }
-    sel.keys
-        .iter()
-        .zip(was_empty)
-        .map(|(k, was)| sel.set(k.set).is_empty() != was)
-        .collect()
+    out
 }
 
 /// `set` and `more` (both ascending, disjoint) as one ascending list.

@@ -5,42 +5,53 @@
 //! A patch takes the keys and sets out ([`SelectorEdges::take_keyed`]), brings the keys'
 //! sets up to date and matches the recomputed objects' fields again (as `Selections`: the
 //! old sets, some changed in place, new ones appended), then [`SelectorEdges::splice`]
-//! puts the recomputed objects' selections where theirs were and numbers keys and sets as
-//! a build would (in order of first use, equal contents stored once). Only the changed
-//! sets are compared with others (through the old sets holding their first member); the
-//! per-object index of sets is rewritten only for the objects whose sets changed, unless an
-//! unchanged set's number moves (then it is rebuilt, as a build does).
+//! puts the recomputed objects' selections where theirs were.
+//!
+//! Every key and set keeps its number: keys and sets the patch adds are appended, a key
+//! given a new set (its members changed, and sets are shared between keys) keeps its own
+//! number, and a set no key holds any more is emptied where it stands. So nothing is
+//! numbered again and only what changed is written: the recomputed objects' selections,
+//! the other selections of keys given new sets, those sets' runs of the per-set selection
+//! index, and the per-object set index of the changed sets' members. A build numbers keys
+//! and sets in order of first use and stores equal sets once; a patch's numbers differ
+//! from a build's, its selections and edges do not (equality numbers both as a build
+//! does). Keys no selection uses stay (their sets kept up to date): a selector added again
+//! finds its key instead of scanning for its members. When keys or sets have grown well
+//! past what the last build numbered, the patch ends with a build of its selections.
 
-use rustc_hash::FxHashMap;
-
-use super::{
-    count_by, fill, offsets, push_except, run, Keyed, Seg, Selections, SelectorEdges, UNSEEN,
-};
+use super::{push_except, run, Seg, Selections, SelectorEdges};
 use rayon::prelude::*;
 
 use crate::graph::{EdgeName, Resize, GAP_CHUNK};
 
 #[cfg(test)]
 thread_local! {
-    /// Splices whose selection counts changed with every key keeping its number, of
-    /// those the ones whose selection index was spliced (every set kept its number), and
-    /// the times the exceptions were written again.
-    pub(in crate::graph) static STRETCH_KEPT: std::cell::Cell<[usize; 3]> =
-        const { std::cell::Cell::new([0; 3]) };
+    /// Splices that rebuilt a stretch of selections (counts changed), that moved other
+    /// selections of keys given new sets, that wrote the exceptions again, and that
+    /// numbered keys and sets again (a build).
+    pub(in crate::graph) static SPLICES: std::cell::Cell<[usize; 4]> =
+        const { std::cell::Cell::new([0; 4]) };
 }
 
-/// Counts one splice in [`STRETCH_KEPT`]`[which]`.
+/// Counts one splice in [`SPLICES`]`[which]`.
 #[cfg(test)]
-pub(super) fn count_kept(which: usize) {
-    STRETCH_KEPT.with(|c| {
+pub(super) fn count_splice(which: usize) {
+    SPLICES.with(|c| {
         let mut counts = c.get();
         counts[which] += 1;
         c.set(counts);
     });
 }
 
-/// How many selections before a rebuilt stretch are looked at for the keys used there.
-const RECENT: usize = 4096;
+/// How far keys or sets may grow past what a build numbered (`at`) before a patch builds
+/// again. (Tests: a few, so that patches build again often.)
+fn grown(now: usize, at: usize) -> bool {
+    if cfg!(test) {
+        now > at + 3
+    } else {
+        now > 2 * at + 1024
+    }
+}
 
 /// Selections `lo..hi` replaced by `lo..new_hi`, those after moved.
 #[derive(Clone)]
@@ -50,6 +61,16 @@ struct Stretch {
     new_hi: usize,
     /// The sets of the selections the stretch held before (those whose index lose them).
     old_sets: Vec<u32>,
+}
+
+/// A selection whose set changed, outside a rebuilt stretch: where it stood and stands, and
+/// its set before and now.
+#[derive(Clone, Copy)]
+struct Move {
+    old: u32,
+    new: u32,
+    from_set: u32,
+    to_set: u32,
 }
 
 impl SelectorEdges {
@@ -125,26 +146,55 @@ impl SelectorEdges {
     }
 
     /// `build` of this graph's selections with those of `selecting` (ascending) replaced by
-    /// `merged.list` (theirs, by selecting object), over `merged`'s keys and sets: keys and
-    /// sets taken out by [`SelectorEdges::take_keyed`], then brought up to date: the sets at
-    /// `dirty` (ascending) changed in place, sets and keys appended; `key_sets`: each old
-    /// key's set before. No position moved; `replaced` are the positions whose objects
-    /// were replaced.
+    /// `merged.list` (theirs, by selecting object), over `merged`'s keys and sets (up to
+    /// numbering: see the module documentation): keys and sets taken out by
+    /// [`SelectorEdges::take_keyed`], then brought up to date: the sets at `dirty`
+    /// (ascending) changed in place, the keys of `repointed` (ascending, with their sets
+    /// before) given new sets, sets and keys appended after the `old_keys` there were. No
+    /// position moved; `replaced` are the positions whose objects were replaced.
     pub fn splice(
         mut self,
         merged: Selections,
         selecting: &[usize],
-        (dirty, key_sets): (&[u32], &[u32]),
+        (dirty, repointed, old_keys): (&[u32], &[(u32, u32)], usize),
         replaced: &[usize],
     ) -> SelectorEdges {
         let Selections {
             mut list,
             mut sets,
-            keys: in_keys,
+            keys,
             nodes,
         } = merged;
         let n = self.seg_offsets.len().saturating_sub(1);
         let old_sets = self.user_offsets.len().saturating_sub(1);
+        let set_of = |k: u32| keys.get(k as usize).map_or(0, |k| k.set);
+
+        // How many keys hold each set, brought up to date; the old sets no key holds now.
+        let mut refs = std::mem::take(&mut self.key_refs);
+        refs.resize(sets.len(), 0);
+        for &(k, before) in repointed {
+            if let Some(r) = refs.get_mut(before as usize) {
+                *r = r.saturating_sub(1);
+            }
+            refs[set_of(k) as usize] += 1;
+        }
+        for k in keys.iter().skip(old_keys) {
+            refs[k.set as usize] += 1;
+        }
+        let mut emptied: Vec<u32> = repointed
+            .iter()
+            .map(|r| r.1)
+            .filter(|&s| refs.get(s as usize) == Some(&0))
+            .collect();
+        emptied.sort_unstable();
+        emptied.dedup();
+        let added_sets = old_sets as u32..sets.len() as u32;
+        // Sets added by this patch that no key took are left empty too.
+        for s in added_sets.clone().filter(|&s| refs[s as usize] == 0) {
+            sets[s as usize] = Vec::new();
+        }
+
+        // The recomputed objects' selections where theirs were.
         list.sort_by_key(|s| s.from);
         let except = &mut self.except;
         let fresh: Vec<Seg> = list
@@ -153,215 +203,99 @@ impl SelectorEdges {
                 from: s.from as u32,
                 via: EdgeName::of(s.via),
                 key: s.key,
-                set: UNSEEN,
+                set: set_of(s.key),
                 except: push_except(except, &s.except),
             })
             .collect();
-        let (same_keys, moved) = self.splice_segs(fresh, selecting, key_sets);
-
-        // Keys in order of first use: as they were when every key stands where it did.
-        let same_keys = same_keys && in_keys.len() == key_sets.len();
-        let mut key_new = Vec::new();
-        let mut order: Vec<u32> = Vec::new();
-        if same_keys {
-            order = (0..in_keys.len() as u32).collect();
-        } else {
-            key_new = vec![UNSEEN; in_keys.len()];
-            for s in &self.segs {
-                if let Some(k) = key_new.get_mut(s.key as usize) {
-                    if *k == UNSEEN {
-                        *k = order.len() as u32;
-                        order.push(s.key);
-                    }
+        let (stretch, mut moves) = match self.splice_segs(fresh, selecting) {
+            Spliced::InPlace(moves) => (None, moves),
+            Spliced::Stretch(stretch) => {
+                // The stretch's other selections take their keys' sets too.
+                for s in &mut self.segs[stretch.lo..stretch.new_hi] {
+                    s.set = set_of(s.key);
                 }
+                (Some(stretch), Vec::new())
             }
-        }
+        };
 
-        // Changed sets (appended, or changed in place) stand for an equal set: an unchanged
-        // one (found among the old sets holding their first member), or the first changed
-        // one of their contents.
-        let changed = |s: u32| s as usize >= old_sets || dirty.binary_search(&s).is_ok();
-        let mut rep: FxHashMap<u32, u32> = FxHashMap::default();
-        {
-            let mut by_content: FxHashMap<&[u32], u32> = FxHashMap::default();
-            let mut empty: Option<Option<u32>> = None;
-            for &k in &order {
-                let s = in_keys[k as usize].set;
-                if !changed(s) || rep.contains_key(&s) {
+        // The other selections of the keys given new sets, found through their old sets'
+        // runs of the selection index (not yet rewritten: old places).
+        let gained = stretch
+            .as_ref()
+            .map_or(0, |s| s.new_hi as i64 - s.hi as i64);
+        for &(k, before) in repointed {
+            let now = set_of(k);
+            for &u in run(&self.user_offsets, &self.users, before as usize) {
+                let new = match &stretch {
+                    Some(st) if (st.lo..st.hi).contains(&(u as usize)) => continue,
+                    Some(st) if u as usize >= st.hi => (i64::from(u) + gained) as u32,
+                    _ => u,
+                };
+                let Some(seg) = self.segs.get_mut(new as usize) else {
+                    continue;
+                };
+                if seg.key != k
+                    || (stretch.is_none() && selecting.binary_search(&(seg.from as usize)).is_ok())
+                {
                     continue;
                 }
-                let content = sets[s as usize].as_slice();
-                let unchanged = match content.first() {
-                    Some(&t) => run(&self.in_offsets, &self.in_sets, t as usize)
-                        .iter()
-                        .copied()
-                        .find(|&u| !changed(u) && sets[u as usize] == content),
-                    None => *empty.get_or_insert_with(|| {
-                        (0..old_sets as u32).find(|&u| !changed(u) && sets[u as usize].is_empty())
-                    }),
-                };
-                let r = match unchanged {
-                    Some(u) => u,
-                    None => *by_content.entry(content).or_insert(s),
-                };
-                rep.insert(s, r);
+                seg.set = now;
+                moves.push(Move {
+                    old: u,
+                    new,
+                    from_set: before,
+                    to_set: now,
+                });
             }
         }
-        // Only changed sets have a representative: the others are not looked up (a hash
-        // lookup per key, on every patch, for nothing).
-        let rep_of = |s: u32| {
-            if changed(s) {
-                rep.get(&s).copied().unwrap_or(s)
-            } else {
-                s
-            }
-        };
+        #[cfg(test)]
+        if !moves.is_empty() {
+            count_splice(1);
+        }
+        self.splice_users(stretch, moves, sets.len());
 
-        // Sets in order of first use by the keys.
-        let mut set_new = vec![UNSEEN; sets.len()];
-        let mut source: Vec<u32> = Vec::new();
-        let numbered: Vec<u32> = order
+        // The per-object set index: the members of the changed sets still held (changed in
+        // place, or added) take them, the emptied ones and the replaced objects drop theirs.
+        let changed = |s: u32| s as usize >= old_sets || dirty.binary_search(&s).is_ok();
+        let mut pairs: Vec<(u32, u32)> = dirty
             .iter()
-            .map(|&k| {
-                let r = rep_of(in_keys[k as usize].set) as usize;
-                if set_new[r] == UNSEEN {
-                    set_new[r] = source.len() as u32;
-                    source.push(r as u32);
-                }
-                set_new[r]
-            })
-            .collect();
-        // Moved, not cloned (an `Arc` clone per key is a cache miss per key).
-        let keys: Vec<Keyed> = if order.iter().enumerate().all(|(i, &k)| i == k as usize) {
-            let mut keys = in_keys;
-            keys.truncate(order.len());
-            keys
-        } else {
-            let mut slots: Vec<Option<Keyed>> = in_keys.into_iter().map(Some).collect();
-            order
-                .iter()
-                .filter_map(|&k| slots.get_mut(k as usize).and_then(Option::take))
-                .collect()
-        };
-        let mut keys = keys;
-        for (k, &set) in keys.iter_mut().zip(&numbered) {
-            k.set = set;
-        }
-        // Every key with the set number it had: only the recomputed selections get theirs,
-        // and each set keeps its selections.
-        let same_sets = same_keys
-            && source.len() == old_sets
-            && keys.iter().zip(key_sets).all(|(k, &s)| k.set == s);
-        if same_sets {
-            // The recomputed selections take their keys' sets: those of `selecting`, or the
-            // rebuilt stretch (which holds them) when counts changed.
-            let set_from_key = |segs: &mut [Seg]| {
-                for s in segs {
-                    s.set = keys[s.key as usize].set;
-                }
-            };
-            match moved {
-                Some(stretch) => {
-                    set_from_key(&mut self.segs[stretch.lo..stretch.new_hi]);
-                    self.splice_users(stretch);
-                }
-                None => {
-                    for &i in selecting {
-                        let (a, b) = (
-                            self.seg_offsets[i] as usize,
-                            self.seg_offsets[i + 1] as usize,
-                        );
-                        set_from_key(&mut self.segs[a..b]);
-                    }
-                }
-            }
-        } else {
-            self.renumber_segs(&key_new, &keys, source.len());
-        }
-
-        // Every unchanged set still used kept its number: only the objects of changed or
-        // dropped sets (and the replaced ones) have other sets now.
-        let unchanged_kept = |u: u32| !changed(u) && set_new[u as usize] == u;
-        let kept_numbers = source
-            .iter()
-            .enumerate()
-            .all(|(new, &r)| changed(r) || r as usize == new);
-        // (object, set) pairs of the changed sets, by object.
-        let mut pairs: Vec<(u32, u32)> = source
-            .iter()
-            .enumerate()
-            .filter(|(_, &r)| changed(r))
-            .flat_map(|(new, &r)| sets[r as usize].iter().map(move |&t| (t, new as u32)))
+            .copied()
+            .chain(added_sets)
+            .filter(|&s| refs.get(s as usize).is_some_and(|&r| r > 0))
+            .flat_map(|s| sets[s as usize].iter().map(move |&t| (t, s)))
             .collect();
         pairs.sort_unstable();
-        if kept_numbers {
-            let mut touched: Vec<u32> = pairs.iter().map(|p| p.0).collect();
-            touched.extend(replaced.iter().map(|&p| p as u32));
-            for d in (0..old_sets as u32).filter(|&u| changed(u) || set_new[u as usize] == UNSEEN) {
-                touched.extend(&sets[d as usize]);
-            }
-            touched.sort_unstable();
-            touched.dedup();
-            self.splice_in_sets(&touched, &pairs, unchanged_kept);
-        } else {
-            // Sets renumbered (a key or set dropped or added before others): every object's
-            // entries of unchanged sets still used take their new numbers, in one pass over
-            // the index, and the changed sets' members get theirs (not a counting sort of
-            // every member of every set again).
-            let renumbered = |u: u32| {
-                let kept = (u as usize) < old_sets && !changed(u);
-                kept.then(|| set_new[u as usize]).filter(|&m| m != UNSEEN)
-            };
-            self.renumber_in_sets(n, &renumbered, &pairs);
+        let mut touched: Vec<u32> = pairs.iter().map(|p| p.0).collect();
+        touched.extend(replaced.iter().map(|&p| p as u32));
+        for &s in &emptied {
+            touched.extend(&sets[s as usize]);
         }
-        let identity = source.len() == sets.len()
-            && source.iter().enumerate().all(|(new, &r)| r as usize == new);
-        self.sets = if identity {
-            sets
-        } else {
-            source
-                .iter()
-                .map(|&r| std::mem::take(&mut sets[r as usize]))
-                .collect()
-        };
+        touched.sort_unstable();
+        touched.dedup();
+        let held = |s: u32| refs.get(s as usize).is_some_and(|&r| r > 0);
+        self.splice_in_sets(&touched, &pairs, |s| !changed(s) && held(s));
+        for &s in &emptied {
+            sets[s as usize] = Vec::new();
+        }
+
+        self.sets = sets;
         self.keys = keys;
+        self.key_refs = refs;
         self.nodes = nodes;
         self.compact_except();
+        if grown(self.keys.len(), self.numbered.0) || grown(self.sets.len(), self.numbered.1) {
+            #[cfg(test)]
+            count_splice(3);
+            return SelectorEdges::build(n, self.into_selections());
+        }
         self
     }
 
-    /// Keys renumbered by `key_new` (none when empty: they kept their numbers), each
-    /// selection's set taken from its key, the selections of each of `sets` sets indexed
-    /// again.
-    fn renumber_segs(&mut self, key_new: &[u32], keys: &[Keyed], sets: usize) {
-        for s in &mut self.segs {
-            let k = key_new.get(s.key as usize).copied().unwrap_or(s.key);
-            s.key = k;
-            s.set = keys[k as usize].set;
-        }
-        let user_counts = count_by(sets, self.segs.iter().map(|s| s.set as usize));
-        self.user_offsets = offsets(user_counts.into_iter());
-        self.users = fill(
-            &self.user_offsets,
-            self.segs
-                .iter()
-                .enumerate()
-                .map(|(i, s)| (s.set as usize, i as u32)),
-        );
-    }
-
-    /// The selections of `selecting` (ascending) replaced by `fresh` (theirs, by object).
-    /// Returns whether every key keeps its number (each replaced selection has the key of
-    /// the one before it; or, when counts changed, the keys first used in the rebuilt
-    /// stretch are the same, in the same order, before and after: `key_sets` are the old
-    /// keys' sets, to find earlier uses), and the stretch of selections rebuilt when counts
-    /// changed (those after it moved).
-    fn splice_segs(
-        &mut self,
-        fresh: Vec<Seg>,
-        selecting: &[usize],
-        key_sets: &[u32],
-    ) -> (bool, Option<Stretch>) {
+    /// The selections of `selecting` (ascending) replaced by `fresh` (theirs, by object,
+    /// each with its key's set): in place when each object keeps its number of selections
+    /// (with the selections whose set changed), else the stretch from the first changed
+    /// object to the last rebuilt.
+    fn splice_segs(&mut self, fresh: Vec<Seg>, selecting: &[usize]) -> Spliced {
         let count = |segs: &[Seg], i: usize| segs.iter().filter(|s| s.from as usize == i).count();
         let offs = &self.seg_offsets;
         let old_len = |i: usize| match (offs.get(i), offs.get(i + 1)) {
@@ -374,16 +308,24 @@ impl SelectorEdges {
             && selecting.iter().all(|&i| old_len(i) == count(&fresh, i));
         if same {
             let mut fresh = fresh.into_iter();
-            let mut same_keys = true;
+            let mut moves = Vec::new();
             for &i in selecting {
                 let start = offs[i] as usize;
                 let slots = &mut self.segs[start..start + old_len(i)];
-                for (slot, seg) in slots.iter_mut().zip(fresh.by_ref()) {
-                    same_keys &= slot.key == seg.key;
+                for (j, (slot, seg)) in slots.iter_mut().zip(fresh.by_ref()).enumerate() {
+                    if slot.set != seg.set {
+                        let at = (start + j) as u32;
+                        moves.push(Move {
+                            old: at,
+                            new: at,
+                            from_set: slot.set,
+                            to_set: seg.set,
+                        });
+                    }
                     *slot = seg;
                 }
             }
-            return (same_keys, None);
+            return Spliced::InPlace(moves);
         }
         // Counts changed: the stretch from the first changed object to the last is rebuilt
         // from the old and the fresh selections and spliced in (one move of the tail), the
@@ -398,17 +340,17 @@ impl SelectorEdges {
         objects.sort_unstable();
         objects.dedup();
         let (Some(&first), Some(&last)) = (objects.first(), objects.last()) else {
-            return (false, None);
+            return Spliced::InPlace(Vec::new());
         };
+        #[cfg(test)]
+        count_splice(0);
         let (lo, hi) = (
             self.seg_offsets[first] as usize,
             self.seg_offsets[last + 1] as usize,
         );
-        // Keys keep their numbers (order of first use) when the keys first used in the
-        // stretch are the same, in the same order, before and after.
-        let keys = self.segs[lo..hi].iter().chain(&fresh).map(|s| s.key);
-        let used = self.used_before(lo, keys, key_sets);
-        let old_firsts = first_uses(&self.segs[lo..hi], &used);
+        let mut old_sets: Vec<u32> = self.segs[lo..hi].iter().map(|s| s.set).collect();
+        old_sets.sort_unstable();
+        old_sets.dedup();
         let mut fresh = fresh.into_iter().peekable();
         let mut recomputed = selecting.iter().copied().peekable();
         let mut mid: Vec<Seg> = Vec::with_capacity(hi - lo + fresh.len());
@@ -418,7 +360,7 @@ impl SelectorEdges {
             from: 0,
             via: blank,
             key: 0,
-            set: UNSEEN,
+            set: 0,
             except: (0, 0),
         };
         for i in first..=last {
@@ -439,14 +381,6 @@ impl SelectorEdges {
             }
             ends.push(u32::try_from(lo + mid.len()).unwrap_or(u32::MAX));
         }
-        let same_keys = first_uses(&mid, &used) == old_firsts;
-        #[cfg(test)]
-        if same_keys {
-            count_kept(0);
-        }
-        let mut old_sets: Vec<u32> = self.segs[lo..hi].iter().map(|s| s.set).collect();
-        old_sets.sort_unstable();
-        old_sets.dedup();
         let old_end = self.seg_offsets[last + 1];
         let delta = i64::from(ends.last().copied().unwrap_or(old_end)) - i64::from(old_end);
         self.segs.splice(lo..hi, mid);
@@ -457,71 +391,30 @@ impl SelectorEdges {
             }
         }
         let new_hi = (i64::try_from(hi).unwrap_or(i64::MAX) + delta) as usize;
-        let stretch = Stretch {
+        Spliced::Stretch(Stretch {
             lo,
             hi,
             new_hi,
             old_sets,
-        };
-        (same_keys, Some(stretch))
+        })
     }
 
-    /// Of `keys` (old numbers; `key_sets` their sets), those used by a selection before
-    /// `lo`, ascending. Keys are numbered in order of first use, so a key is when one
-    /// numbered above it is among the [`RECENT`] selections before `lo`, or when its set's
-    /// index shows a use. Undecided within that bound, a key counts as unused (which can
-    /// only find a change of numbers where there is none, never the reverse).
-    fn used_before(
-        &self,
-        lo: usize,
-        keys: impl Iterator<Item = u32>,
-        key_sets: &[u32],
-    ) -> Vec<u32> {
-        let recent = self.segs[lo.saturating_sub(RECENT)..lo]
-            .iter()
-            .map(|s| s.key)
-            .max();
-        let used = |k: u32| {
-            recent.is_some_and(|m| k <= m)
-                || key_sets.get(k as usize).is_some_and(|&set| {
-                    let users = run(&self.user_offsets, &self.users, set as usize);
-                    let before = &users[..users.partition_point(|&u| (u as usize) < lo)];
-                    before.len() <= RECENT && before.iter().any(|&u| self.segs[u as usize].key == k)
-                })
+    /// The selection index by set after [`SelectorEdges::splice_segs`] (now `sets` sets,
+    /// those added holding none before): the selections of a rebuilt `stretch` taken out of
+    /// the sets they were in and put in those they are in, the selections after it moved by
+    /// what it gained or lost, and each of `moves` taken out of its old set and put in its
+    /// new one. Only the touched sets' runs are written again; the others are copied (or,
+    /// when no run changes length, left where they are).
+    fn splice_users(&mut self, stretch: Option<Stretch>, moves: Vec<Move>, sets: usize) {
+        let end = self.user_offsets.last().copied().unwrap_or(0);
+        if self.user_offsets.is_empty() {
+            self.user_offsets.push(0);
+        }
+        self.user_offsets.resize(sets + 1, end);
+        let (lo, hi, new_hi, old_sets) = match stretch {
+            Some(s) => (s.lo, s.hi, s.new_hi, s.old_sets),
+            None => (0, 0, 0, Vec::new()),
         };
-        let mut keys: Vec<u32> = keys.collect();
-        keys.sort_unstable();
-        keys.dedup();
-        keys.retain(|&k| used(k));
-        keys
-    }
-
-    /// The selection index of every set after [`SelectorEdges::splice_segs`] rebuilt
-    /// `stretch` (sets unchanged in number): the selections before it stay, those in it are
-    /// taken from the new stretch (their sets set), those after it move by what it gained
-    /// or lost. One pass over the index, not a counting sort of every selection.
-    fn splice_users(&mut self, stretch: Stretch) {
-        let Stretch {
-            lo,
-            hi,
-            new_hi,
-            old_sets,
-        } = stretch;
-        #[cfg(test)]
-        count_kept(1);
-        let sets = self.user_offsets.len().saturating_sub(1);
-        let mut fresh: Vec<(u32, u32)> =
-            (lo..new_hi).map(|i| (self.segs[i].set, i as u32)).collect();
-        fresh.sort_unstable();
-        // Only the sets that held a selection of the stretch or get one change their runs;
-        // every other set's run is copied, its selections after the stretch moved.
-        let mut touched: Vec<u32> = old_sets
-            .into_iter()
-            .chain(fresh.iter().map(|f| f.0))
-            .collect();
-        touched.sort_unstable();
-        touched.dedup();
-        touched.retain(|&s| (s as usize) < sets);
         let gained = new_hi as i64 - hi as i64;
         let moved = |u: u32| {
             if (u as usize) < hi {
@@ -530,79 +423,97 @@ impl SelectorEdges {
                 (i64::from(u) + gained) as u32
             }
         };
-        let mut fresh = fresh.into_iter().peekable();
-        let mut users = Vec::with_capacity(self.users.len() + new_hi.saturating_sub(hi));
-        // The touched sets' new ends.
-        let mut ends: Vec<(usize, u32)> = Vec::with_capacity(touched.len());
-        let mut copied = 0usize;
+        // Entries out and in, by set.
+        let mut out: Vec<(u32, u32)> = moves.iter().map(|m| (m.from_set, m.old)).collect();
+        out.sort_unstable();
+        let mut fresh: Vec<(u32, u32)> = (lo..new_hi)
+            .map(|i| (self.segs[i].set, i as u32))
+            .chain(moves.iter().map(|m| (m.to_set, m.new)))
+            .collect();
+        fresh.sort_unstable();
+        let mut touched: Vec<u32> = old_sets
+            .into_iter()
+            .chain(out.iter().map(|o| o.0))
+            .chain(fresh.iter().map(|f| f.0))
+            .collect();
+        touched.sort_unstable();
+        touched.dedup();
+        touched.retain(|&s| (s as usize) < sets);
+        if touched.is_empty() && gained == 0 {
+            return;
+        }
+        // The touched sets' new runs, one after another.
+        let mut runs: Vec<u32> = Vec::new();
+        let mut ends: Vec<usize> = Vec::with_capacity(touched.len());
+        let (mut out, mut fresh) = (out.into_iter().peekable(), fresh.into_iter().peekable());
         for &s in &touched {
+            let mut gone: Vec<u32> = Vec::new();
+            while let Some((_, u)) = out.next_if(|o| o.0 == s) {
+                gone.push(u);
+            }
+            let mut came: Vec<u32> = Vec::new();
+            while let Some((_, u)) = fresh.next_if(|f| f.0 == s) {
+                came.push(u);
+            }
+            let kept = run(&self.user_offsets, &self.users, s as usize)
+                .iter()
+                .copied()
+                .filter(|&u| !(lo..hi).contains(&(u as usize)) && gone.binary_search(&u).is_err())
+                .map(moved);
+            let before = runs.len();
+            runs.extend(kept);
+            runs.extend(came);
+            if !runs[before..].is_sorted() {
+                runs[before..].sort_unstable();
+            }
+            ends.push(runs.len());
+        }
+        let new_run = |k: usize| &runs[k.checked_sub(1).map_or(0, |j| ends[j])..ends[k]];
+        let old_len = |s: u32| run(&self.user_offsets, &self.users, s as usize).len();
+        if gained == 0
+            && touched
+                .iter()
+                .enumerate()
+                .all(|(k, &s)| new_run(k).len() == old_len(s))
+        {
+            for (k, &s) in touched.iter().enumerate() {
+                let a = self.user_offsets[s as usize] as usize;
+                self.users[a..a + new_run(k).len()].copy_from_slice(new_run(k));
+            }
+            return;
+        }
+        let mut users = Vec::with_capacity(self.users.len() + runs.len());
+        let mut copied = 0usize;
+        let mut new_ends: Vec<(usize, u32)> = Vec::with_capacity(touched.len());
+        for (k, &s) in touched.iter().enumerate() {
             let s = s as usize;
             let (a, b) = (
                 self.user_offsets[s] as usize,
                 self.user_offsets[s + 1] as usize,
             );
             users.extend(self.users[copied..a].iter().map(|&u| moved(u)));
-            let old = &self.users[a..b];
-            let before = old.partition_point(|&u| (u as usize) < lo);
-            let after = old.partition_point(|&u| (u as usize) < hi);
-            users.extend_from_slice(&old[..before]);
-            while let Some((_, u)) = fresh.next_if(|f| f.0 as usize == s) {
-                users.push(u);
-            }
-            users.extend(old[after..].iter().map(|&u| moved(u)));
+            users.extend_from_slice(new_run(k));
             copied = b;
-            ends.push((s, u32::try_from(users.len()).unwrap_or(u32::MAX)));
+            new_ends.push((s, u32::try_from(users.len()).unwrap_or(u32::MAX)));
         }
         users.extend(self.users[copied..].iter().map(|&u| moved(u)));
         // Offsets from the first touched set on: a touched set's end as found, the others
         // moved by what the touched sets before them gained.
-        let mut ends = ends.into_iter().peekable();
-        let mut gained = 0i64;
-        if let Some(&(first, _)) = ends.peek() {
+        let mut new_ends = new_ends.into_iter().peekable();
+        let mut grew = 0i64;
+        if let Some(&(first, _)) = new_ends.peek() {
             for s in first..sets {
                 let end = &mut self.user_offsets[s + 1];
-                match ends.next_if(|e| e.0 == s) {
+                match new_ends.next_if(|e| e.0 == s) {
                     Some((_, new)) => {
-                        gained = i64::from(new) - i64::from(*end);
+                        grew = i64::from(new) - i64::from(*end);
                         *end = new;
                     }
-                    None => *end = (i64::from(*end) + gained) as u32,
+                    None => *end = (i64::from(*end) + grew) as u32,
                 }
             }
         }
         self.users = users;
-    }
-
-    /// The per-object set index of `n` objects with every entry `s` replaced by
-    /// `renumbered(s)` (left out when `None`) and the `pairs` (object, set; by object)
-    /// added, each object's run kept ascending.
-    fn renumber_in_sets(
-        &mut self,
-        n: usize,
-        renumbered: &dyn Fn(u32) -> Option<u32>,
-        pairs: &[(u32, u32)],
-    ) {
-        let mut offsets: Vec<u32> = Vec::with_capacity(self.in_offsets.capacity());
-        let mut out: Vec<u32> = Vec::with_capacity(self.in_sets.len() + pairs.len());
-        offsets.push(0);
-        let mut pairs = pairs.iter().peekable();
-        for t in 0..n {
-            let before = out.len();
-            out.extend(
-                run(&self.in_offsets, &self.in_sets, t)
-                    .iter()
-                    .filter_map(|&s| renumbered(s)),
-            );
-            while let Some(&(_, s)) = pairs.next_if(|p| p.0 as usize == t) {
-                out.push(s);
-            }
-            if !out[before..].is_sorted() {
-                out[before..].sort_unstable();
-            }
-            offsets.push(u32::try_from(out.len()).unwrap_or(u32::MAX));
-        }
-        self.in_offsets = offsets;
-        self.in_sets = out;
     }
 
     /// Rewrites the sets of the `touched` objects (ascending): their old sets that `keep`
@@ -681,13 +592,10 @@ impl SelectorEdges {
     }
 }
 
-/// The keys `segs` use, in order of first use, but for those `used` (ascending) holds.
-fn first_uses(segs: &[Seg], used: &[u32]) -> Vec<u32> {
-    let mut firsts: Vec<u32> = Vec::new();
-    for s in segs {
-        if used.binary_search(&s.key).is_err() && !firsts.contains(&s.key) {
-            firsts.push(s.key);
-        }
-    }
-    firsts
+/// What [`SelectorEdges::splice_segs`] did.
+enum Spliced {
+    /// Each selection replaced where it stood; those whose set changed.
+    InPlace(Vec<Move>),
+    /// A stretch rebuilt.
+    Stretch(Stretch),
 }
