@@ -222,6 +222,9 @@ pub(super) struct Keys {
     /// `refs[ref_offsets[i]..ref_offsets[i + 1]]` are object `i`'s ownerReferences.
     ref_offsets: Vec<u32>,
     refs: Vec<RefKey>,
+    /// The positions of the objects with a [`Key::terminating_ns`], ascending (a few: a
+    /// patch reads these instead of every key).
+    terminating: Vec<u32>,
     /// Per object: some ownerReference of it did not resolve in its own scope (set from the
     /// findings when the graph is assembled).
     pub unresolved: Vec<bool>,
@@ -245,6 +248,7 @@ impl Keys {
             objects: Vec::with_capacity(n + room(n)),
             ref_offsets: Vec::with_capacity(n + 1 + room(n)),
             refs: Vec::with_capacity(refs + room(refs)),
+            terminating: Vec::new(),
             unresolved: Vec::new(),
         };
         keys.ref_offsets.push(0);
@@ -254,11 +258,33 @@ impl Keys {
 
     fn extend(&mut self, objects: &[Object]) {
         for o in objects {
-            self.objects.push(Key::of(o));
+            let key = Key::of(o);
+            if key.terminating_ns != 0 {
+                self.terminating
+                    .push(u32::try_from(self.objects.len()).unwrap_or(u32::MAX));
+            }
+            self.objects.push(key);
             self.refs.extend(ref_keys(o));
             self.ref_offsets
                 .push(u32::try_from(self.refs.len()).unwrap_or(u32::MAX));
         }
+    }
+
+    /// The objects with a [`Key::terminating_ns`] (Terminating Namespaces), ascending.
+    pub fn terminating(&self) -> impl Iterator<Item = usize> + '_ {
+        self.terminating.iter().map(|&i| i as usize)
+    }
+
+    /// Every ownerReference's keys, in object order.
+    pub fn all_refs(&self) -> &[RefKey] {
+        &self.refs
+    }
+
+    /// The object whose ownerReferences hold reference `j` of [`Keys::all_refs`].
+    pub fn object_of_ref(&self, j: usize) -> usize {
+        self.ref_offsets
+            .partition_point(|&o| o as usize <= j)
+            .saturating_sub(1)
     }
 
     /// The ownerReference keys of object `i`.
@@ -293,6 +319,21 @@ impl Keys {
                 .splice(gone.start + 1..gone.end + 1, offsets);
             self.objects.splice(gone.clone(), run.objects);
             self.refs.splice(a as usize..b as usize, run.refs);
+            let grew = added.len() as i64 - gone.len() as i64;
+            let (lo, hi) = (
+                self.terminating
+                    .partition_point(|&t| (t as usize) < gone.start),
+                self.terminating
+                    .partition_point(|&t| (t as usize) < gone.end),
+            );
+            let fresh = run.terminating.iter().map(|&t| t + gone.start as u32);
+            self.terminating.splice(lo..hi, fresh);
+            if grew != 0 {
+                let after = lo + run.terminating.len();
+                for t in &mut self.terminating[after..] {
+                    *t = (i64::from(*t) + grew) as u32;
+                }
+            }
             if added_refs != removed_refs {
                 let tail = gone.start + 1 + added.len();
                 for o in &mut self.ref_offsets[tail..] {
@@ -311,7 +352,7 @@ mod tests {
     use super::*;
     use crate::model::load::parse_text;
 
-    /// Pods with 0, 2, 1, 0 and 3 ownerReferences.
+    /// Pods with 0, 2 and 1 ownerReferences, a Terminating Namespace, a Pod with 3.
     fn before() -> Vec<Object> {
         let owners = |names: &[&str]| -> String {
             let refs: Vec<String> = names
@@ -337,14 +378,19 @@ mod tests {
             )
         })
         .collect();
+        let mut docs = docs;
+        docs[3] =
+            "apiVersion: v1\nkind: Namespace\nmetadata: {name: d}\nstatus: {phase: Terminating}\n"
+                .into();
         parse_text(&Arc::from(Path::new("b.yaml")), &docs.join("---\n")).objects
     }
 
-    /// Objects with 2, 0 and 1 ownerReferences, to put in.
+    /// Objects with 2, 0 and 1 ownerReferences (the second a Terminating Namespace), to put
+    /// in.
     fn added() -> Vec<Object> {
         let text = "\
 apiVersion: v1\nkind: Pod\nmetadata: {name: x, namespace: ns, ownerReferences: [{apiVersion: v1, kind: Node, name: n1, uid: n1}, {apiVersion: v1, kind: Node, name: n2, uid: n2}]}\n---
-apiVersion: v1\nkind: ConfigMap\nmetadata: {name: y, namespace: other}\n---
+apiVersion: v1\nkind: Namespace\nmetadata: {name: gone}\nstatus: {phase: Terminating}\n---
 apiVersion: v1\nkind: Pod\nmetadata: {name: z, ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: r9, uid: u9}]}\n";
         parse_text(&Arc::from(Path::new("a.yaml")), text).objects
     }
@@ -356,6 +402,8 @@ apiVersion: v1\nkind: Pod\nmetadata: {name: z, ownerReferences: [{apiVersion: ap
     fn splice_in_place_equals_a_build() {
         let (before, new) = (before(), added());
         assert_eq!(before.len(), 5);
+        assert_eq!(Keys::build(&before).terminating().collect::<Vec<_>>(), [3]);
+        assert_eq!(Keys::build(&new).terminating().collect::<Vec<_>>(), [1]);
         for at in 0..=before.len() {
             for end in at..=before.len() {
                 for n in 0..=new.len() {
@@ -381,6 +429,11 @@ apiVersion: v1\nkind: Pod\nmetadata: {name: z, ownerReferences: [{apiVersion: ap
                         let mut keys = Keys::build(&before);
                         keys.splice(&spans, &after);
                         assert_eq!(keys, Keys::build(&after), "{runs:?}");
+                        let terminating: Vec<usize> = keys.terminating().collect();
+                        let want: Vec<usize> = (0..after.len())
+                            .filter(|&i| lifecycle::namespace_terminating(&after[i]))
+                            .collect();
+                        assert_eq!(terminating, want, "{runs:?}");
                         for (i, o) in after.iter().enumerate() {
                             assert_eq!(keys.refs(i).len(), o.owner_refs().len(), "{runs:?} {i}");
                         }

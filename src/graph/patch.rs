@@ -169,6 +169,15 @@ impl Changed {
         }
     }
 
+    /// Whether ownerReference `r` can name a changed object in some scope (anywhere
+    /// included): [`Changed::named_by`] then tells.
+    fn may_be_named_by(&self, r: &RefKey) -> bool {
+        self.here.contains(r.here)
+            || self.here.contains(r.cluster)
+            || (r.uid != 0 && self.uids.contains(r.uid))
+            || self.anywhere.contains(r.anywhere)
+    }
+
     /// Whether ownerReferences `refs` can name a changed object: in their scope or by uid;
     /// by kind and name anywhere when `anywhere` (a reference that did not resolve names
     /// where an owner of that name is).
@@ -239,26 +248,42 @@ impl Plan {
         for (gone, new) in runs.iter().rev() {
             unresolved.splice(gone.clone(), std::iter::repeat_n(false, new.len()));
         }
-        let (mut owned, mut terminating) = (Vec::new(), Vec::new());
-        for (i, k) in keys.objects.iter().enumerate() {
-            let mut m = marks[i];
-            if m == 0 {
-                let refs = keys.refs(i);
-                if !refs.is_empty() && changed.named_by(refs, unresolved[i] || k.ns == 0) {
-                    m |= OWNED;
-                }
-                if k.terminating_ns != 0 && changed.namespaces.contains(k.terminating_ns) {
-                    m |= TERM;
-                }
-                marks[i] = m;
+        // The added objects are recomputed whole (and a Terminating Namespace among them
+        // lists what it holds).
+        let mut owned: Vec<usize> = added.iter().flat_map(Range::clone).collect();
+        let mut terminating = owned.clone();
+        // The objects whose ownerReferences can name a changed object: one pass over the
+        // references alone (not over every object's keys), an object's own read only for
+        // a reference that may.
+        let refs = keys.all_refs();
+        let mut last = usize::MAX;
+        for (j, r) in refs.iter().enumerate() {
+            if !changed.may_be_named_by(r) {
+                continue;
             }
-            if m & OWNED != 0 {
+            let i = keys.object_of_ref(j);
+            if i == last || marks[i] != 0 {
+                continue;
+            }
+            last = i;
+            let anywhere = unresolved[i] || keys.objects[i].ns == 0;
+            if changed.named_by(keys.refs(i), anywhere) {
+                marks[i] |= OWNED;
                 owned.push(i);
             }
-            if m & TERM != 0 {
+        }
+        // Terminating Namespaces whose namespace holds a changed object.
+        for i in keys.terminating() {
+            let k = &keys.objects[i];
+            if marks[i] & ADDED == 0 && changed.namespaces.contains(k.terminating_ns) {
+                marks[i] |= TERM;
                 terminating.push(i);
             }
         }
+        owned.sort_unstable();
+        owned.dedup();
+        terminating.sort_unstable();
+        terminating.dedup();
         // Whatever an ownerReference of the recomputed objects can name.
         let mut context = Names::default();
         for &i in &owned {
