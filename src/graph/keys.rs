@@ -21,9 +21,9 @@ pub(super) fn hash<T: Hash + ?Sized>(v: &T) -> u64 {
 }
 
 /// A per-object key ([`Key`], [`RefKey`]): 32 bits of a [`hash`] (its high half, where
-/// the hasher mixes best), never 0. A patch scans every object's keys: at 32 bits a
-/// [`Key`] is half a cache line. Two values sharing a key only make a patch recompute
-/// more (one object in ≈ 4 billion per changed value).
+/// the hasher mixes best), never 0. A patch scans every object's keys (a field at a time,
+/// [`KeyColumns`]): at 32 bits a column of a million is 4 MB. Two values sharing a key
+/// only make a patch recompute more (one object in ≈ 4 billion per changed value).
 pub(super) type KeyHash = u32;
 
 /// The [`KeyHash`] of one or more values.
@@ -186,11 +186,6 @@ impl Key {
             flags: flags_of(o),
         }
     }
-
-    /// Whether any of `bits` is set.
-    pub fn has(&self, bits: u8) -> bool {
-        self.flags & bits != 0
-    }
 }
 
 /// One ownerReference's keys: what it names in the dependent's namespace and in the
@@ -215,10 +210,66 @@ pub(super) fn ref_keys(o: &Object) -> impl Iterator<Item = RefKey> + '_ {
     })
 }
 
+/// Every object's [`Key`], one array per field: a patch's passes over every object read
+/// one or two fields each, and reading a field out of whole keys reads all of them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct KeyColumns {
+    pub ns: Vec<KeyHash>,
+    pub name: Vec<KeyHash>,
+    pub ns_name: Vec<KeyHash>,
+    pub uid: Vec<KeyHash>,
+    pub instance: Vec<KeyHash>,
+    pub terminating_ns: Vec<KeyHash>,
+    pub node: Vec<KeyHash>,
+    pub flags: Vec<u8>,
+}
+
+impl KeyColumns {
+    fn with_capacity(n: usize) -> KeyColumns {
+        KeyColumns {
+            ns: Vec::with_capacity(n),
+            name: Vec::with_capacity(n),
+            ns_name: Vec::with_capacity(n),
+            uid: Vec::with_capacity(n),
+            instance: Vec::with_capacity(n),
+            terminating_ns: Vec::with_capacity(n),
+            node: Vec::with_capacity(n),
+            flags: Vec::with_capacity(n),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.ns.len()
+    }
+
+    fn push(&mut self, k: Key) {
+        self.ns.push(k.ns);
+        self.name.push(k.name);
+        self.ns_name.push(k.ns_name);
+        self.uid.push(k.uid);
+        self.instance.push(k.instance);
+        self.terminating_ns.push(k.terminating_ns);
+        self.node.push(k.node);
+        self.flags.push(k.flags);
+    }
+
+    /// The keys at `gone` replaced by `new`'s.
+    fn splice(&mut self, gone: Range<usize>, new: KeyColumns) {
+        self.ns.splice(gone.clone(), new.ns);
+        self.name.splice(gone.clone(), new.name);
+        self.ns_name.splice(gone.clone(), new.ns_name);
+        self.uid.splice(gone.clone(), new.uid);
+        self.instance.splice(gone.clone(), new.instance);
+        self.terminating_ns.splice(gone.clone(), new.terminating_ns);
+        self.node.splice(gone.clone(), new.node);
+        self.flags.splice(gone, new.flags);
+    }
+}
+
 /// Keys of every object, and of every ownerReference by object.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(super) struct Keys {
-    pub objects: Vec<Key>,
+    pub objects: KeyColumns,
     /// `refs[ref_offsets[i]..ref_offsets[i + 1]]` are object `i`'s ownerReferences.
     ref_offsets: Vec<u32>,
     refs: Vec<RefKey>,
@@ -245,7 +296,7 @@ impl Keys {
         let refs = objects.iter().map(|o| o.owner_refs().len()).sum();
         let n = objects.len();
         let mut keys = Keys {
-            objects: Vec::with_capacity(n + room(n)),
+            objects: KeyColumns::with_capacity(n + room(n)),
             ref_offsets: Vec::with_capacity(n + 1 + room(n)),
             refs: Vec::with_capacity(refs + room(refs)),
             terminating: Vec::new(),

@@ -266,7 +266,7 @@ impl Plan {
                 continue;
             }
             last = i;
-            let anywhere = unresolved[i] || keys.objects[i].ns == 0;
+            let anywhere = unresolved[i] || keys.objects.ns[i] == 0;
             if changed.named_by(keys.refs(i), anywhere) {
                 marks[i] |= OWNED;
                 owned.push(i);
@@ -274,8 +274,8 @@ impl Plan {
         }
         // Terminating Namespaces whose namespace holds a changed object.
         for i in keys.terminating() {
-            let k = &keys.objects[i];
-            if marks[i] & ADDED == 0 && changed.namespaces.contains(k.terminating_ns) {
+            let ns = keys.objects.terminating_ns[i];
+            if marks[i] & ADDED == 0 && changed.namespaces.contains(ns) {
                 marks[i] |= TERM;
                 terminating.push(i);
             }
@@ -510,7 +510,7 @@ impl Plan {
         let mut in_cycles = Vec::new();
         // Old position → dangling references, of the objects whose counts are redone.
         let mut dangling: FxHashMap<usize, usize> = FxHashMap::default();
-        let in_instance = |i: usize| changed.instances.contains(keys.objects[i].instance);
+        let in_instance = |i: usize| changed.instances.contains(keys.objects.instance[i]);
         // The new position of an old finding's object if the finding stays.
         let mut stays = |f: &Diagnostic| -> Option<usize> {
             let o = f.object_index()?;
@@ -1012,16 +1012,25 @@ impl Scope {
         if self.inside.is_empty() && instances.is_empty() && names.is_empty() {
             return found;
         }
-        for (i, k) in keys.objects.iter().enumerate() {
-            if names.has(k.name, k.uid) {
-                found.owners.push(i);
-            }
-            if k.ns != 0 && self.inside.contains(k.ns) {
-                found.inside.push(i);
-            }
-            if k.instance != 0 && instances.contains(k.instance) {
-                found.members.push(i);
-            }
+        // Each field read only when something is looked for through it.
+        let k = &keys.objects;
+        if !names.is_empty() {
+            found.owners = (k.name.iter().zip(&k.uid).enumerate())
+                .filter(|(_, (&name, &uid))| names.has(name, uid))
+                .map(|(i, _)| i)
+                .collect();
+        }
+        if !self.inside.is_empty() {
+            found.inside = (k.ns.iter().enumerate())
+                .filter(|(_, &ns)| ns != 0 && self.inside.contains(ns))
+                .map(|(i, _)| i)
+                .collect();
+        }
+        if !instances.is_empty() {
+            found.members = (k.instance.iter().enumerate())
+                .filter(|(_, &m)| m != 0 && instances.contains(m))
+                .map(|(i, _)| i)
+                .collect();
         }
         found
     }
@@ -1869,7 +1878,7 @@ mod tests {
                 "seed {seed}: {outcome:?}"
             );
             assert!(patched == built, "seed {seed}\n{}", diff(&patched, &built));
-            let is_node = |i: usize| built.keys.objects[i].has(keys::flags::NODE);
+            let is_node = |i: usize| built.keys.objects.flags[i] & keys::flags::NODE != 0;
             if (0..built.len).any(|i| built.dependents(i).iter().any(|_| is_node(i))) {
                 node_owned += 1;
             }

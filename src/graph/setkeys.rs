@@ -520,19 +520,26 @@ impl<'a> Scan<'a> {
     fn scan(&self, want: Want, inv: &Inventory, key: &SetKey) -> Vec<usize> {
         let mut found = self.found.borrow_mut();
         let list = found.entry(want).or_insert_with(|| {
-            let hit = |k: &keys::Key| match want {
-                Want::Candidates(ns) => k.has(flags::CANDIDATE) && (k.ns == ns || k.ns == 0),
-                Want::Namespaces => k.has(flags::NAMESPACE),
-                Want::Nodes => k.has(flags::NODE),
-                Want::Named(name) => k.name == name,
+            // Each scan reads only the fields it looks at.
+            let k = &self.keys.objects;
+            let with = |bits: u8| -> Vec<usize> {
+                (k.flags.iter().enumerate())
+                    .filter(|(_, &f)| f & bits != 0)
+                    .map(|(i, _)| i)
+                    .collect()
             };
-            let list: Vec<usize> = self
-                .keys
-                .objects
-                .iter()
-                .enumerate()
-                .filter_map(|(i, k)| hit(k).then_some(i))
-                .collect();
+            let list: Vec<usize> = match want {
+                Want::Candidates(ns) => (k.flags.iter().zip(&k.ns).enumerate())
+                    .filter(|(_, (&f, &at))| f & flags::CANDIDATE != 0 && (at == ns || at == 0))
+                    .map(|(i, _)| i)
+                    .collect(),
+                Want::Namespaces => with(flags::NAMESPACE),
+                Want::Nodes => with(flags::NODE),
+                Want::Named(name) => (k.name.iter().enumerate())
+                    .filter(|(_, &n)| n == name)
+                    .map(|(i, _)| i)
+                    .collect(),
+            };
             self.looked_at.set(self.looked_at.get() + list.len());
             list
         });
@@ -659,8 +666,8 @@ pub(super) fn patch_sets(
     }
     if !again.is_empty() {
         let mut first: HashMap<usize, usize> = HashMap::default();
-        for (i, k) in keys.objects.iter().enumerate() {
-            for &key in again.get(&k.name).into_iter().flatten() {
+        for (i, name) in keys.objects.name.iter().enumerate() {
+            for &key in again.get(name).into_iter().flatten() {
                 if !first.contains_key(&key) && sel.keys[key].key.matches(inv, i) {
                     first.insert(key, i);
                 }
