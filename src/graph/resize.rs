@@ -60,6 +60,13 @@ impl Resize {
         }
     }
 
+    /// The positions below this one do not move.
+    pub fn unmoved_below(&self) -> usize {
+        self.runs
+            .first()
+            .map_or(usize::MAX, |&(at, old, new)| at + old.min(new))
+    }
+
     fn moved(&self, o: usize) -> usize {
         let k = self.runs.partition_point(|r| r.0 <= o);
         let Some(last) = k.checked_sub(1) else {
@@ -196,6 +203,11 @@ mod tests {
             }
             expected.extend(next..next + (n - prev));
             prop_assert_eq!(&moved, &expected);
+            // No position below `unmoved_below` moves, and the one there does (when a run
+            // moves anything).
+            let unmoved = resize.unmoved_below().min(n);
+            prop_assert!((0..unmoved).all(|o| moved[o] == o));
+            prop_assert!(unmoved == n || moved[unmoved] != unmoved);
             let identity = |o: usize| o;
             let before = grouped(n, &[], &identity);
             let after = grouped(n, &runs, &moves);

@@ -107,7 +107,14 @@ impl SelectorEdges {
         let moves = resize.moves();
         // Positions are u32 here (below `u32::MAX`, as every position of the build).
         let moved = |t: u32| moves(t as usize) as u32;
-        self.segs
+        // Selections and members below the first moved position stay (both are ascending
+        // by position: only their tails are read and written).
+        let unmoved = resize.unmoved_below();
+        let first_seg = self
+            .seg_offsets
+            .get(unmoved)
+            .map_or(self.segs.len(), |&o| o as usize);
+        self.segs[first_seg..]
             .par_iter_mut()
             .with_min_len(GAP_CHUNK)
             .for_each(|seg| seg.from = moved(seg.from));
@@ -116,7 +123,8 @@ impl SelectorEdges {
             .with_min_len(GAP_CHUNK)
             .for_each(|t| *t = moved(*t));
         self.sets.par_iter_mut().with_min_len(64).for_each(|set| {
-            for t in set.iter_mut() {
+            let from = set.partition_point(|&t| (t as usize) < unmoved);
+            for t in &mut set[from..] {
                 *t = moved(*t);
             }
         });
