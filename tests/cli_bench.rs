@@ -344,7 +344,8 @@ fn bench_edits_the_chosen_file_and_patches_a_terminating_namespace() {
 
 /// `--edit-shape`: a label edit modifies one object, an added object is one ADDED delta
 /// per round on top of the file's objects, a removed one one DELETED delta per round, an
-/// emptied file one DELETED delta per object it held; every shape is patched.
+/// emptied file one DELETED delta per object it held, a restored one one ADDED delta per
+/// object; every shape is patched.
 #[test]
 fn bench_edit_shapes_change_a_label_or_add_objects() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -356,12 +357,14 @@ fn bench_edit_shapes_change_a_label_or_add_objects() {
     let add = run("add");
     let remove = run("remove");
     let empty = run("empty");
+    let restore = run("restore");
     for (d, shape) in [
         (&annotation, "annotation"),
         (&label, "label"),
         (&add, "add"),
         (&remove, "remove"),
         (&empty, "empty"),
+        (&restore, "restore"),
     ] {
         assert_patched(d);
         assert_eq!(d["shape"], shape, "{d}");
@@ -394,6 +397,11 @@ fn bench_edit_shapes_change_a_label_or_add_objects() {
         (empty["deltas"].as_u64(), empty["file_objects"].as_u64()),
         (Some(held), Some(0)),
         "{empty}"
+    );
+    assert_eq!(
+        (restore["deltas"].as_u64(), restore["file_objects"].as_u64()),
+        (Some(held), Some(held)),
+        "{restore}"
     );
 }
 

@@ -49,8 +49,9 @@ pub struct BenchArgs {
     /// changes), a label every selector of the app reads (`app.kubernetes.io/name` of the
     /// file's first Pod, or first object: memberships change), one more object at the end
     /// of the file each round (positions move up), one fewer (its last object taken out:
-    /// positions move down), or every object taken out (as when the file is deleted; put
-    /// back between the measured rounds).
+    /// positions move down), every object taken out (as when the file is deleted; put
+    /// back between the measured rounds), or every object put back (as when a deleted
+    /// file is checked out again; taken out between the measured rounds).
     #[arg(
         long = "edit-shape",
         value_enum,

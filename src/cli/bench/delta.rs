@@ -43,6 +43,10 @@ pub enum Shape {
     /// Every object of the file taken out (as when it is deleted), put back between the
     /// measured rounds (which are the emptying ones).
     Empty,
+    /// Every object of the file put back after it was emptied (as when a deleted file is
+    /// checked out again); emptied between the measured rounds (which are the restoring
+    /// ones).
+    Restore,
 }
 
 /// Median cost of each step of a one-file edit.
@@ -133,12 +137,13 @@ fn edit_text(path: &Arc<Path>, text: &str, shape: Shape, round: usize) -> Option
             let keep = objects.len().checked_sub(round + 1).filter(|&k| k > 0)?;
             return json_documents(&objects[..keep], None, &[]);
         }
-        Shape::Empty => {
-            return Some(
-                measured(shape, round)
-                    .then(String::new)
-                    .unwrap_or_else(|| text.to_owned()),
-            )
+        Shape::Empty | Shape::Restore => {
+            // Emptied on even rounds, put back on odd ones.
+            return Some(if round % 2 == 0 {
+                String::new()
+            } else {
+                text.to_owned()
+            });
         }
     };
     let target = objects.get(at)?;
@@ -162,9 +167,13 @@ fn edit_text(path: &Arc<Path>, text: &str, shape: Shape, round: usize) -> Option
 }
 
 /// Whether round `round` of `shape` is measured: every round but the restoring ones of
-/// [`Shape::Empty`].
+/// [`Shape::Empty`] and the emptying ones of [`Shape::Restore`].
 fn measured(shape: Shape, round: usize) -> bool {
-    shape != Shape::Empty || round % 2 == 0
+    match shape {
+        Shape::Empty => round % 2 == 0,
+        Shape::Restore => round % 2 == 1,
+        _ => true,
+    }
 }
 
 /// `objects` as `---`-separated one-line JSON documents, the one at `replace.0` written as
@@ -274,10 +283,10 @@ pub fn measure(
         live.inventory().clone(),
     ))));
     let mut steps: [Vec<Duration>; 9] = Default::default();
-    let rounds = if shape == Shape::Empty {
-        2 * ROUNDS - 1
-    } else {
-        ROUNDS
+    let rounds = match shape {
+        Shape::Empty => 2 * ROUNDS - 1,
+        Shape::Restore => 2 * ROUNDS,
+        _ => ROUNDS,
     };
     for round in 0..rounds {
         let mut new_texts = Vec::with_capacity(texts.len());
