@@ -468,12 +468,15 @@ impl SelectorEdges {
                 .copied()
                 .filter(|&u| !(lo..hi).contains(&(u as usize)) && gone.binary_search(&u).is_err())
                 .map(moved);
-            let before = runs.len();
-            runs.extend(kept);
-            runs.extend(came);
-            if !runs[before..].is_sorted() {
-                runs[before..].sort_unstable();
+            // Both ascending: merged, not sorted (a set's run can hold most selections).
+            let mut came = came.into_iter().peekable();
+            for u in kept {
+                while let Some(c) = came.next_if(|&c| c < u) {
+                    runs.push(c);
+                }
+                runs.push(u);
             }
+            runs.extend(came);
             ends.push(runs.len());
         }
         let new_run = |k: usize| &runs[k.checked_sub(1).map_or(0, |j| ends[j])..ends[k]];
