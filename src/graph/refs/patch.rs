@@ -136,7 +136,10 @@ impl Graph {
             uses.resize(resize);
             used_by.resize(resize);
             let moved = resize.moves();
-            for d in &mut dangling {
+            // By referencing object, ascending: those below the first moved position stay.
+            let unmoved = resize.unmoved_below();
+            let first = dangling.partition_point(|d| d.from < unmoved);
+            for d in &mut dangling[first..] {
                 d.from = moved(d.from);
             }
             change
