@@ -12,7 +12,7 @@
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::keys::Keys;
-use super::selsets::Selections;
+use super::selsets::{Members, Selections};
 use super::setkeys::{self, Candidates, Class, JsonLabels, Matcher, Pool, Scan, SetKey};
 use super::Adjacency;
 use crate::diagnostic::{Diagnostic, Severity};
@@ -269,7 +269,7 @@ impl<'p> Out<'p> {
                 let members = self.pool.matching(inv, &key);
                 let set = self
                     .selections
-                    .add_set(members.into_iter().map(|i| i as u32).collect());
+                    .add_set(members.into_iter().map(|i| i as u32).collect::<Members>());
                 let id = self.selections.add_key(key, set);
                 self.remember(hash, id);
                 id

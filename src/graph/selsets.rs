@@ -11,6 +11,7 @@
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 
 use super::setkeys::SetKey;
 use super::{Edge, EdgeKind, EdgeName};
@@ -30,6 +31,10 @@ pub(super) struct Selection {
     /// Members of the key's set this selection does not select, ascending.
     pub except: Vec<u32>,
 }
+
+/// A matched set's members, ascending: inline up to four (most sets), so that a pass over
+/// every set (a patch moving positions) reads one array instead of a pointer per set.
+pub(super) type Members = SmallVec<[u32; 4]>;
 
 /// A matched set's key (equal selectors of one namespace share one) and its set.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,7 +75,7 @@ impl Keyed {
 #[derive(Clone, Debug, Default)]
 pub(super) struct Selections {
     pub list: Vec<Selection>,
-    pub sets: Vec<Vec<u32>>,
+    pub sets: Vec<Members>,
     pub keys: Vec<Keyed>,
     /// How many Nodes the inventory holds (a Pod that fits none is reported with it).
     pub nodes: usize,
@@ -78,8 +83,8 @@ pub(super) struct Selections {
 
 impl Selections {
     /// Adds a matched set (ascending); its id.
-    pub fn add_set(&mut self, members: Vec<u32>) -> u32 {
-        self.sets.push(members);
+    pub fn add_set(&mut self, members: impl Into<Members>) -> u32 {
+        self.sets.push(members.into());
         (self.sets.len() - 1) as u32
     }
 
@@ -91,7 +96,7 @@ impl Selections {
 
     /// The members of set `id`.
     pub fn set(&self, id: u32) -> &[u32] {
-        self.sets.get(id as usize).map_or(&[], Vec::as_slice)
+        self.sets.get(id as usize).map_or(&[], |s| s.as_slice())
     }
 
     /// The members of key `id`'s set.
@@ -116,7 +121,8 @@ impl Selections {
             .iter_mut()
             .map(|set| {
                 let before = set.len();
-                move_all(set, &member);
+                let kept = move_all(set, &member);
+                set.truncate(kept);
                 set.len() != before
             })
             .collect()
@@ -133,7 +139,8 @@ impl Selections {
         for &id in ids {
             if let Some(set) = self.sets.get_mut(id as usize) {
                 let before = set.len();
-                move_all(set, &member);
+                let kept = move_all(set, &member);
+                set.truncate(kept);
                 lost[id as usize] = set.len() != before;
             }
         }
@@ -152,21 +159,24 @@ impl Selections {
                 return false;
             };
             s.from = f;
-            move_all(&mut s.except, &member);
+            let kept = move_all(&mut s.except, &member);
+            s.except.truncate(kept);
             true
         });
     }
 }
 
-/// `ids` moved by `member`, those without a position left out.
-fn move_all(ids: &mut Vec<u32>, member: &impl Fn(usize) -> Option<usize>) {
-    ids.retain_mut(|t| match member(*t as usize) {
-        Some(n) => {
-            *t = n as u32;
-            true
+/// `ids` moved by `member`, those without a position left out (at the front); how many
+/// are left.
+fn move_all(ids: &mut [u32], member: &impl Fn(usize) -> Option<usize>) -> usize {
+    let mut kept = 0;
+    for k in 0..ids.len() {
+        if let Some(n) = member(ids[k] as usize) {
+            ids[kept] = n as u32;
+            kept += 1;
         }
-        None => false,
-    })
+    }
+    kept
 }
 
 /// One selection, its key and set referred to by id.
@@ -190,7 +200,7 @@ pub(super) struct SelectorEdges {
     /// The keys the selections matched, in order of first use, and their sets.
     keys: Vec<Keyed>,
     /// Distinct matched sets (equal contents are stored once).
-    sets: Vec<Vec<u32>>,
+    sets: Vec<Members>,
     /// `users[user_offsets[s]..user_offsets[s + 1]]`: the selections of set `s`, ascending.
     user_offsets: Vec<u32>,
     users: Vec<u32>,
@@ -300,7 +310,7 @@ impl SelectorEdges {
                 keys.push(input.with_set(*slot));
             }
         }
-        let sets: Vec<Vec<u32>> = source
+        let sets: Vec<Members> = source
             .iter()
             .map(|&i| std::mem::take(&mut sets[i as usize]))
             .collect();
@@ -662,7 +672,11 @@ mod tests {
     fn selections(n: usize, picks: &[(usize, usize, usize, u8)]) -> Selections {
         let mut sel = Selections::default();
         for k in 0..3u32 {
-            sel.add_set((0..n as u32).filter(|t| (t + k) % (k + 2) == 0).collect());
+            sel.add_set(
+                (0..n as u32)
+                    .filter(|t| (t + k) % (k + 2) == 0)
+                    .collect::<Members>(),
+            );
         }
         for &(from, set, except, how) in picks {
             let id = match how % 3 {
@@ -726,7 +740,8 @@ mod tests {
         sel.select(5, "b", k_set, vec![]);
         sel.select(6, "b", k_empty, vec![]);
         let edges = SelectorEdges::build(7, sel);
-        assert_eq!(edges.sets, vec![vec![1, 2, 3], vec![]]);
+        let sets: Vec<&[u32]> = edges.sets.iter().map(|s| s.as_slice()).collect();
+        assert_eq!(sets, [&[1, 2, 3][..], &[]]);
         assert_eq!(edges.keys.len(), 3, "a key no selection uses is dropped");
         assert_eq!(edges.segs.len(), 4, "a selection matching nothing is kept");
         assert!(edges.selects(6).next().is_none());

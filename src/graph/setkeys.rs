@@ -17,7 +17,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::firsts::{id_hash, is_id, Firsts};
 use super::keys::{self, flags, Keys};
-use super::selsets::Selections;
+use super::selsets::{Members, Selections};
 use crate::kinds::pod_template;
 use crate::model::{Inventory, Object};
 use crate::selector::{LabelGet, NodeSelector, Operator, Selector};
@@ -674,7 +674,7 @@ pub(super) fn patch_sets(
             }
         }
         for key in again.into_values().flatten() {
-            let members: Vec<u32> = first.get(&key).map(|&t| t as u32).into_iter().collect();
+            let members: Members = first.get(&key).map(|&t| t as u32).into_iter().collect();
             // It had its first object before (the one replaced).
             if members.is_empty() {
                 out.flipped.push(key as u32);
@@ -689,8 +689,8 @@ pub(super) fn patch_sets(
 }
 
 /// `set` and `more` (both ascending, disjoint) as one ascending list.
-fn merge(set: &[u32], more: &[usize]) -> Vec<u32> {
-    let mut out = Vec::with_capacity(set.len() + more.len());
+fn merge(set: &[u32], more: &[usize]) -> Members {
+    let mut out = Members::with_capacity(set.len() + more.len());
     out.extend_from_slice(set);
     out.extend(more.iter().map(|&i| i as u32));
     out.sort_unstable();

@@ -19,7 +19,7 @@
 //! finds its key instead of scanning for its members. When keys or sets have grown well
 //! past what the last build numbered, the patch ends with a build of its selections.
 
-use super::{push_except, run, Seg, Selections, SelectorEdges};
+use super::{push_except, run, Members, Seg, Selections, SelectorEdges};
 use rayon::prelude::*;
 
 use crate::graph::{EdgeName, Resize, GAP_CHUNK};
@@ -199,7 +199,7 @@ impl SelectorEdges {
         let added_sets = old_sets as u32..sets.len() as u32;
         // Sets added by this patch that no key took are left empty too.
         for s in added_sets.clone().filter(|&s| refs[s as usize] == 0) {
-            sets[s as usize] = Vec::new();
+            sets[s as usize] = Members::new();
         }
 
         // The recomputed objects' selections where theirs were.
@@ -283,7 +283,7 @@ impl SelectorEdges {
         let held = |s: u32| refs.get(s as usize).is_some_and(|&r| r > 0);
         self.splice_in_sets(&touched, &pairs, |s| !changed(s) && held(s));
         for &s in &emptied {
-            sets[s as usize] = Vec::new();
+            sets[s as usize] = Members::new();
         }
 
         self.sets = sets;
