@@ -9,6 +9,7 @@
 use std::hash::{Hash, Hasher};
 use std::ops::Range;
 
+use rayon::prelude::*;
 use rustc_hash::{FxHashSet, FxHasher};
 
 use crate::model::Object;
@@ -101,19 +102,27 @@ impl PerObject {
 
     /// Positions of the objects with a key in `set`, ascending (one pass over the keys).
     pub fn having(&self, set: &KeySet) -> Vec<usize> {
-        let mut out: Vec<usize> = Vec::new();
         if set.is_empty() {
-            return out;
+            return Vec::new();
         }
-        for (j, &k) in self.keys.iter().enumerate() {
-            if set.contains(k) {
-                // The object whose keys hold position j.
-                let i = self.offsets.partition_point(|&o| o as usize <= j) - 1;
-                if out.last() != Some(&i) {
-                    out.push(i);
-                }
-            }
-        }
+        // In chunks on every core (a pass over every object's keys, on every patch).
+        let mut out: Vec<usize> = self
+            .keys
+            .par_chunks(SCAN_CHUNK)
+            .enumerate()
+            .flat_map_iter(|(c, chunk)| {
+                chunk
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &k)| set.contains(k))
+                    // The object whose keys hold position j.
+                    .map(move |(j, _)| {
+                        let j = c * SCAN_CHUNK + j;
+                        self.offsets.partition_point(|&o| o as usize <= j) - 1
+                    })
+            })
+            .collect();
+        out.dedup();
         out
     }
 
@@ -200,10 +209,64 @@ pub fn providing(provided: &[[DepKey; 2]], set: &KeySet) -> Vec<usize> {
     if set.is_empty() {
         return Vec::new();
     }
+    // In chunks on every core (a pass over every object's answers, on every patch).
     provided
-        .iter()
+        .par_chunks(SCAN_CHUNK)
         .enumerate()
-        .filter(|(_, p)| set.contains(p[0]) || (p[1] != 0 && set.contains(p[1])))
-        .map(|(i, _)| i)
+        .flat_map_iter(|(c, chunk)| {
+            chunk
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| set.contains(p[0]) || (p[1] != 0 && set.contains(p[1])))
+                .map(move |(i, _)| c * SCAN_CHUNK + i)
+        })
         .collect()
+}
+
+/// How many objects a parallel scan gives each task.
+const SCAN_CHUNK: usize = 1 << 16;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Scanned in chunks on every core, the objects found are those a plain pass finds, in
+    /// order, across chunk boundaries (objects with no keys, one, several; a key met
+    /// twice by one object counts it once).
+    #[test]
+    fn chunked_scans_find_what_a_plain_pass_finds() {
+        let n = 3 * SCAN_CHUNK + 17;
+        let key = |i: usize| (i as u32 % 1000) * 2 + 1;
+        let mut deps = PerObject::default();
+        let mut provided: Vec<[DepKey; 2]> = Vec::with_capacity(n);
+        for i in 0..n {
+            for k in 0..i % 3 {
+                deps.push(key(i + k));
+            }
+            if i % 7 == 0 {
+                deps.push(key(i));
+                deps.push(key(i));
+            }
+            deps.end_object();
+            provided.push([key(i), if i % 5 == 0 { AGGREGATION } else { 0 }]);
+        }
+        let mut set = KeySet::default();
+        for k in [key(0), key(999), key(SCAN_CHUNK)] {
+            set.insert(k);
+        }
+        let plain_having: Vec<usize> = (0..n)
+            .filter(|&i| deps.get(i).iter().any(|&k| set.contains(k)))
+            .collect();
+        assert!(plain_having.len() > 100 && plain_having.last() > Some(&(2 * SCAN_CHUNK)));
+        assert_eq!(deps.having(&set), plain_having);
+        let plain_providing: Vec<usize> =
+            (0..n).filter(|&i| set.contains(provided[i][0])).collect();
+        assert_eq!(providing(&provided, &set), plain_providing);
+        set.insert(AGGREGATION);
+        let with_aggregation: Vec<usize> = (0..n)
+            .filter(|&i| set.contains(provided[i][0]) || provided[i][1] == AGGREGATION)
+            .collect();
+        assert_eq!(providing(&provided, &set), with_aggregation);
+        assert!(deps.having(&KeySet::default()).is_empty());
+    }
 }
