@@ -22,7 +22,7 @@ pub(super) fn hash<T: Hash + ?Sized>(v: &T) -> u64 {
 
 /// A per-object key ([`Key`], [`RefKey`]): 32 bits of a [`hash`] (its high half, where
 /// the hasher mixes best), never 0. A patch scans every object's keys (a field at a time,
-/// [`KeyColumns`]): at 32 bits a column of a million is 4 MB. Two values sharing a key
+/// [`KeyColumns`]): at 32 bits that is half the memory to read. Two values sharing a key
 /// only make a patch recompute more (one object in ≈ 4 billion per changed value).
 pub(super) type KeyHash = u32;
 

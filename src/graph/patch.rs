@@ -851,8 +851,7 @@ fn patch_selections_in_place(
     }
     // The keys whose findings may count otherwise: those whose set went to or from empty
     // and, when the Nodes changed in number, every Nodes key (a key's class is read only
-    // then: reading it for every key touched all of them on every edit, ≈ 8 ms at 1M
-    // objects, BENCHMARKS.md).
+    // then: reading it for every key touched all of them on every edit, BENCHMARKS.md).
     let redo: Vec<u32> = if recount {
         (0..old_keys as u32)
             .filter(|&k| changes.flipped(k) || sets.keys[k as usize].key.class() == Class::Nodes)
