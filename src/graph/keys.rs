@@ -333,9 +333,7 @@ impl Keys {
 
     /// The object whose ownerReferences hold reference `j` of [`Keys::all_refs`].
     pub fn object_of_ref(&self, j: usize) -> usize {
-        self.ref_offsets
-            .partition_point(|&o| o as usize <= j)
-            .saturating_sub(1)
+        super::run_holding(&self.ref_offsets, j)
     }
 
     /// The ownerReference keys of object `i`.

@@ -235,6 +235,34 @@ fn zeros_with_room(len: usize) -> Vec<u32> {
 /// More resized groups than this are rebuilt in one pass rather than spliced one by one.
 const SPLICES_MAX: usize = 4;
 
+/// Of per-object runs of a flat array (`offsets`: one more than there are objects), the
+/// object whose run holds position `j`.
+fn run_holding(offsets: &[u32], j: usize) -> usize {
+    offsets
+        .partition_point(|&o| o as usize <= j)
+        .saturating_sub(1)
+}
+
+/// How many items a task of [`positions_where`] scans.
+const SCAN_CHUNK: usize = 1 << 16;
+
+/// The positions of `items` where `hit` holds, ascending: a pass over a per-object (or
+/// per-reference) array on every patch, in chunks on every core.
+fn positions_where<T: Sync>(items: &[T], hit: impl Fn(&T) -> bool + Sync) -> Vec<usize> {
+    items
+        .par_chunks(SCAN_CHUNK)
+        .enumerate()
+        .flat_map_iter(|(c, chunk)| {
+            let hit = &hit;
+            chunk
+                .iter()
+                .enumerate()
+                .filter(move |(_, item)| hit(item))
+                .map(move |(i, _)| c * SCAN_CHUNK + i)
+        })
+        .collect()
+}
+
 /// Owner and selector relationships of one inventory, with every finding.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Graph {

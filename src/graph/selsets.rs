@@ -329,26 +329,9 @@ impl SelectorEdges {
             })
             .collect();
         let seg_offsets = offsets(count_by(n, segs.iter().map(|s| s.from as usize)).into_iter());
-        let user_counts = count_by(sets.len(), segs.iter().map(|s| s.set as usize));
-        let user_offsets = offsets(user_counts.into_iter());
-        let users = fill(
-            &user_offsets,
-            segs.iter()
-                .enumerate()
-                .map(|(i, s)| (s.set as usize, i as u32)),
-        );
-        let member_counts = count_by(n, sets.iter().flat_map(|s| s.iter().map(|&t| t as usize)));
-        let in_offsets = offsets(member_counts.into_iter());
-        let in_sets = fill(
-            &in_offsets,
-            sets.iter()
-                .enumerate()
-                .flat_map(|(id, s)| s.iter().map(move |&t| (t as usize, id as u32))),
-        );
-        let key_refs = count_by(sets.len(), keys.iter().map(|k| k.set as usize))
-            .into_iter()
-            .map(|c| u32::try_from(c).unwrap_or(u32::MAX))
-            .collect();
+        let (user_offsets, users) = users_index(&segs, sets.len());
+        let (in_offsets, in_sets) = members_index(&sets, n);
+        let key_refs = key_counts(&keys, sets.len());
         SelectorEdges {
             seg_offsets,
             segs,
@@ -395,7 +378,7 @@ impl SelectorEdges {
     /// selection's set is its key's, the selection index by set, the set index by object
     /// and how many keys hold each set are those counted again, and a set no key holds is
     /// empty. The first difference when not.
-    pub fn consistent(&self) -> Result<(), String> {
+    fn consistent(&self) -> Result<(), String> {
         let n = self.seg_offsets.len().saturating_sub(1);
         if let Some(s) = self
             .segs
@@ -404,43 +387,18 @@ impl SelectorEdges {
         {
             return Err(format!("selection {s:?} has another set than its key"));
         }
-        let refs: Vec<u32> = count_by(self.sets.len(), self.keys.iter().map(|k| k.set as usize))
-            .into_iter()
-            .map(|c| u32::try_from(c).unwrap_or(u32::MAX))
-            .collect();
+        let refs = key_counts(&self.keys, self.sets.len());
         if refs != self.key_refs {
             return Err(format!("key counts {:?}, counted {refs:?}", self.key_refs));
         }
         if let Some(s) = (0..self.sets.len()).find(|&s| refs[s] == 0 && !self.sets[s].is_empty()) {
             return Err(format!("set {s} is held by no key but not emptied"));
         }
-        let user_offsets = offsets(
-            count_by(self.sets.len(), self.segs.iter().map(|s| s.set as usize)).into_iter(),
-        );
-        let users = fill(
-            &user_offsets,
-            self.segs
-                .iter()
-                .enumerate()
-                .map(|(i, s)| (s.set as usize, i as u32)),
-        );
+        let (user_offsets, users) = users_index(&self.segs, self.sets.len());
         if (&user_offsets, &users) != (&self.user_offsets, &self.users) {
             return Err("the selection index by set differs".into());
         }
-        let in_offsets = offsets(
-            count_by(
-                n,
-                self.sets.iter().flat_map(|s| s.iter().map(|&t| t as usize)),
-            )
-            .into_iter(),
-        );
-        let in_sets = fill(
-            &in_offsets,
-            self.sets
-                .iter()
-                .enumerate()
-                .flat_map(|(id, s)| s.iter().map(move |&t| (t as usize, id as u32))),
-        );
+        let (in_offsets, in_sets) = members_index(&self.sets, n);
         if (&in_offsets, &in_sets) != (&self.in_offsets, &self.in_sets) {
             return Err("the set index by object differs".into());
         }
@@ -609,6 +567,39 @@ impl Iterator for SegIds<'_> {
             SegIds::Many(it) => it.next(),
         }
     }
+}
+
+/// The selections of each of `sets` sets, ascending: offsets and selection ids.
+fn users_index(segs: &[Seg], sets: usize) -> (Vec<u32>, Vec<u32>) {
+    let user_offsets = offsets(count_by(sets, segs.iter().map(|s| s.set as usize)).into_iter());
+    let users = fill(
+        &user_offsets,
+        segs.iter()
+            .enumerate()
+            .map(|(i, s)| (s.set as usize, i as u32)),
+    );
+    (user_offsets, users)
+}
+
+/// The sets holding each of `n` objects, ascending: offsets and set ids.
+fn members_index(sets: &[Members], n: usize) -> (Vec<u32>, Vec<u32>) {
+    let member_counts = count_by(n, sets.iter().flat_map(|s| s.iter().map(|&t| t as usize)));
+    let in_offsets = offsets(member_counts.into_iter());
+    let in_sets = fill(
+        &in_offsets,
+        sets.iter()
+            .enumerate()
+            .flat_map(|(id, s)| s.iter().map(move |&t| (t as usize, id as u32))),
+    );
+    (in_offsets, in_sets)
+}
+
+/// How many of `keys` hold each of `sets` sets.
+fn key_counts(keys: &[Keyed], sets: usize) -> Vec<u32> {
+    count_by(sets, keys.iter().map(|k| k.set as usize))
+        .into_iter()
+        .map(|c| u32::try_from(c).unwrap_or(u32::MAX))
+        .collect()
 }
 
 /// How many of `keys` fall on each of `0..n` (keys out of range are not counted).

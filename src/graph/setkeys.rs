@@ -626,26 +626,26 @@ pub(super) fn patch_sets(
         let lost_here = lost.get(set).copied().unwrap_or(false);
         // Only what `entry` holds is read for every key (not `entry.key`: a cache miss).
         let lost_first = lost_here && entry.key.class == Class::Id;
-        let gained = by_probe.get(&entry.probe).filter(|_| !lost_first);
-        let Some(added) = gained else {
-            let key = &entry.key;
-            if let (true, Matcher::Id { kind, name, .. }) = (lost_first, &key.matcher) {
-                again.entry(keys::name_key(kind, name)).or_default().push(k);
-            } else if lost_here && sets[set].is_empty() {
-                out.flipped.push(k as u32);
-            }
-            continue;
-        };
         let key = &entry.key;
-        let mut gains: Vec<usize> = added
-            .iter()
-            .copied()
-            .filter(|&i| key.matches(inv, i))
-            .collect();
-        gains.dedup();
+        let gains: Vec<usize> = match by_probe.get(&entry.probe) {
+            Some(added) if !lost_first => {
+                let mut gains: Vec<usize> = added
+                    .iter()
+                    .copied()
+                    .filter(|&i| key.matches(inv, i))
+                    .collect();
+                gains.dedup();
+                gains
+            }
+            _ => Vec::new(),
+        };
         if gains.is_empty() {
-            if lost_here && sets[set].is_empty() {
-                out.flipped.push(k as u32);
+            match (lost_first, &key.matcher) {
+                (true, Matcher::Id { kind, name, .. }) => {
+                    again.entry(keys::name_key(kind, name)).or_default().push(k);
+                }
+                _ if lost_here && sets[set].is_empty() => out.flipped.push(k as u32),
+                _ => {}
             }
             continue;
         }

@@ -9,8 +9,9 @@
 use std::hash::{Hash, Hasher};
 use std::ops::Range;
 
-use rayon::prelude::*;
 use rustc_hash::{FxHashSet, FxHasher};
+
+use crate::graph::{positions_where, run_holding};
 
 use crate::model::Object;
 
@@ -105,22 +106,9 @@ impl PerObject {
         if set.is_empty() {
             return Vec::new();
         }
-        // In chunks on every core (a pass over every object's keys, on every patch).
-        let mut out: Vec<usize> = self
-            .keys
-            .par_chunks(SCAN_CHUNK)
-            .enumerate()
-            .flat_map_iter(|(c, chunk)| {
-                chunk
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, &k)| set.contains(k))
-                    // The object whose keys hold position j.
-                    .map(move |(j, _)| {
-                        let j = c * SCAN_CHUNK + j;
-                        self.offsets.partition_point(|&o| o as usize <= j) - 1
-                    })
-            })
+        let mut out: Vec<usize> = positions_where(&self.keys, |&k| set.contains(k))
+            .into_iter()
+            .map(|j| run_holding(&self.offsets, j))
             .collect();
         out.dedup();
         out
@@ -209,26 +197,15 @@ pub fn providing(provided: &[[DepKey; 2]], set: &KeySet) -> Vec<usize> {
     if set.is_empty() {
         return Vec::new();
     }
-    // In chunks on every core (a pass over every object's answers, on every patch).
-    provided
-        .par_chunks(SCAN_CHUNK)
-        .enumerate()
-        .flat_map_iter(|(c, chunk)| {
-            chunk
-                .iter()
-                .enumerate()
-                .filter(|(_, p)| set.contains(p[0]) || (p[1] != 0 && set.contains(p[1])))
-                .map(move |(i, _)| c * SCAN_CHUNK + i)
-        })
-        .collect()
+    positions_where(provided, |p| {
+        set.contains(p[0]) || (p[1] != 0 && set.contains(p[1]))
+    })
 }
-
-/// How many objects a parallel scan gives each task.
-const SCAN_CHUNK: usize = 1 << 16;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::graph::SCAN_CHUNK;
 
     /// Scanned in chunks on every core, the objects found are those a plain pass finds, in
     /// order, across chunk boundaries (objects with no keys, one, several; a key met

@@ -265,11 +265,12 @@ impl SelectorEdges {
         // The per-object set index: the members of the changed sets still held (changed in
         // place, or added) take them, the emptied ones and the replaced objects drop theirs.
         let changed = |s: u32| s as usize >= old_sets || dirty.binary_search(&s).is_ok();
+        let held = |s: u32| refs.get(s as usize).is_some_and(|&r| r > 0);
         let mut pairs: Vec<(u32, u32)> = dirty
             .iter()
             .copied()
             .chain(added_sets)
-            .filter(|&s| refs.get(s as usize).is_some_and(|&r| r > 0))
+            .filter(|&s| held(s))
             .flat_map(|s| sets[s as usize].iter().map(move |&t| (t, s)))
             .collect();
         pairs.sort_unstable();
@@ -280,7 +281,6 @@ impl SelectorEdges {
         }
         touched.sort_unstable();
         touched.dedup();
-        let held = |s: u32| refs.get(s as usize).is_some_and(|&r| r > 0);
         self.splice_in_sets(&touched, &pairs, |s| !changed(s) && held(s));
         for &s in &emptied {
             sets[s as usize] = Members::new();
