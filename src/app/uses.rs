@@ -3,7 +3,6 @@
 
 use super::text::{TextLine, Tone};
 use crate::dataset::{Dataset, EdgeKind};
-use crate::graph::EdgeName;
 
 /// Most references listed per section before "… N more".
 const MAX_LISTED: usize = 20;
@@ -20,9 +19,7 @@ pub(super) fn sections(out: &mut Vec<TextLine>, data: &Dataset, index: usize) {
     uses.extend(graph.dangling_of(index).iter().map(|d| {
         line(
             &d.target.to_string(),
-            EdgeKind::Ref {
-                rel: EdgeName::of(d.rel),
-            },
+            EdgeKind::Ref { rel: d.rel },
             Some("not found in the input"),
         )
     }));

@@ -32,7 +32,7 @@ use rustc_hash::FxHashMap;
 
 use crate::diagnostic::{self, Diagnostic};
 use crate::model::Inventory;
-use resize::Resize;
+use resize::{Resize, Shift};
 
 use crate::value::Str;
 
@@ -87,25 +87,32 @@ pub enum EdgeKind {
     Ref { rel: EdgeName },
 }
 
-/// Edges grouped by one endpoint: `edges[offsets[i]..offsets[i + 1]]` belong to object `i`
-/// (offsets are u32: a patch that moves positions moves them all, and an input holds far
-/// fewer than 4 billion edges).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Adjacency {
+/// Items grouped by object: `items[offsets[i]..offsets[i + 1]]` belong to object `i`
+/// (offsets are u32: an input holds far fewer than 4 billion items). When positions move,
+/// only the offsets move ([`Groups::resize_offsets`]); items that hold positions
+/// themselves (edges) move them too ([`Adjacency::resize`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Groups<T> {
     offsets: Vec<u32>,
-    edges: Vec<Edge>,
+    items: Vec<T>,
+}
+
+/// Edges grouped by one endpoint.
+pub type Adjacency = Groups<Edge>;
+
+impl<T> Default for Groups<T> {
+    fn default() -> Groups<T> {
+        Groups {
+            offsets: Vec::new(),
+            items: Vec::new(),
+        }
+    }
 }
 
 impl Adjacency {
     /// Groups `edges` by `key` (a counting sort: linear, keeps input order per object).
     pub fn build(n: usize, edges: &[Edge], key: impl Fn(&Edge) -> usize) -> Adjacency {
-        let mut offsets = zeros_with_room(n + 1);
-        for e in edges {
-            offsets[key(e) + 1] += 1;
-        }
-        for i in 0..n {
-            offsets[i + 1] += offsets[i];
-        }
+        let offsets = offsets_of(n, edges.iter().map(&key));
         let mut next = offsets[..n].to_vec();
         // Every slot is written once below: the copy only gives the vector its length.
         let mut placed = Vec::with_capacity(edges.len() + room(edges.len()));
@@ -115,9 +122,9 @@ impl Adjacency {
             placed[next[k] as usize] = *e;
             next[k] += 1;
         }
-        Adjacency {
+        Groups {
             offsets,
-            edges: placed,
+            items: placed,
         }
     }
 
@@ -125,14 +132,11 @@ impl Adjacency {
     /// takes them as they are.
     fn from_grouped(n: usize, edges: Vec<Edge>, key: impl Fn(&Edge) -> usize) -> Adjacency {
         debug_assert!(edges.windows(2).all(|w| key(&w[0]) <= key(&w[1])));
-        let mut offsets = zeros_with_room(n + 1);
-        for e in &edges {
-            offsets[key(e) + 1] += 1;
+        let offsets = offsets_of(n, edges.iter().map(key));
+        Groups {
+            offsets,
+            items: edges,
         }
-        for i in 0..n {
-            offsets[i + 1] += offsets[i];
-        }
-        Adjacency { offsets, edges }
     }
 
     /// Positions moved by `resize` (runs that change length, each patched where it
@@ -141,33 +145,66 @@ impl Adjacency {
     /// core (the edges are independent).
     fn resize(&mut self, resize: &Resize) {
         let moved = resize.moves();
-        self.edges
+        self.items
             .par_iter_mut()
             .with_min_len(GAP_CHUNK)
             .for_each(|e| {
                 e.from = moved(e.from_ix()) as u32;
                 e.to = moved(e.to_ix()) as u32;
             });
+        self.resize_offsets(resize);
+    }
+}
+
+impl<T: Clone> Groups<T> {
+    /// Items with their objects' positions (ascending) as groups of `n` objects. The items
+    /// are collected where the pairs were (the standard library reuses the block).
+    fn from_keyed(n: usize, keyed: Vec<(usize, T)>) -> Groups<T> {
+        debug_assert!(keyed.windows(2).all(|w| w[0].0 <= w[1].0));
+        let offsets = offsets_of(n, keyed.iter().map(|(i, _)| *i));
+        let items = keyed.into_iter().map(|(_, item)| item).collect();
+        Groups { offsets, items }
+    }
+
+    /// The items with their objects' positions, ascending (what [`Groups::from_keyed`]
+    /// takes).
+    fn into_keyed(self) -> impl Iterator<Item = (usize, T)> {
+        let Groups { offsets, items } = self;
+        let mut object = 0;
+        items.into_iter().enumerate().map(move |(j, item)| {
+            while offsets
+                .get(object + 1)
+                .is_some_and(|&end| end as usize <= j)
+            {
+                object += 1;
+            }
+            (object, item)
+        })
+    }
+
+    /// Positions moved by `resize`: a gap's positions have no item, and the items of
+    /// folded positions belong to the position they fold into. Only the offsets move.
+    fn resize_offsets(&mut self, resize: &Resize) {
         resize.offsets(&mut self.offsets);
     }
 
-    /// Edges of object `i` (empty for an index out of range).
-    pub fn get(&self, i: usize) -> &[Edge] {
+    /// Items of object `i` (empty for an index out of range).
+    pub fn get(&self, i: usize) -> &[T] {
         match (self.offsets.get(i), self.offsets.get(i + 1)) {
-            (Some(&a), Some(&b)) => &self.edges[a as usize..b as usize],
+            (Some(&a), Some(&b)) => &self.items[a as usize..b as usize],
             _ => &[],
         }
     }
 
-    /// Every edge, grouped by object.
-    pub fn all(&self) -> &[Edge] {
-        &self.edges
+    /// Every item, grouped by object.
+    pub fn all(&self) -> &[T] {
+        &self.items
     }
 
-    /// Replaces the edges of each object of `groups` (ascending) in place: a group of the
+    /// Replaces the items of each object of `groups` (ascending) in place: a group of the
     /// same length is overwritten, a few resized ones are spliced, many are rebuilt in one
-    /// pass (each splice moves every later edge); offsets after a resized group shift.
-    fn replace_groups(&mut self, groups: Vec<(usize, Vec<Edge>)>) {
+    /// pass (each splice moves every later item); offsets after a resized group shift.
+    fn replace_groups(&mut self, groups: Vec<(usize, Vec<T>)>) {
         let deltas: Vec<(usize, isize)> = groups
             .iter()
             .map(|(i, new)| (*i, new.len() as isize - self.get(*i).len() as isize))
@@ -175,27 +212,27 @@ impl Adjacency {
             .collect();
         if deltas.len() > SPLICES_MAX {
             let len = self
-                .edges
+                .items
                 .len()
                 .wrapping_add_signed(deltas.iter().map(|d| d.1).sum());
-            let mut edges = Vec::with_capacity(len);
+            let mut items = Vec::with_capacity(len);
             let mut at = 0;
             for (i, new) in groups {
-                edges.extend_from_slice(
-                    &self.edges[self.offsets[at] as usize..self.offsets[i] as usize],
+                items.extend_from_slice(
+                    &self.items[self.offsets[at] as usize..self.offsets[i] as usize],
                 );
-                edges.extend(new);
+                items.extend(new);
                 at = i + 1;
             }
-            edges.extend_from_slice(&self.edges[self.offsets[at] as usize..]);
-            self.edges = edges;
+            items.extend_from_slice(&self.items[self.offsets[at] as usize..]);
+            self.items = items;
         } else {
             for (i, new) in groups.into_iter().rev() {
                 let range = self.offsets[i] as usize..self.offsets[i + 1] as usize;
                 if range.len() == new.len() {
-                    self.edges[range].copy_from_slice(&new);
+                    self.items[range].clone_from_slice(&new);
                 } else {
-                    self.edges.splice(range, new);
+                    self.items.splice(range, new);
                 }
             }
         }
@@ -223,6 +260,18 @@ const GAP_CHUNK: usize = 1 << 15;
 /// each such vector into a larger block and faulted the new block's pages in.
 fn room(len: usize) -> usize {
     len / 64
+}
+
+/// Offsets (with [`room`]) of `n` objects' groups, from each item's object (ascending).
+fn offsets_of(n: usize, objects: impl Iterator<Item = usize>) -> Vec<u32> {
+    let mut offsets = zeros_with_room(n + 1);
+    for i in objects {
+        offsets[i + 1] += 1;
+    }
+    for i in 0..n {
+        offsets[i + 1] += offsets[i];
+    }
+    offsets
 }
 
 /// `len` zeros, with [`room`] after them (per-object offsets, which an added object lengthens).
@@ -488,5 +537,31 @@ mod tests {
         let by_to = Adjacency::build(3, &edges, Edge::to_ix);
         assert_eq!(by_to.get(1), &[e(0, 1), e(2, 1)]);
         assert_eq!(by_to.all().len(), 4);
+    }
+
+    #[test]
+    fn groups_from_keyed_items_move_with_their_offsets() {
+        let keyed = vec![(0, "a"), (0, "b"), (2, "c"), (4, "d")];
+        let mut groups = Groups::from_keyed(5, keyed.clone());
+        assert_eq!(groups.get(0), &["a", "b"]);
+        assert!(groups.get(1).is_empty() && groups.get(3).is_empty());
+        assert_eq!(groups.get(4), &["d"]);
+        assert_eq!(groups.clone().into_keyed().collect::<Vec<_>>(), keyed);
+        // Position 1 grows by two (a gap at 2 and 3), then 3 of the old ones (old 3, 4)
+        // shrink into one: "d" is folded into old 3's new position.
+        let grow = Resize::of([(1, 1, 3)]).expect("keeps an object");
+        groups.resize_offsets(&grow);
+        assert_eq!(
+            groups.clone().into_keyed().collect::<Vec<_>>(),
+            [(0, "a"), (0, "b"), (4, "c"), (6, "d")]
+        );
+        let shrink = Resize::of([(5, 2, 1)]).expect("keeps an object");
+        groups.resize_offsets(&shrink);
+        assert_eq!(groups.get(5), &["d"]);
+        groups.replace_groups(vec![(0, vec!["e"]), (4, Vec::new()), (5, vec!["f", "g"])]);
+        assert_eq!(
+            groups.into_keyed().collect::<Vec<_>>(),
+            [(0, "e"), (5, "f"), (5, "g")]
+        );
     }
 }

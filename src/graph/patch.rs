@@ -58,7 +58,7 @@ use super::owners::{self, OwnerStats};
 use super::refs::{merge_by, KeySet};
 use super::selsets::SelectorEdges;
 use super::setkeys::{self, Class};
-use super::{apps, cycles, lifecycle, selectors, Adjacency, Edge, Graph, Parts, Resize};
+use super::{apps, cycles, lifecycle, selectors, Adjacency, Edge, Graph, Parts, Resize, Shift};
 use crate::diagnostic::{self, Diagnostic};
 use crate::model::{Inventory, Object};
 
@@ -82,8 +82,6 @@ pub enum PatchOutcome {
     /// Rebuilt from scratch, and why.
     Rebuilt(&'static str),
 }
-
-const REMOVED: u32 = u32::MAX;
 
 /// What a patch recomputes about an object (bits of [`Plan::marks`]).
 mod marks {
@@ -193,8 +191,8 @@ impl Changed {
 
 /// What a patch recomputes.
 struct Plan {
-    /// Old position → new position (`REMOVED` for replaced objects).
-    map: Vec<u32>,
+    /// Per replaced run, ascending: its old and its new positions.
+    runs: Vec<(Range<usize>, Range<usize>)>,
     /// New positions of the added objects, one range per run.
     added: Vec<Range<usize>>,
     /// Keys of the new inventory.
@@ -222,7 +220,7 @@ impl Plan {
         inv: &Inventory,
         replaced: &[Replaced<'_>],
     ) -> Result<Plan, &'static str> {
-        let (map, added) = position_map(old_len, inv.objects.len(), replaced)?;
+        let added = added_ranges(old_len, inv.objects.len(), replaced)?;
         if keys.objects.len() != old_len || keys.unresolved.len() != old_len {
             return Err("the graph has no keys for its objects");
         }
@@ -304,7 +302,7 @@ impl Plan {
         // Namespaces hold, and the members of the changed app instances.
         let found = scope.find(&keys, &changed.instances, &context);
         Ok(Plan {
-            map,
+            runs,
             added,
             keys,
             changed,
@@ -324,7 +322,7 @@ impl Plan {
         replaced: &[Replaced<'_>],
     ) -> (Graph, PatchOutcome) {
         let Plan {
-            map,
+            runs,
             added,
             keys,
             changed,
@@ -335,7 +333,7 @@ impl Plan {
             mut unresolved,
         } = self;
         let n = inv.objects.len();
-        let shift = |old: usize| shifted(&map, old);
+        let shift = |old: usize| Shift(&runs).get(old);
         let old_at = |new: usize| unshifted(replaced, &added, new);
         let mut ref_change = refs_scope(&old, replaced, &added, &shift);
         let added_at = || added.iter().flat_map(Range::clone);
@@ -373,7 +371,8 @@ impl Plan {
                 std::mem::take(&mut old.owners_of),
                 std::mem::take(&mut old.dependents_of),
             );
-            owner_edges_in_place(&mut adjacency, &map, &owned, new_edges, &marks);
+            let gone: Vec<Range<usize>> = runs.iter().map(|r| r.0.clone()).collect();
+            owner_edges_in_place(&mut adjacency, &gone, &owned, new_edges, &marks);
             adjacency
         } else if let Some(resize) = &resize {
             let mut adjacency = (
@@ -382,12 +381,8 @@ impl Plan {
             );
             adjacency.0.resize(resize);
             adjacency.1.resize(resize);
-            // New → new position, the replaced runs' new positions left out.
-            let mut in_place: Vec<u32> = (0..n as u32).collect();
-            for a in &added {
-                in_place[a.clone()].fill(REMOVED);
-            }
-            owner_edges_in_place(&mut adjacency, &in_place, &owned, new_edges, &marks);
+            // The replaced runs now stand at their new positions.
+            owner_edges_in_place(&mut adjacency, &added, &owned, new_edges, &marks);
             adjacency
         } else {
             let kept_edges = old.owners_of.all().iter().filter_map(|e| {
@@ -672,22 +667,27 @@ impl Plan {
 }
 
 /// Replaces, in place, the owner edges of the `owned` objects (ascending) by `new` (theirs,
-/// grouped by dependent, ascending), and drops the edges from replaced owners (`map`: old →
-/// new position, which must be the identity outside the replaced runs): what a rebuild of
-/// the adjacency from the kept and the new edges gives when no position moves.
+/// grouped by dependent, ascending), and drops the edges from the owners at the `replaced`
+/// positions (ascending runs; no position moved outside them): what a rebuild of the
+/// adjacency from the kept and the new edges gives when no position moves.
 fn owner_edges_in_place(
     (owners_of, dependents_of): &mut (Adjacency, Adjacency),
-    map: &[u32],
+    replaced: &[Range<usize>],
     owned: &[usize],
     new: Vec<Edge>,
     marks: &[u8],
 ) {
-    let replaced = |i: usize| map.get(i).is_none_or(|&m| m == REMOVED);
+    let n = owners_of.offsets.len().saturating_sub(1);
+    let in_run = |i: usize| {
+        let k = replaced.partition_point(|r| r.start <= i);
+        k.checked_sub(1).is_some_and(|k| i < replaced[k].end)
+    };
+    let is_replaced = |i: usize| i >= n || in_run(i);
     let recomputed = |i: usize| marks[i] & OWNED != 0;
-    let kept = |e: &&Edge| !recomputed(e.to_ix()) && !replaced(e.from_ix());
+    let kept = |e: &&Edge| !recomputed(e.to_ix()) && !is_replaced(e.from_ix());
     // Dependents whose group changes: the recomputed ones, and those of a replaced owner.
     let mut dependents: Vec<usize> = owned.to_vec();
-    for (i, _) in map.iter().enumerate().filter(|(_, &m)| m == REMOVED) {
+    for i in replaced.iter().flat_map(Range::clone) {
         dependents.extend(dependents_of.get(i).iter().map(|e| e.to_ix()));
     }
     dependents.sort_unstable();
@@ -1085,14 +1085,6 @@ fn widen_emptied(
     Some(out)
 }
 
-/// The new position of an old one, if the object was not replaced.
-fn shifted(map: &[u32], old: usize) -> Option<usize> {
-    map.get(old)
-        .copied()
-        .filter(|&n| n != REMOVED)
-        .map(|n| n as usize)
-}
-
 /// The old position of the object at new position `new`, unless it was added.
 fn unshifted(replaced: &[Replaced<'_>], added: &[Range<usize>], new: usize) -> Option<usize> {
     // New minus old position, after the runs passed.
@@ -1109,39 +1101,32 @@ fn unshifted(replaced: &[Replaced<'_>], added: &[Range<usize>], new: usize) -> O
     usize::try_from(new as isize - delta).ok()
 }
 
-/// Old position → new position, and the ranges the added objects occupy in the new
-/// inventory. Fails when `replaced` does not describe `old_len` → `new_len`.
-fn position_map(
+/// The ranges the added objects occupy in the new inventory. Fails when `replaced` does not
+/// describe `old_len` → `new_len`.
+fn added_ranges(
     old_len: usize,
     new_len: usize,
     replaced: &[Replaced<'_>],
-) -> Result<(Vec<u32>, Vec<Range<usize>>), &'static str> {
+) -> Result<Vec<Range<usize>>, &'static str> {
     if u32::try_from(old_len.max(new_len)).is_err() {
         return Err("too many objects");
     }
-    let mut map = Vec::with_capacity(old_len);
     let mut added = Vec::with_capacity(replaced.len());
-    let mut new_pos = 0usize;
+    // The old position up to which objects are accounted for, and where they now end.
+    let (mut old_pos, mut new_pos) = (0usize, 0usize);
     for r in replaced {
-        if r.at < map.len() || r.at + r.removed.len() > old_len {
+        if r.at < old_pos || r.at + r.removed.len() > old_len {
             return Err("replaced runs out of order or out of range");
         }
-        while map.len() < r.at {
-            map.push(new_pos as u32);
-            new_pos += 1;
-        }
-        map.extend(std::iter::repeat_n(REMOVED, r.removed.len()));
+        new_pos += r.at - old_pos;
         added.push(new_pos..new_pos + r.added);
         new_pos += r.added;
+        old_pos = r.at + r.removed.len();
     }
-    while map.len() < old_len {
-        map.push(new_pos as u32);
-        new_pos += 1;
-    }
-    if new_pos != new_len {
+    if new_pos + (old_len - old_pos) != new_len {
         return Err("replaced runs do not add up to the new inventory");
     }
-    Ok((map, added))
+    Ok(added)
 }
 
 /// Name keys and uid keys (see `keys.rs`), to find ownerReferences between objects.

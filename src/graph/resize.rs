@@ -9,7 +9,25 @@
 //! shrank), and the patch replaces all of it as when no position moves. Moving is monotonic
 //! (never reorders), so every list sorted by position stays sorted.
 
+use std::ops::Range;
+
 use super::SPLICES_MAX;
+
+/// Old position → new position (none for a replaced object), from the replaced runs (old
+/// positions, new positions; ascending): a few comparisons, where a table of every
+/// position would be built on each patch and read at random.
+pub(super) struct Shift<'a>(pub &'a [(Range<usize>, Range<usize>)]);
+
+impl Shift<'_> {
+    pub fn get(&self, old: usize) -> Option<usize> {
+        // The last run starting at or before `old`.
+        let k = self.0.partition_point(|(gone, _)| gone.start <= old);
+        let Some((gone, new)) = k.checked_sub(1).map(|k| &self.0[k]) else {
+            return Some(old);
+        };
+        (old >= gone.end).then(|| old - gone.end + new.end)
+    }
+}
 
 /// The runs of a change that change length (see the module documentation).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -13,7 +13,7 @@ use super::pod::{items, str_at};
 use super::{findings, Dangling, Ref, RefGraph, Target};
 use crate::diagnostic::Diagnostic;
 use crate::graph::firsts::{id_hash, is_id, Firsts};
-use crate::graph::{Adjacency, Edge, EdgeKind, EdgeName, Graph};
+use crate::graph::{Adjacency, Edge, EdgeKind, EdgeName, Graph, Groups};
 use crate::kinds::pod_template;
 use crate::model::{group_of, Inventory, Object, ObjectId};
 use crate::selector::label_selector_from_value;
@@ -128,8 +128,8 @@ impl ObjectEdges {
 pub struct Linked {
     /// Grouped by source, ascending, in field order.
     pub edges: Vec<Edge>,
-    /// Grouped by source, ascending.
-    pub dangling: Vec<Dangling>,
+    /// With their sources, ascending.
+    pub dangling: Vec<(usize, Dangling)>,
     /// Missing-target, port and target-port findings, by source.
     pub findings: Vec<Diagnostic>,
     /// Per source: every lookup its linking can make (see `deps.rs`), whatever it found.
@@ -257,11 +257,9 @@ pub fn link_sources<'a>(
                     }
                 }
                 None => {
-                    linked.dangling.push(Dangling {
-                        from: i,
-                        rel: r.rel,
-                        target: kind.id(r.target, o),
-                    });
+                    let target = kind.id(r.target, o);
+                    let rel = EdgeName::of(r.rel);
+                    linked.dangling.push((i, Dangling { rel, target }));
                     if !r.optional
                         && !*controlled_by
                             .get_or_insert_with(|| controlled(o, lookup, &mut last_owner))
@@ -355,11 +353,12 @@ pub fn is_service(o: &Object) -> bool {
     o.id.group.is_empty() && &*o.id.kind == "Service"
 }
 
-/// The reference graph of `n` objects with `edges` (grouped by source, ascending).
+/// The reference graph of `n` objects with `edges` (grouped by source, ascending) and
+/// `dangling` references (with their sources, ascending).
 pub fn assemble(
     n: usize,
     edges: Vec<Edge>,
-    dangling: Vec<Dangling>,
+    dangling: Vec<(usize, Dangling)>,
     deps: PerObject,
     provided: Vec<[deps::DepKey; 2]>,
 ) -> RefGraph {
@@ -367,7 +366,7 @@ pub fn assemble(
     RefGraph {
         uses: Adjacency::from_grouped(n, edges, |e| e.from_ix()),
         used_by,
-        dangling,
+        dangling: Groups::from_keyed(n, dangling),
         deps,
         provided,
     }

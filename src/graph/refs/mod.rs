@@ -39,7 +39,7 @@ pub(super) use patch::{FindingsChange, RefChange};
 
 use rayon::prelude::*;
 
-use super::{Adjacency, Edge, EdgeKind, Graph};
+use super::{Adjacency, Edge, EdgeKind, EdgeName, Graph, Groups};
 use crate::diagnostic::{cmp_paths, Diagnostic};
 use crate::model::{Inventory, ObjectId};
 use deps::PerObject;
@@ -158,11 +158,11 @@ impl fmt::Display for Site {
     }
 }
 
-/// A reference whose target the input does not hold.
+/// A reference whose target the input does not hold (kept with the referencing object's
+/// other ones).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Dangling {
-    pub from: usize,
-    pub rel: &'static str,
+    pub rel: EdgeName,
     pub target: ObjectId,
 }
 
@@ -171,8 +171,8 @@ pub struct Dangling {
 pub struct RefGraph {
     pub(in crate::graph) uses: Adjacency,
     used_by: Adjacency,
-    /// Grouped by referencing object, in field order.
-    dangling: Vec<Dangling>,
+    /// By referencing object, in field order: when positions move, only the offsets do.
+    dangling: Groups<Dangling>,
     /// Per object: the lookups linking it can make (`deps.rs`).
     deps: PerObject,
     /// Per object: what it answers to those lookups (`deps::provides`).
@@ -228,15 +228,12 @@ impl Graph {
 
     /// References whose target the input does not hold, grouped by referencing object.
     pub fn dangling(&self) -> &[Dangling] {
-        &self.refs.dangling
+        self.refs.dangling.all()
     }
 
     /// Dangling references of `obj`.
     pub fn dangling_of(&self, obj: usize) -> &[Dangling] {
-        let d = &self.refs.dangling;
-        let start = d.partition_point(|x| x.from < obj);
-        let end = d.partition_point(|x| x.from <= obj);
-        &d[start..end]
+        self.refs.dangling.get(obj)
     }
 
     /// Names of every relationship from `from` to `to` among the enabled families

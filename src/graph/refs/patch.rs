@@ -26,7 +26,7 @@ use super::deps::{self, KeySet};
 use super::link::{self, assemble, is_service, link_sources, target_ports, Lookup};
 use super::{findings, merge, merge_by, Dangling, RefGraph};
 use crate::diagnostic::Diagnostic;
-use crate::graph::{Adjacency, Edge, Graph, Resize};
+use crate::graph::{Adjacency, Edge, Graph, Groups, Resize, Shift};
 use crate::model::{Inventory, Object};
 
 /// What changed, as the reference patch needs it (made by the graph patch).
@@ -121,10 +121,10 @@ impl Graph {
         let mut dangling = old_dangling;
         // Runs that change length and each keep an object: positions moved first (a gap
         // after a grown run, a shrunk run's last old objects folded into the last position it
-        // keeps; positions above move in one pass), then every run's new positions are
-        // relinked where they stand, as when no position moves. `now` maps a position of the
-        // edges, the dangling references and the in-place findings to its new one (none for
-        // a replaced object).
+        // keeps; positions above move in one pass, the dangling references' offsets alone),
+        // then every run's new positions are relinked where they stand, as when no position
+        // moves. `now` maps a position of the edges, the dangling references and the
+        // in-place findings to its new one (none for a replaced object).
         let resize = Resize::of(
             change
                 .runs
@@ -135,13 +135,7 @@ impl Graph {
         let edge_runs: Vec<(Range<usize>, Range<usize>)> = if let Some(resize) = &resize {
             uses.resize(resize);
             used_by.resize(resize);
-            let moved = resize.moves();
-            // By referencing object, ascending: those below the first moved position stay.
-            let unmoved = resize.unmoved_below();
-            let first = dangling.partition_point(|d| d.from < unmoved);
-            for d in &mut dangling[first..] {
-                d.from = moved(d.from);
-            }
+            dangling.resize_offsets(resize);
             change
                 .runs
                 .iter()
@@ -190,7 +184,7 @@ impl Graph {
         if in_place {
             // No position moved: only the relinked objects' groups and their targets' change.
             let fresh = std::mem::take(&mut linked.dangling);
-            dangling = replace_sources(dangling, &sources, &relinked, fresh);
+            replace_sources(&mut dangling, &sources, fresh);
             relink_in_place(&mut uses, &mut used_by, &sources, &linked.edges, &mut named);
             named.retain(|&t| now(t).is_some());
             named.extend(linked.edges.iter().map(|e| e.to_ix()));
@@ -198,7 +192,7 @@ impl Graph {
         let edges = if in_place {
             Vec::new()
         } else {
-            let mut edges = std::mem::take(&mut uses.edges);
+            let mut edges = std::mem::take(&mut uses.items);
             edges.retain_mut(|e| match (now(e.from_ix()), now(e.to_ix())) {
                 (Some(from), Some(to)) if !relinked[from] => {
                     (e.from, e.to) = (from as u32, to as u32);
@@ -211,27 +205,13 @@ impl Graph {
                 (_, None) => false,
             });
             named.extend(linked.edges.iter().map(|e| e.to_ix()));
-            let edges = splice_sorted(
+            splice_sorted(
                 edges,
                 linked.edges,
                 |a, b| a.from < b.from,
                 |a, b| merge_by(a, b, |e| e.from_ix()),
-            );
-            dangling.retain_mut(|d| match now(d.from).filter(|&f| !relinked[f]) {
-                Some(from) => {
-                    d.from = from;
-                    true
-                }
-                None => false,
-            });
-            edges
+            )
         };
-        let dangling = splice_sorted(
-            dangling,
-            linked.dangling,
-            |a, b| a.from < b.from,
-            |a, b| merge_by(a, b, |d| d.from),
-        );
         let refs = if in_place {
             RefGraph {
                 uses,
@@ -241,6 +221,16 @@ impl Graph {
                 provided: answers,
             }
         } else {
+            let kept = dangling
+                .into_keyed()
+                .filter_map(|(from, d)| Some((now(from).filter(|&f| !relinked[f])?, d)))
+                .collect();
+            let dangling = splice_sorted(
+                kept,
+                linked.dangling,
+                |a, b| a.0 < b.0,
+                |a, b| merge_by(a, b, |d| d.0),
+            );
             assemble(n, edges, dangling, dep_keys, answers)
         };
 
@@ -361,27 +351,27 @@ fn splice_provided(
     }
 }
 
-/// `dangling` (grouped by referencing object, ascending) with the references of the
-/// relinked `sources` (ascending) replaced by `new` (theirs, grouped alike): only the
-/// stretch from the first source's group to the last's is rebuilt.
+/// `dangling` with the references of the relinked `sources` (ascending) replaced by `new`
+/// (theirs, with their sources, ascending).
 fn replace_sources(
-    mut dangling: Vec<Dangling>,
+    dangling: &mut Groups<Dangling>,
     sources: &[usize],
-    relinked: &[bool],
-    new: Vec<Dangling>,
-) -> Vec<Dangling> {
-    let (Some(&first), Some(&last)) = (sources.first(), sources.last()) else {
-        return dangling;
-    };
-    let lo = dangling.partition_point(|d| d.from < first);
-    let hi = dangling.partition_point(|d| d.from <= last);
-    let kept: Vec<Dangling> = dangling[lo..hi]
+    new: Vec<(usize, Dangling)>,
+) {
+    let mut new = new.into_iter().peekable();
+    let groups = sources
         .iter()
-        .filter(|d| !relinked[d.from])
-        .cloned()
+        .map(|&i| {
+            let mut group = Vec::new();
+            while let Some((_, d)) = new.next_if(|(from, _)| *from == i) {
+                group.push(d);
+            }
+            (i, group)
+        })
+        // A source that had none and has none leaves its group as it is.
+        .filter(|(i, group)| !group.is_empty() || !dangling.get(*i).is_empty())
         .collect();
-    dangling.splice(lo..hi, merge_by(kept, new, |d| d.from));
-    dangling
+    dangling.replace_groups(groups);
 }
 
 /// Whether the edges can be patched where they are: every run keeps its length (no
@@ -440,21 +430,6 @@ fn relink_in_place(
         })
         .collect();
     used_by.replace_groups(groups);
-}
-
-/// Old position → new position (none for a replaced object), from the replaced runs: a
-/// few comparisons, where a table lookup per edge would read memory at random.
-struct Shift<'a>(&'a [(Range<usize>, Range<usize>)]);
-
-impl Shift<'_> {
-    fn get(&self, old: usize) -> Option<usize> {
-        // The last run starting at or before `old`.
-        let k = self.0.partition_point(|(gone, _)| gone.start <= old);
-        let Some((gone, new)) = k.checked_sub(1).map(|k| &self.0[k]) else {
-            return Some(old);
-        };
-        (old >= gone.end).then(|| old - gone.end + new.end)
-    }
 }
 
 /// `new` (sorted by `less`) put into the sorted `old`: spliced in one place when it fits

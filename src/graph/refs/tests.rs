@@ -34,7 +34,7 @@ fn findings(g: &Graph) -> Vec<(&'static str, String)> {
 fn dangling(g: &Graph) -> Vec<(String, &'static str)> {
     g.dangling()
         .iter()
-        .map(|d| (d.target.to_string(), d.rel))
+        .map(|d| (d.target.to_string(), d.rel.as_str()))
         .collect()
 }
 
