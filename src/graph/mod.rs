@@ -201,36 +201,58 @@ impl<T: Clone> Groups<T> {
         &self.items
     }
 
-    /// Replaces the items of each object of `groups` (ascending) in place: a group of the
-    /// same length is overwritten, a few resized ones are spliced, many are rebuilt in one
-    /// pass (each splice moves every later item); offsets after a resized group shift.
+    /// Replaces the items of each object of `groups` (ascending) in place: groups of
+    /// consecutive objects are taken together, each stretch of the same length is
+    /// overwritten, a few resized ones are spliced, more are rebuilt in one pass (each
+    /// splice moves every later item); items are moved, never cloned. Offsets after a
+    /// resized group shift.
     fn replace_groups(&mut self, groups: Vec<(usize, Vec<T>)>) {
         let deltas: Vec<(usize, isize)> = groups
             .iter()
             .map(|(i, new)| (*i, new.len() as isize - self.get(*i).len() as isize))
             .filter(|&(_, d)| d != 0)
             .collect();
-        if deltas.len() > SPLICES_MAX {
+        // Stretches of consecutive objects: first object, one past the last, their items.
+        let mut stretches: Vec<(usize, usize, Vec<T>)> = Vec::new();
+        for (i, new) in groups {
+            match stretches.last_mut() {
+                Some((_, end, items)) if *end == i => {
+                    *end = i + 1;
+                    items.extend(new);
+                }
+                _ => stretches.push((i, i + 1, new)),
+            }
+        }
+        let span = |(a, b): (usize, usize)| self.offsets[a] as usize..self.offsets[b] as usize;
+        let resized = stretches
+            .iter()
+            .filter(|(a, b, new)| span((*a, *b)).len() != new.len())
+            .count();
+        if resized > SPLICES_MAX {
             let len = self
                 .items
                 .len()
                 .wrapping_add_signed(deltas.iter().map(|d| d.1).sum());
             let mut items = Vec::with_capacity(len);
+            let mut old = std::mem::take(&mut self.items).into_iter();
             let mut at = 0;
-            for (i, new) in groups {
-                items.extend_from_slice(
-                    &self.items[self.offsets[at] as usize..self.offsets[i] as usize],
-                );
+            for (a, b, new) in stretches {
+                let (start, end) = (self.offsets[a] as usize, self.offsets[b] as usize);
+                items.extend(old.by_ref().take(start - at));
+                // The replaced items, dropped.
+                old.by_ref().take(end - start).for_each(drop);
                 items.extend(new);
-                at = i + 1;
+                at = end;
             }
-            items.extend_from_slice(&self.items[self.offsets[at] as usize..]);
+            items.extend(old);
             self.items = items;
         } else {
-            for (i, new) in groups.into_iter().rev() {
-                let range = self.offsets[i] as usize..self.offsets[i + 1] as usize;
+            for (a, b, new) in stretches.into_iter().rev() {
+                let range = span((a, b));
                 if range.len() == new.len() {
-                    self.items[range].clone_from_slice(&new);
+                    for (slot, item) in self.items[range].iter_mut().zip(new) {
+                        *slot = item;
+                    }
                 } else {
                     self.items.splice(range, new);
                 }
@@ -537,6 +559,38 @@ mod tests {
         let by_to = Adjacency::build(3, &edges, Edge::to_ix);
         assert_eq!(by_to.get(1), &[e(0, 1), e(2, 1)]);
         assert_eq!(by_to.all().len(), 4);
+    }
+
+    proptest::proptest! {
+        /// Replacing groups in place (spliced or rebuilt, stretch by stretch) equals
+        /// building the groups anew from the replaced lists.
+        #[test]
+        fn replacing_groups_equals_building_them(
+            sizes in proptest::collection::vec(0usize..4, 1..24),
+            picks in proptest::collection::vec((proptest::bool::ANY, 0usize..4), 24),
+        ) {
+            let n = sizes.len();
+            let mut lists: Vec<Vec<String>> = (0..n)
+                .map(|i| (0..sizes[i]).map(|k| format!("{i}.{k}")).collect())
+                .collect();
+            let keyed = |lists: &[Vec<String>]| -> Vec<(usize, String)> {
+                lists
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(i, l)| l.iter().map(move |x| (i, x.clone())))
+                    .collect()
+            };
+            let mut groups = Groups::from_keyed(n, keyed(&lists));
+            let replaced: Vec<(usize, Vec<String>)> = (0..n)
+                .filter(|&i| picks[i].0)
+                .map(|i| (i, (0..picks[i].1).map(|k| format!("new {i}.{k}")).collect()))
+                .collect();
+            for (i, new) in &replaced {
+                lists[*i] = new.clone();
+            }
+            groups.replace_groups(replaced);
+            proptest::prop_assert_eq!(groups, Groups::from_keyed(n, keyed(&lists)));
+        }
     }
 
     #[test]

@@ -58,7 +58,10 @@ use super::owners::{self, OwnerStats};
 use super::refs::{merge_by, KeySet};
 use super::selsets::SelectorEdges;
 use super::setkeys::{self, Class};
-use super::{apps, cycles, lifecycle, selectors, Adjacency, Edge, Graph, Parts, Resize, Shift};
+use super::{
+    apps, cycles, lifecycle, positions_where, selectors, Adjacency, Edge, Graph, Parts, Resize,
+    Shift,
+};
 use crate::diagnostic::{self, Diagnostic};
 use crate::model::{Inventory, Object};
 
@@ -252,7 +255,8 @@ impl Plan {
         let mut terminating = owned.clone();
         // The objects whose ownerReferences can name a changed object: one pass over the
         // references alone (not over every object's keys), an object's own read only for
-        // a reference that may.
+        // a reference that may. (On one core: spread over both, while the label index
+        // helper holds the second, it took longer.)
         let refs = keys.all_refs();
         let mut last = usize::MAX;
         for (j, r) in refs.iter().enumerate() {
@@ -1011,25 +1015,22 @@ impl Scope {
         if self.inside.is_empty() && instances.is_empty() && names.is_empty() {
             return found;
         }
-        // Each field read only when something is looked for through it.
+        // Each field read only when something is looked for through it, on every core.
         let k = &keys.objects;
         if !names.is_empty() {
-            found.owners = (k.name.iter().zip(&k.uid).enumerate())
-                .filter(|(_, (&name, &uid))| names.has(name, uid))
-                .map(|(i, _)| i)
-                .collect();
+            let by_name = positions_where(&k.name, |&name| names.names.contains(name));
+            let by_uid = if names.uids.is_empty() {
+                Vec::new()
+            } else {
+                positions_where(&k.uid, |&uid| uid != 0 && names.uids.contains(uid))
+            };
+            found.owners = merge_positions(by_name, by_uid);
         }
         if !self.inside.is_empty() {
-            found.inside = (k.ns.iter().enumerate())
-                .filter(|(_, &ns)| ns != 0 && self.inside.contains(ns))
-                .map(|(i, _)| i)
-                .collect();
+            found.inside = positions_where(&k.ns, |&ns| ns != 0 && self.inside.contains(ns));
         }
         if !instances.is_empty() {
-            found.members = (k.instance.iter().enumerate())
-                .filter(|(_, &m)| m != 0 && instances.contains(m))
-                .map(|(i, _)| i)
-                .collect();
+            found.members = positions_where(&k.instance, |&m| m != 0 && instances.contains(m));
         }
         found
     }
@@ -1129,6 +1130,16 @@ fn added_ranges(
     Ok(added)
 }
 
+/// The ascending positions of `a` and of `b`, each once.
+fn merge_positions(a: Vec<usize>, b: Vec<usize>) -> Vec<usize> {
+    if b.is_empty() {
+        return a;
+    }
+    let mut out = merge_by(a, b, |&i| i);
+    out.dedup();
+    out
+}
+
 /// Name keys and uid keys (see `keys.rs`), to find ownerReferences between objects.
 #[derive(Default)]
 struct Names {
@@ -1142,10 +1153,6 @@ impl Names {
         if uid != 0 {
             self.uids.insert(uid);
         }
-    }
-
-    fn has(&self, name: KeyHash, uid: KeyHash) -> bool {
-        self.names.contains(name) || (uid != 0 && self.uids.contains(uid))
     }
 
     fn is_empty(&self) -> bool {

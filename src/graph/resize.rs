@@ -19,6 +19,7 @@ use super::SPLICES_MAX;
 pub(super) struct Shift<'a>(pub &'a [(Range<usize>, Range<usize>)]);
 
 impl Shift<'_> {
+    #[inline]
     pub fn get(&self, old: usize) -> Option<usize> {
         // The last run starting at or before `old`.
         let k = self.0.partition_point(|(gone, _)| gone.start <= old);
@@ -141,6 +142,9 @@ impl Resize {
 
 /// Where old position `o`, at or above the start of `run` (old start, old length, new
 /// length) and below the next run's, goes when the runs before it gained `before`.
+///
+/// Inlined: a move calls it for every position of every per-object array.
+#[inline]
 fn moved_by(o: usize, (at, old, new): (usize, usize, usize), before: isize) -> usize {
     let here = if o < at + old.min(new) {
         o

@@ -166,6 +166,7 @@ impl Default for KeySet {
 }
 
 impl KeySet {
+    #[inline]
     fn slot(key: u32) -> (usize, u64) {
         // Above the lowest bits (which the keys' `| 1` and the hasher's weak low bits skew).
         let bit = (key >> 8) as usize % (BITMAP_WORDS * 64);
@@ -182,6 +183,8 @@ impl KeySet {
         self.set.insert(key);
     }
 
+    /// Inlined: scans over a million keys call it once per key.
+    #[inline]
     pub fn contains(&self, key: u32) -> bool {
         let (w, b) = KeySet::slot(key);
         self.bits[w] & b != 0 && self.set.contains(&key)
