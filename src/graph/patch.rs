@@ -531,26 +531,17 @@ impl Plan {
         let mut kept = Vec::new();
         // Positions in `old_findings` of those that go (when they stay where they are).
         let mut dropped: Vec<usize> = Vec::new();
-        // Positions of the reference findings (when they stay where they are).
-        let mut ref_findings_at: Vec<usize> = Vec::new();
-        if let Some(resize) = &resize {
-            // Reference findings are left to `patch_refs`. When runs change length, every
-            // finding stays where it is in the list and its object moves as the resize
-            // moves it (moving is monotonic: the order stays); a reference finding of a
-            // replaced object lands in its run's new positions.
-            let moved = resize.moves();
+        if resize.is_some() {
+            // When runs change length, every finding that stays keeps its place in the list
+            // and its object moves (moving is monotonic: the order stays). The reference
+            // findings go through the same test (it keeps those of every kept object: their
+            // codes are recomputed by no mark), and `patch_refs` drops those it redoes:
+            // their codes are read only there, for the objects it relinks.
             for (k, f) in old_findings.iter_mut().enumerate() {
-                if super::refs::is_ref_finding(f.code) {
-                    ref_findings_at.push(k);
-                    if !no_move {
-                        f.object = f.object_index().and_then(|o| u32::try_from(moved(o)).ok());
-                    }
-                } else {
-                    match stays(f) {
-                        None => dropped.push(k),
-                        Some(i) if !no_move => f.object = u32::try_from(i).ok(),
-                        Some(_) => {}
-                    }
+                match stays(f) {
+                    None => dropped.push(k),
+                    Some(i) if !no_move => f.object = u32::try_from(i).ok(),
+                    Some(_) => {}
                 }
             }
         } else {
@@ -641,7 +632,6 @@ impl Plan {
             ref_change.findings = Some(super::refs::FindingsChange {
                 dropped,
                 new: findings,
-                refs_at: ref_findings_at,
             });
             let mut keys = keys;
             keys.unresolved = unresolved;

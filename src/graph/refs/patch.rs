@@ -26,7 +26,7 @@ use super::deps::{self, KeySet};
 use super::link::{self, assemble, is_service, link_sources, target_ports, Lookup};
 use super::{findings, merge, merge_by, Dangling, RefGraph};
 use crate::diagnostic::Diagnostic;
-use crate::graph::{Adjacency, Edge, Graph, Groups, Resize, Shift};
+use crate::graph::{positions_where, Adjacency, Edge, Graph, Groups, Resize, Shift};
 use crate::model::{Inventory, Object};
 
 /// What changed, as the reference patch needs it (made by the graph patch).
@@ -37,10 +37,10 @@ pub(in crate::graph) struct RefChange<'a> {
     pub removed: Vec<&'a [Object]>,
     /// New positions of the kept objects that selected a removed object.
     pub selected_removed: Vec<usize>,
-    /// When no position moved, or every run kept an object: how the graph patch changes the findings,
-    /// which are still the old ones (their objects moved as the runs' resize moves them), the
-    /// reference findings among them (not in `old_findings`); the reference findings'
-    /// changes are added and all are spliced in at once.
+    /// When no position moved, or every run kept an object: how the graph patch changes the
+    /// findings, which are still the old ones (those that stay about their objects' new
+    /// positions), the reference findings among them (not in `old_findings`); the reference
+    /// findings' changes are added and all are spliced in at once.
     pub findings: Option<FindingsChange>,
 }
 
@@ -50,8 +50,6 @@ pub(in crate::graph) struct FindingsChange {
     pub dropped: Vec<usize>,
     /// The findings that come, sorted.
     pub new: Vec<Diagnostic>,
-    /// Positions of the reference findings, ascending.
-    pub refs_at: Vec<usize>,
 }
 
 #[cfg(test)]
@@ -60,6 +58,12 @@ thread_local! {
     pub(in crate::graph) static GAPS_IN_PLACE: std::cell::Cell<usize> =
         const { std::cell::Cell::new(0) };
 }
+
+/// Which findings a patch redoes at a position (bits): the unused note, the target-port
+/// findings, the rest of the reference findings (relinked).
+const NOTED: u8 = 1;
+const PORTS: u8 = 2;
+const RELINKED: u8 = 4;
 
 /// The kinds the unused notes are about.
 const NOTED_KINDS: [&str; 3] = ["ConfigMap", "Secret", "ServiceAccount"];
@@ -248,32 +252,40 @@ impl Graph {
         ));
         crate::diagnostic::sort(&mut found);
 
-        let mark = |at: &[usize]| {
-            let mut marked = vec![false; n];
-            at.iter().for_each(|&i| marked[i] = true);
-            marked
-        };
-        let (noted, ports) = (mark(&noted), mark(&ports));
-        let redone = |code: &str, i: usize| match code {
-            findings::UNUSED => noted[i],
-            findings::TARGET_PORT => ports[i],
-            _ => relinked[i],
+        // Per position, which findings are redone there: most findings are of objects
+        // where none is, and are passed over without reading their code.
+        let mut redo = vec![0u8; n];
+        for (at, bit) in [(&noted, NOTED), (&ports, PORTS), (&sources, RELINKED)] {
+            at.iter().for_each(|&i| redo[i] |= bit);
+        }
+        let redone = |code: &str, i: usize| {
+            let m = redo[i];
+            m != 0
+                && match code {
+                    findings::UNUSED => m & NOTED != 0,
+                    findings::TARGET_PORT => m & PORTS != 0,
+                    _ => m & RELINKED != 0,
+                }
         };
         let mut graph = self;
         graph.refs = refs;
         if let Some(FindingsChange {
             mut dropped,
             mut new,
-            refs_at,
         }) = in_place_findings
         {
-            dropped.extend(refs_at.into_iter().filter(|&k| {
-                let f = &graph.findings[k];
-                f.object_index()
-                    .and_then(now)
-                    .is_none_or(|i| redone(f.code, i))
+            // The reference findings redone (a code is read only where one may be). One the
+            // graph patch dropped already is still about its old position: it may come
+            // twice, or past the new last position.
+            dropped.extend(positions_where(&graph.findings, |f| {
+                f.object_index().and_then(now).is_some_and(|i| {
+                    redo.get(i).is_some_and(|&m| m != 0)
+                        && findings::is_ref_finding(f.code)
+                        && redone(f.code, i)
+                })
             }));
             dropped.sort_unstable();
+            dropped.dedup();
             new.extend(found);
             crate::diagnostic::sort(&mut new);
             crate::graph::patch::splice_findings(&mut graph.findings, &dropped, new);
