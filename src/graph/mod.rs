@@ -202,7 +202,8 @@ impl<T: Clone> Groups<T> {
     }
 
     /// Replaces the items of each object of `groups` (ascending) in place: groups of
-    /// consecutive objects are taken together, each stretch of the same length is
+    /// consecutive objects (or with only objects without items between them) are taken
+    /// together, each stretch of the same length is
     /// overwritten, a few resized ones are spliced, more are rebuilt in one pass (each
     /// splice moves every later item); items are moved, never cloned. Offsets after a
     /// resized group shift.
@@ -212,11 +213,12 @@ impl<T: Clone> Groups<T> {
             .map(|(i, new)| (*i, new.len() as isize - self.get(*i).len() as isize))
             .filter(|&(_, d)| d != 0)
             .collect();
-        // Stretches of consecutive objects: first object, one past the last, their items.
+        // Stretches of consecutive objects (or with only objects without items between
+        // them): first object, one past the last, their items.
         let mut stretches: Vec<(usize, usize, Vec<T>)> = Vec::new();
         for (i, new) in groups {
             match stretches.last_mut() {
-                Some((_, end, items)) if *end == i => {
+                Some((_, end, items)) if self.offsets[*end] == self.offsets[i] => {
                     *end = i + 1;
                     items.extend(new);
                 }
