@@ -118,9 +118,12 @@ impl SelectorEdges {
             .par_iter_mut()
             .with_min_len(GAP_CHUNK)
             .for_each(|seg| seg.from = moved(seg.from));
+        // Exceptions are not ordered by position: those below the first moved one are read,
+        // not written.
         self.except
             .par_iter_mut()
             .with_min_len(GAP_CHUNK)
+            .filter(|t| (**t as usize) >= unmoved)
             .for_each(|t| *t = moved(*t));
         self.sets.par_iter_mut().with_min_len(64).for_each(|set| {
             let from = set.partition_point(|&t| (t as usize) < unmoved);
