@@ -156,13 +156,15 @@ impl Adjacency {
     }
 }
 
-impl<T: Clone> Groups<T> {
-    /// Items with their objects' positions (ascending) as groups of `n` objects. The items
-    /// are collected where the pairs were (the standard library reuses the block).
+impl<T> Groups<T> {
+    /// Items with their objects' positions (ascending) as groups of `n` objects, with
+    /// [`room`] after the items. The items are collected where the pairs were (the standard
+    /// library reuses the larger block, which usually leaves the room already).
     fn from_keyed(n: usize, keyed: Vec<(usize, T)>) -> Groups<T> {
         debug_assert!(keyed.windows(2).all(|w| w[0].0 <= w[1].0));
         let offsets = offsets_of(n, keyed.iter().map(|(i, _)| *i));
-        let items = keyed.into_iter().map(|(_, item)| item).collect();
+        let mut items: Vec<T> = keyed.into_iter().map(|(_, item)| item).collect();
+        items.reserve_exact(room(items.len()));
         Groups { offsets, items }
     }
 
@@ -201,12 +203,11 @@ impl<T: Clone> Groups<T> {
         &self.items
     }
 
-    /// Replaces the items of each object of `groups` (ascending) in place: groups of
+    /// Replaces the items of each object of `groups` (ascending) in place. Groups of
     /// consecutive objects (or with only objects without items between them) are taken
-    /// together, each stretch of the same length is
-    /// overwritten, a few resized ones are spliced, more are rebuilt in one pass (each
-    /// splice moves every later item); items are moved, never cloned. Offsets after a
-    /// resized group shift.
+    /// together as one stretch: a stretch of the same length is overwritten, a few resized
+    /// ones are spliced, more are rebuilt in one pass (each splice moves every later item).
+    /// Items are moved, never cloned. Offsets after a resized group shift.
     fn replace_groups(&mut self, groups: Vec<(usize, Vec<T>)>) {
         let deltas: Vec<(usize, isize)> = groups
             .iter()
