@@ -287,6 +287,28 @@ fn room(len: usize) -> usize {
     len / 64
 }
 
+/// Items with their objects' positions (ascending, each one of `objects`) as one group per
+/// object of `objects` (ascending; empty where it has none): what
+/// [`Groups::replace_groups`] takes.
+fn groups_for<T>(
+    objects: &[usize],
+    keyed: impl IntoIterator<Item = (usize, T)>,
+) -> Vec<(usize, Vec<T>)> {
+    let mut keyed = keyed.into_iter().peekable();
+    let groups = objects
+        .iter()
+        .map(|&i| {
+            let mut group = Vec::new();
+            while let Some((_, item)) = keyed.next_if(|(at, _)| *at == i) {
+                group.push(item);
+            }
+            (i, group)
+        })
+        .collect();
+    debug_assert!(keyed.next().is_none(), "an item of no object of the list");
+    groups
+}
+
 /// Offsets (with [`room`]) of `n` objects' groups, from each item's object (ascending).
 fn offsets_of(n: usize, objects: impl Iterator<Item = usize>) -> Vec<u32> {
     let mut offsets = zeros_with_room(n + 1);

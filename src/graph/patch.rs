@@ -59,8 +59,8 @@ use super::refs::{merge_by, KeySet};
 use super::selsets::SelectorEdges;
 use super::setkeys::{self, Class};
 use super::{
-    apps, cycles, lifecycle, positions_where, selectors, Adjacency, Edge, Graph, Parts, Resize,
-    Shift,
+    apps, cycles, groups_for, lifecycle, positions_where, selectors, Adjacency, Edge, Graph, Parts,
+    Resize, Shift,
 };
 use crate::diagnostic::{self, Diagnostic};
 use crate::model::{Inventory, Object};
@@ -194,10 +194,9 @@ impl Changed {
 
 /// What a patch recomputes.
 struct Plan {
-    /// Per replaced run, ascending: its old and its new positions.
+    /// Per replaced run, ascending: its old positions and its new ones (the added
+    /// objects').
     runs: Vec<(Range<usize>, Range<usize>)>,
-    /// New positions of the added objects, one range per run.
-    added: Vec<Range<usize>>,
     /// Keys of the new inventory.
     keys: Keys,
     changed: Changed,
@@ -307,7 +306,6 @@ impl Plan {
         let found = scope.find(&keys, &changed.instances, &context);
         Ok(Plan {
             runs,
-            added,
             keys,
             changed,
             marks,
@@ -327,7 +325,6 @@ impl Plan {
     ) -> (Graph, PatchOutcome) {
         let Plan {
             runs,
-            added,
             keys,
             changed,
             mut marks,
@@ -337,9 +334,15 @@ impl Plan {
             mut unresolved,
         } = self;
         let n = inv.objects.len();
+        let added: Vec<Range<usize>> = runs.iter().map(|(_, new)| new.clone()).collect();
         let shift = |old: usize| Shift(&runs).get(old);
-        let old_at = |new: usize| unshifted(replaced, &added, new);
-        let mut ref_change = refs_scope(&old, replaced, &added, &shift);
+        // The same runs read backwards: the old position of a kept object.
+        let back: Vec<(Range<usize>, Range<usize>)> = runs
+            .iter()
+            .map(|(gone, new)| (new.clone(), gone.clone()))
+            .collect();
+        let old_at = |new: usize| Shift(&back).get(new);
+        let mut ref_change = refs_scope(&old, replaced, &runs, &shift);
         let added_at = || added.iter().flat_map(Range::clone);
         let removed = || replaced.iter().flat_map(|r| r.removed.iter());
 
@@ -375,8 +378,7 @@ impl Plan {
                 std::mem::take(&mut old.owners_of),
                 std::mem::take(&mut old.dependents_of),
             );
-            let gone: Vec<Range<usize>> = runs.iter().map(|r| r.0.clone()).collect();
-            owner_edges_in_place(&mut adjacency, &gone, &owned, new_edges, &marks);
+            owner_edges_in_place(&mut adjacency, &runs, &owned, new_edges, &marks);
             adjacency
         } else if let Some(resize) = &resize {
             let mut adjacency = (
@@ -386,7 +388,9 @@ impl Plan {
             adjacency.0.resize(resize);
             adjacency.1.resize(resize);
             // The replaced runs now stand at their new positions.
-            owner_edges_in_place(&mut adjacency, &added, &owned, new_edges, &marks);
+            let standing: Vec<(Range<usize>, Range<usize>)> =
+                added.iter().map(|a| (a.clone(), a.clone())).collect();
+            owner_edges_in_place(&mut adjacency, &standing, &owned, new_edges, &marks);
             adjacency
         } else {
             let kept_edges = old.owners_of.all().iter().filter_map(|e| {
@@ -661,27 +665,24 @@ impl Plan {
 }
 
 /// Replaces, in place, the owner edges of the `owned` objects (ascending) by `new` (theirs,
-/// grouped by dependent, ascending), and drops the edges from the owners at the `replaced`
-/// positions (ascending runs; no position moved outside them): what a rebuild of the
-/// adjacency from the kept and the new edges gives when no position moves.
+/// grouped by dependent, ascending), and drops the edges from the owners the replaced
+/// `runs` held (where they stand: each run's old and new positions are the same, and no
+/// position moved outside them): what a rebuild of the adjacency from the kept and the new
+/// edges gives when no position moves.
 fn owner_edges_in_place(
     (owners_of, dependents_of): &mut (Adjacency, Adjacency),
-    replaced: &[Range<usize>],
+    runs: &[(Range<usize>, Range<usize>)],
     owned: &[usize],
     new: Vec<Edge>,
     marks: &[u8],
 ) {
     let n = owners_of.offsets.len().saturating_sub(1);
-    let in_run = |i: usize| {
-        let k = replaced.partition_point(|r| r.start <= i);
-        k.checked_sub(1).is_some_and(|k| i < replaced[k].end)
-    };
-    let is_replaced = |i: usize| i >= n || in_run(i);
+    let is_replaced = |i: usize| i >= n || Shift(runs).get(i).is_none();
     let recomputed = |i: usize| marks[i] & OWNED != 0;
     let kept = |e: &&Edge| !recomputed(e.to_ix()) && !is_replaced(e.from_ix());
     // Dependents whose group changes: the recomputed ones, and those of a replaced owner.
     let mut dependents: Vec<usize> = owned.to_vec();
-    for i in replaced.iter().flat_map(Range::clone) {
+    for i in runs.iter().flat_map(|(gone, _)| gone.clone()) {
         dependents.extend(dependents_of.get(i).iter().map(|e| e.to_ix()));
     }
     dependents.sort_unstable();
@@ -698,27 +699,21 @@ fn owner_edges_in_place(
     // Stable: each owner's new edges stay by dependent, in ownerReference order.
     let mut by_owner = new.clone();
     by_owner.sort_by_key(|e| e.from);
-    let mut rest = &by_owner[..];
-    let groups = owners
-        .iter()
-        .map(|&w| {
-            let k = rest.partition_point(|e| e.from_ix() <= w);
-            let fresh = rest[..k].to_vec();
-            rest = &rest[k..];
+    let by_owner = by_owner.into_iter().map(|e| (e.from_ix(), e));
+    let groups = groups_for(&owners, by_owner)
+        .into_iter()
+        .map(|(w, fresh)| {
             let old: Vec<Edge> = dependents_of.get(w).iter().filter(kept).copied().collect();
             (w, merge_by(old, fresh, |e| e.to_ix()))
         })
         .collect();
     dependents_of.replace_groups(groups);
-    let mut rest = &new[..];
-    let groups = dependents
-        .iter()
-        .map(|&i| {
+    // The recomputed dependents take their new edges, the others keep what stays.
+    let groups = groups_for(&dependents, new.into_iter().map(|e| (e.to_ix(), e)))
+        .into_iter()
+        .map(|(i, fresh)| {
             let group = if recomputed(i) {
-                let k = rest.partition_point(|e| e.to_ix() <= i);
-                let g = rest[..k].to_vec();
-                rest = &rest[k..];
-                g
+                fresh
             } else {
                 owners_of.get(i).iter().filter(kept).copied().collect()
             };
@@ -961,17 +956,13 @@ fn validation(inv: &Inventory, positions: impl Iterator<Item = usize>) -> Vec<Di
 fn refs_scope<'a>(
     old: &Graph,
     replaced: &[Replaced<'a>],
-    added: &[Range<usize>],
+    runs: &[(Range<usize>, Range<usize>)],
     shift: &dyn Fn(usize) -> Option<usize>,
 ) -> super::refs::RefChange<'a> {
     let removed_at = replaced.iter().flat_map(|r| r.at..r.at + r.removed.len());
     super::refs::RefChange {
         findings: None,
-        runs: replaced
-            .iter()
-            .zip(added)
-            .map(|(r, a)| (r.at..r.at + r.removed.len(), a.clone()))
-            .collect(),
+        runs: runs.to_vec(),
         removed: replaced.iter().map(|r| r.removed).collect(),
         selected_removed: removed_at
             .flat_map(|o| old.selected_by(o))
@@ -1074,22 +1065,6 @@ fn widen_emptied(
     #[cfg(test)]
     WIDENED.with(|c| c.set(c.get() + 1));
     Some(out)
-}
-
-/// The old position of the object at new position `new`, unless it was added.
-fn unshifted(replaced: &[Replaced<'_>], added: &[Range<usize>], new: usize) -> Option<usize> {
-    // New minus old position, after the runs passed.
-    let mut delta: isize = 0;
-    for (r, a) in replaced.iter().zip(added) {
-        if new < a.start {
-            break;
-        }
-        if new < a.end {
-            return None;
-        }
-        delta += a.len() as isize - r.removed.len() as isize;
-    }
-    usize::try_from(new as isize - delta).ok()
 }
 
 /// The ranges the added objects occupy in the new inventory. Fails when `replaced` does not

@@ -26,7 +26,7 @@ use super::deps::{self, KeySet};
 use super::link::{self, assemble, is_service, link_sources, target_ports, Lookup};
 use super::{findings, merge, merge_by, Dangling, RefGraph};
 use crate::diagnostic::Diagnostic;
-use crate::graph::{positions_where, Adjacency, Edge, Graph, Groups, Resize, Shift};
+use crate::graph::{groups_for, positions_where, Adjacency, Edge, Graph, Groups, Resize, Shift};
 use crate::model::{Inventory, Object};
 
 /// What changed, as the reference patch needs it (made by the graph patch).
@@ -109,10 +109,14 @@ impl Graph {
         sources.extend_from_slice(&added);
         sources.sort_unstable();
         sources.dedup();
-        let mut relinked = vec![false; n];
+        // Per position, which findings are redone there (bits; the unused notes' and the
+        // target ports' are known further on). Most findings are of objects where none is,
+        // and are passed over without reading their code.
+        let mut redo = vec![0u8; n];
         for &i in &sources {
-            relinked[i] = true;
+            redo[i] = RELINKED;
         }
+        let relinked = |i: usize| redo[i] & RELINKED != 0;
 
         let RefGraph {
             mut uses,
@@ -178,7 +182,7 @@ impl Graph {
             .findings
             .extend(target_ports(inv, &self, ports.iter().copied(), None));
 
-        let in_place = in_place(&edge_runs, &used_by, &relinked);
+        let in_place = in_place(&edge_runs, &used_by, relinked);
         #[cfg(test)]
         if resize.is_some() && in_place {
             GAPS_IN_PLACE.with(|c| c.set(c.get() + 1));
@@ -198,7 +202,7 @@ impl Graph {
         } else {
             let mut edges = std::mem::take(&mut uses.items);
             edges.retain_mut(|e| match (now(e.from_ix()), now(e.to_ix())) {
-                (Some(from), Some(to)) if !relinked[from] => {
+                (Some(from), Some(to)) if !relinked(from) => {
                     (e.from, e.to) = (from as u32, to as u32);
                     true
                 }
@@ -227,7 +231,7 @@ impl Graph {
         } else {
             let kept = dangling
                 .into_keyed()
-                .filter_map(|(from, d)| Some((now(from).filter(|&f| !relinked[f])?, d)))
+                .filter_map(|(from, d)| Some((now(from).filter(|&f| !relinked(f))?, d)))
                 .collect();
             let dangling = splice_sorted(
                 kept,
@@ -252,10 +256,7 @@ impl Graph {
         ));
         crate::diagnostic::sort(&mut found);
 
-        // Per position, which findings are redone there: most findings are of objects
-        // where none is, and are passed over without reading their code.
-        let mut redo = vec![0u8; n];
-        for (at, bit) in [(&noted, NOTED), (&ports, PORTS), (&sources, RELINKED)] {
+        for (at, bit) in [(&noted, NOTED), (&ports, PORTS)] {
             at.iter().for_each(|&i| redo[i] |= bit);
         }
         let redone = |code: &str, i: usize| {
@@ -370,30 +371,24 @@ fn replace_sources(
     sources: &[usize],
     new: Vec<(usize, Dangling)>,
 ) {
-    let mut new = new.into_iter().peekable();
-    let groups = sources
-        .iter()
-        .map(|&i| {
-            let mut group = Vec::new();
-            while let Some((_, d)) = new.next_if(|(from, _)| *from == i) {
-                group.push(d);
-            }
-            (i, group)
-        })
-        // A source that had none and has none leaves its group as it is.
-        .filter(|(i, group)| !group.is_empty() || !dangling.get(*i).is_empty())
-        .collect();
+    let mut groups = groups_for(sources, new);
+    // A source that had none and has none leaves its group as it is.
+    groups.retain(|(i, group)| !group.is_empty() || !dangling.get(*i).is_empty());
     dangling.replace_groups(groups);
 }
 
 /// Whether the edges can be patched where they are: every run keeps its length (no
 /// position moves) and only relinked objects used a replaced one.
-fn in_place(runs: &[(Range<usize>, Range<usize>)], used_by: &Adjacency, relinked: &[bool]) -> bool {
+fn in_place(
+    runs: &[(Range<usize>, Range<usize>)],
+    used_by: &Adjacency,
+    relinked: impl Fn(usize) -> bool,
+) -> bool {
     runs.iter().all(|(gone, new)| gone == new)
         && runs
             .iter()
             .flat_map(|(gone, _)| gone.clone())
-            .all(|t| used_by.get(t).iter().all(|e| relinked[e.from_ix()]))
+            .all(|t| used_by.get(t).iter().all(|e| relinked(e.from_ix())))
 }
 
 /// Replaces the edges of the relinked `sources` (ascending) by `linked` (theirs, grouped
@@ -406,17 +401,16 @@ fn relink_in_place(
     linked: &[Edge],
     named: &mut Vec<usize>,
 ) {
-    let mut targets: Vec<usize> = Vec::new();
-    let mut groups: Vec<(usize, Vec<Edge>)> = Vec::with_capacity(sources.len());
-    let mut rest = linked;
-    for &i in sources {
-        targets.extend(uses.get(i).iter().map(|e| e.to_ix()));
-        let k = rest.partition_point(|e| e.from_ix() <= i);
-        groups.push((i, rest[..k].to_vec()));
-        rest = &rest[k..];
-    }
+    let mut targets: Vec<usize> = sources
+        .iter()
+        .flat_map(|&i| uses.get(i))
+        .map(|e| e.to_ix())
+        .collect();
     named.extend_from_slice(&targets);
-    uses.replace_groups(groups);
+    uses.replace_groups(groups_for(
+        sources,
+        linked.iter().map(|e| (e.from_ix(), *e)),
+    ));
 
     targets.extend(linked.iter().map(|e| e.to_ix()));
     targets.sort_unstable();
@@ -424,14 +418,10 @@ fn relink_in_place(
     let mut incoming: Vec<Edge> = linked.to_vec();
     // Stable: each target's new edges stay in source order.
     incoming.sort_by_key(|e| e.to);
-    let mut rest = &incoming[..];
-    let groups = targets
-        .iter()
-        .map(|&t| {
-            let from = rest.partition_point(|e| e.to_ix() < t);
-            let to = rest.partition_point(|e| e.to_ix() <= t);
-            let new = rest[from..to].to_vec();
-            rest = &rest[to..];
+    let incoming = incoming.into_iter().map(|e| (e.to_ix(), e));
+    let groups = groups_for(&targets, incoming)
+        .into_iter()
+        .map(|(t, new)| {
             let kept = used_by
                 .get(t)
                 .iter()
