@@ -11,6 +11,7 @@ use super::picker::PickerKind;
 use super::scroll::follow;
 use super::{Action, App, Effect, Mode};
 use crate::dataset::Moves;
+use crate::index::for_each_id;
 use crate::model::{Object, ObjectId};
 use crate::query::{group_members, GroupBy};
 
@@ -206,16 +207,16 @@ impl TableState {
         if self.identity
             && self.order.len() as u64 >= self.matched.max().map_or(0, |m| m as u64 + 1)
         {
-            return self.matched.iter().for_each(f);
+            return for_each_id(&self.matched, f);
         }
         // A plain bit per object: asking the compressed set per object in sort order cost
         // more than the rest of a keystroke at 1M objects.
         let mut bits = vec![0u64; self.order.len().div_ceil(64)];
-        for i in &self.matched {
+        for_each_id(&self.matched, |i| {
             if let Some(w) = bits.get_mut(i as usize / 64) {
                 *w |= 1 << (i % 64);
             }
-        }
+        });
         let has = |i: u32| {
             bits.get(i as usize / 64)
                 .is_some_and(|w| w & (1 << (i % 64)) != 0)
@@ -232,7 +233,7 @@ impl TableState {
             return false;
         }
         self.order.extend(from..to);
-        self.rows.extend(more.iter().map(Row::Object));
+        for_each_id(more, |i| self.rows.push(Row::Object(i)));
         self.matched |= more;
         self.clamp();
         true
