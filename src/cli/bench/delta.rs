@@ -113,10 +113,12 @@ fn copy_named(raw: &Value, n: usize) -> Option<Value> {
     Some(v)
 }
 
-/// The file's text changed for round `round` of `shape` (see [`Shape`]): the edited
-/// object's own span replaced by the edited object as one-line JSON (valid YAML too) when
-/// that re-parses to the same objects; otherwise (and for `add`) the whole file as JSON
-/// documents.
+/// The file's text changed for round `round` of `shape` (see [`Shape`]), as a person or a
+/// tool would change it: the edited object's own span replaced by the edited object as
+/// one-line JSON (valid YAML too), the copies of `add` appended as YAML documents, the text
+/// of `remove` cut before its last objects. Each is checked to re-parse to the objects
+/// meant (a `kind: List`'s items, say, cannot be cut off); otherwise the whole file is
+/// written as JSON documents.
 fn edit_text(path: &Arc<Path>, text: &str, shape: Shape, round: usize) -> Option<String> {
     let original = parse_text(path, text);
     let objects = &original.objects;
@@ -129,12 +131,40 @@ fn edit_text(path: &Arc<Path>, text: &str, shape: Shape, round: usize) -> Option
         Shape::Add => {
             let first = objects.first()?.raw.to_value();
             let copies = (0..=round)
-                .map(|n| serde_json::to_string(&copy_named(&first, n)?).ok())
+                .map(|n| copy_named(&first, n))
+                .collect::<Option<Vec<Value>>>()?;
+            let mut yaml = text.to_owned();
+            if !yaml.is_empty() && !yaml.ends_with('\n') {
+                yaml.push('\n');
+            }
+            for copy in &copies {
+                yaml.push_str("---\n");
+                yaml.push_str(&serde_yaml::to_string(copy).ok()?);
+            }
+            if reparses_to(path, &yaml, &original, objects.len() + copies.len()) {
+                return Some(yaml);
+            }
+            let copies = copies
+                .iter()
+                .map(|c| serde_json::to_string(c).ok())
                 .collect::<Option<Vec<String>>>()?;
             return json_documents(objects, None, &copies);
         }
         Shape::Remove => {
             let keep = objects.len().checked_sub(round + 1).filter(|&k| k > 0)?;
+            let cut = objects[keep].source.start;
+            if let Some(head) = text.get(..cut) {
+                // Without the separator of the first document taken out.
+                let head = head.trim_end();
+                let head = match head.strip_suffix("---") {
+                    Some(h) if h.is_empty() || h.ends_with('\n') => h,
+                    _ => head,
+                };
+                let head = format!("{}\n", head.trim_end());
+                if reparses_to(path, &head, &original, keep) {
+                    return Some(head);
+                }
+            }
             return json_documents(&objects[..keep], None, &[]);
         }
         Shape::Empty | Shape::Restore => {
@@ -152,18 +182,22 @@ fn edit_text(path: &Arc<Path>, text: &str, shape: Shape, round: usize) -> Option
     let (s, e) = (target.source.start, target.source.end);
     if s < e && e <= text.len() && text.is_char_boundary(s) && text.is_char_boundary(e) {
         let candidate = format!("{}{}\n{}", &text[..s], new, &text[e..]);
-        let check = parse_text(path, &candidate);
-        let errors = |l: &FileLoad| {
-            l.problems
-                .iter()
-                .filter(|p| p.severity == Severity::Error)
-                .count()
-        };
-        if check.objects.len() == objects.len() && errors(&check) == errors(&original) {
+        if reparses_to(path, &candidate, &original, objects.len()) {
             return Some(candidate);
         }
     }
     json_documents(objects, Some((at, &new)), &[])
+}
+
+/// Whether `text` parses to `objects` objects with as many problems of each severity as
+/// `original` had (a list cut after an item's dash parses, with a note on its null item).
+fn reparses_to(path: &Arc<Path>, text: &str, original: &FileLoad, objects: usize) -> bool {
+    let problems = |l: &FileLoad| {
+        [Severity::Error, Severity::Warning, Severity::Note]
+            .map(|s| l.problems.iter().filter(|p| p.severity == s).count())
+    };
+    let check = parse_text(path, text);
+    check.objects.len() == objects && problems(&check) == problems(original)
 }
 
 /// Whether round `round` of `shape` is measured: every round but the restoring ones of
@@ -376,5 +410,59 @@ pub fn measure(
         frame,
         total,
         ..report
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const THREE: &str = "# three ConfigMaps\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: x\ndata:\n  k: v\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n  namespace: x\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: x\n";
+
+    fn names(path: &Arc<Path>, text: &str) -> Vec<String> {
+        let load = parse_text(path, text);
+        assert!(load.problems.is_empty(), "{:?}", load.problems);
+        load.objects.iter().map(|o| o.id.name.to_string()).collect()
+    }
+
+    #[test]
+    fn add_appends_yaml_documents_to_the_text() {
+        let path: Arc<Path> = Arc::from(Path::new("x/three.yaml"));
+        let text = edit_text(&path, THREE, Shape::Add, 1).expect("an edit");
+        let added = text
+            .strip_prefix(THREE)
+            .expect("the file's text kept as it was");
+        // YAML as a person writes it (block style), not one-line JSON.
+        assert!(
+            added.contains("\nmetadata:\n  name: a-bench-1\n"),
+            "{added}"
+        );
+        assert!(!added.contains('{'), "{added}");
+        assert_eq!(
+            names(&path, &text),
+            ["a", "b", "c", "a-bench-0", "a-bench-1"]
+        );
+    }
+
+    #[test]
+    fn remove_cuts_the_text_before_the_last_objects() {
+        let path: Arc<Path> = Arc::from(Path::new("x/three.yaml"));
+        let text = edit_text(&path, THREE, Shape::Remove, 0).expect("an edit");
+        assert!(THREE.starts_with(text.trim_end()), "{text}");
+        assert!(!text.trim_end().ends_with("---"), "{text}");
+        assert_eq!(names(&path, &text), ["a", "b"]);
+        let text = edit_text(&path, THREE, Shape::Remove, 1).expect("an edit");
+        assert_eq!(names(&path, &text), ["a"]);
+        // The last object is never taken out.
+        assert_eq!(edit_text(&path, THREE, Shape::Remove, 2), None);
+    }
+
+    #[test]
+    fn a_lists_items_are_taken_out_as_json_documents() {
+        let path: Arc<Path> = Arc::from(Path::new("x/list.yaml"));
+        let list = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    namespace: x\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: b\n    namespace: x\n";
+        let text = edit_text(&path, list, Shape::Remove, 0).expect("an edit");
+        assert!(text.starts_with("---\n{"), "{text}");
+        assert_eq!(names(&path, &text), ["a"]);
     }
 }
