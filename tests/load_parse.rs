@@ -68,6 +68,57 @@ fn null_items_is_an_empty_list() {
 }
 
 #[test]
+fn a_list_item_that_is_not_a_mapping_is_named_as_an_item() {
+    // A list cut after an item's dash (a null item), a number item, and a number document:
+    // each a note where it is, the objects around them loaded.
+    let text = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: a}\n- 5\n-\n---\n7\n";
+    let load = parse("l.yaml", text);
+    assert_eq!(
+        kinds_lines(&load),
+        vec![("ConfigMap".into(), "a".into(), 4)]
+    );
+    let got: Vec<(Severity, u32, String)> = load
+        .problems
+        .iter()
+        .map(|p| (p.severity, p.line, p.message.to_string()))
+        .collect();
+    let n = Severity::Note;
+    assert_eq!(
+        got,
+        vec![
+            (
+                n,
+                7,
+                "not a Kubernetes object: a YAML/JSON number as a list item".into()
+            ),
+            (
+                n,
+                8,
+                "not a Kubernetes object: a YAML/JSON null as a list item".into()
+            ),
+            (
+                n,
+                10,
+                "not a Kubernetes object: a YAML/JSON number at the top level".into()
+            ),
+        ]
+    );
+    // The same in a top-level array.
+    let load = parse(
+        "a.json",
+        "[{\"apiVersion\": \"v1\", \"kind\": \"Pod\", \"metadata\": {\"name\": \"a\"}}, null]",
+    );
+    assert_eq!(load.objects.len(), 1);
+    assert_eq!(
+        load.problems
+            .iter()
+            .map(|p| p.message.to_string())
+            .collect::<Vec<_>>(),
+        ["not a Kubernetes object: a YAML/JSON null as a list item"]
+    );
+}
+
+#[test]
 fn json_list_dump_with_item_lines() {
     let text = "{\n  \"apiVersion\": \"v1\",\n  \"kind\": \"List\",\n  \"items\": [\n    {\"apiVersion\": \"apps/v1\", \"kind\": \"Deployment\", \"metadata\": {\"name\": \"web\", \"namespace\": \"shop\"}},\n    {\n      \"apiVersion\": \"v1\", \"kind\": \"Service\", \"metadata\": {\"name\": \"web\"}\n    }\n  ]\n}\n";
     let load = parse("dump.json", text);

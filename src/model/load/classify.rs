@@ -63,11 +63,17 @@ fn str_field<'a>(m: RawObject<'a>, k: &str) -> &'a str {
     m.get(k).and_then(RawRef::as_str).unwrap_or("")
 }
 
-/// `None` when `value` should be loaded as an object; otherwise what it is.
-pub(super) fn classify(path: &Path, value: RawRef<'_>) -> Option<Verdict> {
+/// `None` when `value` (a document, or an `item` of a list) should be loaded as an object;
+/// otherwise what it is.
+pub(super) fn classify(path: &Path, value: RawRef<'_>, item: bool) -> Option<Verdict> {
     let Some(m) = value.as_object() else {
+        let place = if item {
+            "as a list item"
+        } else {
+            "at the top level"
+        };
         return Some(note(&format!(
-            "a YAML/JSON {} at the top level",
+            "a YAML/JSON {} {place}",
             describe_type(value)
         )));
     };
@@ -245,7 +251,7 @@ mod tests {
     use serde_json::{json, Value};
 
     fn verdict(name: &str, v: Value) -> Option<Verdict> {
-        classify(Path::new(name), Raw::from_value(&v).view())
+        classify(Path::new(name), Raw::from_value(&v).view(), false)
     }
 
     #[test]

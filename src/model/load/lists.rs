@@ -26,6 +26,8 @@ pub(super) struct Pos {
 pub(super) struct Entry {
     pub value: Raw,
     pub pos: Pos,
+    /// An item of a list (or of a top-level array), not a document.
+    pub item: bool,
 }
 
 /// Flattens one document into entries (a document that is not a list is passed on as is,
@@ -74,7 +76,8 @@ fn expand(
 ) {
     let list = value.view();
     if !is_list(list) {
-        out.push(Entry { value, pos });
+        let item = !path.is_empty();
+        out.push(Entry { value, pos, item });
         return;
     }
     let text = |k: &str| list.get(k).and_then(RawRef::as_str).unwrap_or("");

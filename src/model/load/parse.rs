@@ -13,7 +13,7 @@ use super::super::object::{number_generated, Object, SourceSpan};
 use super::classify::{self, Verdict};
 use super::fast::{self, Decline, YamlStats};
 use super::json;
-use super::lists::{self, Pos};
+use super::lists::{self, Entry, Pos};
 use super::split::{self, Piece};
 use super::yaml::{self, ItemPath};
 use super::FileLoad;
@@ -56,7 +56,7 @@ pub(super) fn parse_text(path: &Arc<Path>, text: &str) -> FileLoad {
         for doc in docs {
             let items = doc.items;
             for entry in lists::flatten(doc.value, doc.root, &items) {
-                match to_object(path, entry.value, entry.pos) {
+                match to_object(path, entry) {
                     Ok(o) => out.objects.push(o),
                     Err(p) => listed.push(&mut out.problems, path, p),
                 }
@@ -179,13 +179,14 @@ fn error(line: u32, column: u32, code: &'static str, message: String) -> Problem
     }
 }
 
-fn to_object(path: &Arc<Path>, value: Raw, pos: Pos) -> Result<Object, Problem> {
+fn to_object(path: &Arc<Path>, entry: Entry) -> Result<Object, Problem> {
+    let Entry { value, pos, item } = entry;
     let problem = |verdict| Problem {
         line: pos.line,
         column: pos.column,
         verdict,
     };
-    if let Some(v) = classify::classify(path, value.view()) {
+    if let Some(v) = classify::classify(path, value.view(), item) {
         return Err(problem(v));
     }
     let span = SourceSpan {
