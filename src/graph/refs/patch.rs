@@ -259,14 +259,15 @@ impl Graph {
         for (at, bit) in [(&noted, NOTED), (&ports, PORTS)] {
             at.iter().for_each(|&i| redo[i] |= bit);
         }
-        let redone = |code: &str, i: usize| {
-            let m = redo[i];
-            m != 0
-                && match code {
-                    findings::UNUSED => m & NOTED != 0,
-                    findings::TARGET_PORT => m & PORTS != 0,
-                    _ => m & RELINKED != 0,
-                }
+        // Whether the finding `code` at new position `i` is redone: its code is read only
+        // where some finding is (and none is past the last position).
+        let redone = |code: &str, i: usize| match redo.get(i).copied().unwrap_or(0) {
+            0 => false,
+            m => match code {
+                findings::UNUSED => m & NOTED != 0,
+                findings::TARGET_PORT => m & PORTS != 0,
+                _ => m & RELINKED != 0,
+            },
         };
         let mut graph = self;
         graph.refs = refs;
@@ -275,15 +276,12 @@ impl Graph {
             mut new,
         }) = in_place_findings
         {
-            // The reference findings redone (a code is read only where one may be). One the
-            // graph patch dropped already is still about its old position: it may come
-            // twice, or past the new last position.
+            // The reference findings redone. One the graph patch dropped already is still
+            // about its old position: it may come twice, or past the new last position.
             dropped.extend(positions_where(&graph.findings, |f| {
-                f.object_index().and_then(now).is_some_and(|i| {
-                    redo.get(i).is_some_and(|&m| m != 0)
-                        && findings::is_ref_finding(f.code)
-                        && redone(f.code, i)
-                })
+                f.object_index()
+                    .and_then(now)
+                    .is_some_and(|i| redone(f.code, i) && findings::is_ref_finding(f.code))
             }));
             dropped.sort_unstable();
             dropped.dedup();
